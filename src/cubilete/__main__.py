@@ -1,0 +1,7 @@
+"""``python -m cubilete``."""
+
+import sys
+
+from cubilete.cli import main
+
+sys.exit(main())

@@ -1,0 +1,154 @@
+"""House rules: a TOML profile that starts from a preset and overrides any parameter.
+
+Example (``mesa.toml``)::
+
+    base = "generala"          # the preset to start from
+    name = "mesa-del-club"
+    title = "Club table"
+    locked_holds = true        # any Rules field, e.g. throws, dice, columns
+    remove = ["doble"]         # boxes to drop
+    [box.generala]             # change a box
+    value = 60
+    [box.chance]               # a box the preset lacks: give name and kind
+    name = "Chance"
+    kind = "chance"
+    points = "sum"
+
+Errors name the line and the key, and say what is allowed.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from cubilete.errors import RulesError
+from cubilete.rules.codec import box_fields_from_dict, rules_field
+from cubilete.rules.model import Box, Rules
+from cubilete.rules.presets import find_rules
+
+PROFILE_KEYS = ("base", "remove", "order", "box")
+
+
+def _line_of(text: str, table: str | None, key: str | None) -> int | None:
+    """The 1-based line where ``key`` is set inside ``[table]`` (or at top level)."""
+    lines = text.splitlines()
+    start, end = 0, len(lines)
+    if table is not None:
+        header = re.compile(r"^\s*\[\s*" + re.escape(table).replace(r"\.", r"\s*\.\s*") + r"\s*\]")
+        starts = [i for i, line in enumerate(lines) if header.match(line)]
+        if not starts:
+            return None
+        start = starts[0]
+        if key is None:
+            return start + 1
+        start += 1
+        nxt = [i for i in range(start, len(lines)) if lines[i].lstrip().startswith("[")]
+        end = nxt[0] if nxt else len(lines)
+    elif key is not None:
+        nxt = [i for i, line in enumerate(lines) if line.lstrip().startswith("[")]
+        end = nxt[0] if nxt else len(lines)
+    if key is None:
+        return None
+    pat = re.compile(r"^\s*[\"']?" + re.escape(key) + r"[\"']?\s*=")
+    for i in range(start, end):
+        if pat.match(lines[i]):
+            return i + 1
+    return None
+
+
+def _fail(text: str, source: str, table: str | None, key: str | None, message: str) -> RulesError:
+    line = _line_of(text, table, key)
+    where = f"{source}:{line}" if line else source
+    return RulesError(f"{where}: {message}")
+
+
+def rules_from_toml(text: str, source: str = "<profile>") -> Rules:
+    """Build :class:`Rules` from the text of a house-rule profile."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{source}: not valid TOML: {exc}") from None
+    base_name = data.get("base", "generala")
+    if not isinstance(base_name, str):
+        raise _fail(text, source, None, "base", f"base must be a preset name, got {base_name!r}")
+    try:
+        base = find_rules(base_name)
+    except RulesError as exc:
+        raise _fail(text, source, None, "base", str(exc)) from None
+
+    changes: dict[str, object] = {"aliases": ()}
+    for key, value in data.items():
+        if key in PROFILE_KEYS:
+            continue
+        if key == "boxes":
+            raise _fail(text, source, None, key, "use [box.ID] tables to change boxes, not 'boxes'")
+        try:
+            changes[key] = rules_field(key, value, key)
+        except RulesError as exc:
+            raise _fail(text, source, None, key, f"{exc}; profile keys also: {', '.join(PROFILE_KEYS)}") from None
+    changes.setdefault("name", Path(source).stem if source != "<profile>" else "house-rules")
+    changes.setdefault("title", f"{base.title} (house rules)")
+
+    boxes = list(base.boxes)
+    remove = data.get("remove", [])
+    if not isinstance(remove, list) or not all(isinstance(r, str) for r in remove):
+        raise _fail(text, source, None, "remove", "remove must be a list of box ids")
+    for box_id in remove:
+        if box_id not in base.box_ids:
+            raise _fail(text, source, None, "remove", f"cannot remove {box_id!r}: boxes are {', '.join(base.box_ids)}")
+        boxes = [b for b in boxes if b.id != box_id]
+
+    box_tables = data.get("box", {})
+    if not isinstance(box_tables, dict):
+        raise _fail(text, source, None, "box", "use [box.ID] tables to change boxes")
+    for box_id, table in box_tables.items():
+        where = f"box.{box_id}"
+        try:
+            fields = box_fields_from_dict(table, where)
+        except RulesError as exc:
+            bad = str(exc).split(":", 1)[0].removeprefix(where + ".").split("[")[0]
+            raise _fail(text, source, where, bad if bad != where else None, str(exc)) from None
+        fields.pop("id", None)
+        existing = [i for i, b in enumerate(boxes) if b.id == box_id]
+        try:
+            if existing:
+                boxes[existing[0]] = boxes[existing[0]].replace(**fields)
+            else:
+                if "name" not in fields or "kind" not in fields:
+                    raise RulesError(f"{where}: a new box needs name and kind")
+                boxes.append(Box(id=box_id, **fields))  # type: ignore[arg-type]
+        except RulesError as exc:
+            raise _fail(text, source, where, None, str(exc)) from None
+
+    order = data.get("order")
+    if order is not None:
+        ids = [b.id for b in boxes]
+        if not isinstance(order, list) or sorted(map(str, order)) != sorted(ids):
+            raise _fail(text, source, None, "order", f"order must list every box once: {', '.join(ids)}")
+        boxes = sorted(boxes, key=lambda b: order.index(b.id))
+    changes["boxes"] = tuple(boxes)
+    try:
+        return base.replace(**changes)
+    except RulesError as exc:
+        raise RulesError(f"{source}: {exc}") from None
+
+
+def load_profile(path: str | Path) -> Rules:
+    """Read a house-rule profile file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulesError(f"{p}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{p}: not a UTF-8 text file") from None
+    return rules_from_toml(text, str(p))
+
+
+def load_rules(name_or_path: str) -> Rules:
+    """A preset by name or alias, or a profile file (a path ending in ``.toml``)."""
+    if name_or_path.endswith(".toml") or Path(name_or_path).is_file():
+        return load_profile(name_or_path)
+    return find_rules(name_or_path)
