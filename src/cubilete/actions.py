@@ -20,6 +20,16 @@ class Roll:
     keep: tuple[int, ...] = ()
     face_down: bool = False  # Bozó "em baixo": the faces on the table count
 
+    def __post_init__(self) -> None:
+        # positions in any order mean the same throw; a repeated position is kept (and refused by the game)
+        object.__setattr__(self, "keep", tuple(sorted(self.keep)))
+
+    def __repr__(self) -> str:
+        parts = [f"keep={self.keep!r}"] if self.keep else []
+        if self.face_down:
+            parts.append("face_down=True")
+        return f"Roll({', '.join(parts)})"
+
     def __str__(self) -> str:
         kept = " ".join(str(p + 1) for p in self.keep)
         return ("roll em-baixo" if self.face_down else "roll") + (f" keep {kept}" if kept else "")

@@ -155,6 +155,8 @@ class Game:
 
     def _why_illegal(self, action: Action) -> str:
         st = self.state
+        if not isinstance(action, Roll | Score | Stand):
+            return f"not an action: {action!r} (expected Roll, Score or Stand)"
         if st.phase is Phase.OVER:
             return "the game is over"
         turn = st.turn
@@ -165,8 +167,10 @@ class Game:
                 return f"{self.rules.name} has no 'em baixo' call"
             if turn.throws == 0 and action.keep:
                 return "the first throw of a turn throws every die"
-            if any(not 0 <= p < self.rules.dice for p in action.keep):
+            if any(not isinstance(p, int) or not 0 <= p < self.rules.dice for p in action.keep):
                 return f"dice positions are 1 to {self.rules.dice}"
+            if len(set(action.keep)) != len(action.keep):
+                return "a die position is listed twice in the dice kept"
             if len(action.keep) == self.rules.dice:
                 return "every die is kept: nothing to throw"
             return "held dice cannot be thrown again this turn (locked holds)"

@@ -5,6 +5,7 @@ and replays to the identical state. A corrupt or foreign record is refused clear
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,7 @@ def steps(data: object) -> Iterator[tuple[Game, Action, GameState]]:
         yield game, action, before
     if len(game.throws) != len(record["throws"]):
         raise RecordError(f"record holds {len(record['throws'])} throws but its actions use {len(game.throws)}")
+    _check_summary(record, game)
 
 
 def from_record(data: object) -> Game:
@@ -102,12 +104,22 @@ def from_record(data: object) -> Game:
     return game
 
 
+def _check_summary(record: dict[str, Any], game: Game) -> None:
+    """Refuse a record whose written result (finished, totals, winners, reason) differs from its replay."""
+    summary = to_record(game)
+    for key in ("finished", "totals", "winners", "reason"):
+        if key in record and record[key] != summary.get(key):
+            raise RecordError(f"record {key} is {record[key]!r} but its actions give {summary.get(key)!r}")
+
+
 def loads(text: str) -> Game:
     """A game from the JSON text of its record."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not a cubilete game record: invalid JSON at line {exc.lineno} ({exc.msg})") from None
+    except RecursionError:
+        raise RecordError("not a cubilete game record: JSON nested too deeply") from None
     return from_record(data)
 
 
@@ -130,5 +142,12 @@ def save(game: Game, path: str | Path) -> None:
     """Write the record atomically (a crash never leaves half a file)."""
     p = Path(path)
     tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text(dumps(game), encoding="utf-8")
-    tmp.replace(p)
+    try:
+        with tmp.open("w", encoding="utf-8") as f:
+            f.write(dumps(game))
+            f.flush()
+            os.fsync(f.fileno())
+        tmp.replace(p)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -1,11 +1,65 @@
-"""Entry point of the ``cubilete`` command."""
+"""Entry point of the ``cubilete`` command: argument wiring and the one-line error contract."""
 
 from __future__ import annotations
 
+import argparse
 import sys
+
+from cubilete import __version__
+from cubilete.cli import play_cmd, replay_cmd, rules_cmd, score_cmd
+from cubilete.cli.common import USAGE_ERROR, CliError, Parser, UsageError, one_line
+
+EPILOG = """\
+examples:
+  cubilete play                                   a game of Generala against the random bot
+  cubilete score --dice 3 4 5 6 1 --throw 1       what the hand gets in every box
+  cubilete rules list                             every preset
+  cubilete replay partida.json                    a saved game turn by turn
+
+Every command has --help with examples. Exit status: 0 ok; 1 an invalid file or record,
+or the input ended mid-game; 2 bad arguments (including a file that does not exist).
+"""
+
+
+def build_parser() -> Parser:
+    """The ``cubilete`` parser with every command."""
+    parser = Parser(
+        prog="cubilete",
+        description="cubilete: Generala and its family of dice games (General, Bozó, Yahtzee, Yatzy, ...).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"cubilete {__version__}")
+    parser.set_defaults(func=None, parser=parser)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    play_cmd.register(commands)
+    score_cmd.register(commands)
+    rules_cmd.register(commands)
+    replay_cmd.register(commands)
+    return parser
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"cubilete: error: {one_line(message)}", file=sys.stderr)
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
-    print("cubilete: not yet", file=sys.stderr)
-    return 2
+    """Run the command line; returns the exit code (bad input never ends in a traceback)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+        if args.func is None:
+            choices = "play, score, rules, replay" if args.parser is parser else "list, show, check"
+            raise UsageError(f"choose a command: {choices}", args.parser.prog)
+        code: int = args.func(args)
+        return code
+    except UsageError as exc:
+        return _fail(f"{exc.message} (try '{exc.prog} --help')", USAGE_ERROR)
+    except CliError as exc:
+        return _fail(exc.message, exc.code)
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else 0
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 1

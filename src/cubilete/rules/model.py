@@ -230,6 +230,8 @@ def check_box(b: Box, dice: int, ids: tuple[str, ...], where: str) -> None:
         if not b.patterns:
             raise RulesError(f"{at}: a straight needs at least one pattern")
         for p in b.patterns:
+            if not p:
+                raise RulesError(f"{at}: an empty pattern would match every hand")
             if len(p) > dice or any(not 1 <= f <= 6 for f in p) or tuple(sorted(p)) != p:
                 raise RulesError(f"{at}: pattern {''.join(map(str, p))} must be sorted faces 1-6, at most {dice} dice")
     for face, _ in b.face_values:

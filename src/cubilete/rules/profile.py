@@ -25,7 +25,7 @@ from pathlib import Path
 
 from cubilete.errors import RulesError
 from cubilete.rules.codec import box_fields_from_dict, rules_field
-from cubilete.rules.model import Box, Rules
+from cubilete.rules.model import Box, Kind, Rules
 from cubilete.rules.presets import find_rules
 
 PROFILE_KEYS = ("base", "remove", "order", "box")
@@ -36,7 +36,8 @@ def _line_of(text: str, table: str | None, key: str | None) -> int | None:
     lines = text.splitlines()
     start, end = 0, len(lines)
     if table is not None:
-        header = re.compile(r"^\s*\[\s*" + re.escape(table).replace(r"\.", r"\s*\.\s*") + r"\s*\]")
+        parts = (rf"[\"']?{re.escape(part)}[\"']?" for part in table.split(".", 1))
+        header = re.compile(r"^\s*\[\s*" + r"\s*\.\s*".join(parts) + r"\s*\]")
         starts = [i for i, line in enumerate(lines) if header.match(line)]
         if not starts:
             return None
@@ -116,8 +117,11 @@ def rules_from_toml(text: str, source: str = "<profile>") -> Rules:
             if existing:
                 boxes[existing[0]] = boxes[existing[0]].replace(**fields)
             else:
-                if "name" not in fields or "kind" not in fields:
-                    raise RulesError(f"{where}: a new box needs name and kind")
+                missing = [k for k in ("name", "kind") if k not in fields]
+                if missing:
+                    kinds = ", ".join(k.value for k in Kind)
+                    lacking = ", ".join(missing)
+                    raise RulesError(f"{where}: a new box needs name and kind; missing {lacking} (kinds: {kinds})")
                 boxes.append(Box(id=box_id, **fields))  # type: ignore[arg-type]
         except RulesError as exc:
             raise _fail(text, source, where, None, str(exc)) from None
@@ -132,7 +136,24 @@ def rules_from_toml(text: str, source: str = "<profile>") -> Rules:
     try:
         return base.replace(**changes)
     except RulesError as exc:
-        raise RulesError(f"{source}: {exc}") from None
+        raise _locate(text, source, data, str(exc)) from None
+
+
+def _locate(text: str, source: str, data: dict[str, object], message: str) -> RulesError:
+    """A consistency error of the finished rules, placed at the profile line that caused it."""
+    found = re.match(r"rules '.*?'(?:, box '(?P<box>[^']*)')?: (?P<what>.*)$", message, re.S)
+    what = found.group("what") if found else message
+    box_id = found.group("box") if found else None
+    tables = data.get("box")
+    if box_id is not None and isinstance(tables, dict) and box_id in tables:
+        table = tables[box_id] if isinstance(tables[box_id], dict) else {}
+        keys = [k for k in table if re.search(rf"\b{re.escape(k.rstrip('s'))}", what)]
+        return _fail(text, source, f"box.{box_id}", keys[0] if keys else None, message)
+    for key, value in data.items():
+        quoted = [f"'{v}'" for v in value if isinstance(v, str)] if isinstance(value, list) else []
+        if key != "box" and (re.search(rf"\b{re.escape(key)}\b", what) or any(q in what for q in quoted)):
+            return _fail(text, source, None, key, message)
+    return RulesError(f"{source}: {message}")
 
 
 def load_profile(path: str | Path) -> Rules:

@@ -74,9 +74,7 @@ def _multinomial(hand: tuple[int, ...]) -> float:
 @lru_cache(maxsize=8)
 def dice_tables(n: int) -> DiceTables:
     """The tables for ``n`` dice (cached)."""
-    keeps = tuple(
-        k for size in range(n, -1, -1) for k in itertools.combinations_with_replacement(range(1, 7), size)
-    )
+    keeps = tuple(k for size in range(n, -1, -1) for k in itertools.combinations_with_replacement(range(1, 7), size))
     index = {k: i for i, k in enumerate(keeps)}
     size = np.array([len(k) for k in keeps], dtype=np.int64)
     add = np.full((len(keeps), 6), -1, dtype=np.int64)

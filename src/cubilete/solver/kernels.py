@@ -6,6 +6,8 @@ each earlier throw the keep values by the one-die recursion and the best sub-kee
 downward closure. All upper totals of a sheet are handled at once (the innermost,
 contiguous axis, so the loops vectorise), and every sheet of a layer (same number of
 closed slots) is independent, so a layer runs in parallel.
+
+Every table comes in one :class:`~cubilete.solver.tables.KernelTables` named tuple ``T``.
 """
 
 from __future__ import annotations
@@ -15,54 +17,91 @@ from numba import njit, prange
 
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
+from cubilete.solver.tables import KernelTables
 
 NEG = -1.0e18
 
 
 @njit(cache=True)
-def best_scores(
-    mask: int, fl: int, V: F, threshold: int, upper_bonus: int, extra_slot: int, extra_bonus: int, joker: bool,
-    flag_bit: I, req: I, closes: I, is_upper: I, ebonus_ok: I, upper_slot_of_face: I, pts: I, jpts: I, usable: I,
-    equal_face: I, first: int, out: F,
-) -> None:  # fmt: skip
+def sheet_context(T: KernelTables, mask: int, fl: int) -> tuple[bool, bool]:
+    """(joker active, five-of-a-kind box holds points) for a sheet."""
+    xs = T.extra_slot
+    joker_on = T.joker and xs >= 0 and (mask >> xs) & 1 == 1
+    extra_holds = xs >= 0 and T.flag_bit[xs] >= 0 and (fl >> T.flag_bit[xs]) & 1 == 1
+    return joker_on, extra_holds
+
+
+@njit(cache=True, inline="always")
+def slot_outcome(
+    pts: I, jpts: I, req: I, flag_bit: I, closes: I, ebonus_ok: I, upper_slot_of_face: I, extra_bonus: int,
+    mask: int, fl: int, h: int, face: int, j: int, first: int, joker_on: bool, extra_holds: bool,
+) -> tuple[int, int, int, float]:  # fmt: skip
+    """Writing hand h in slot j: (points, closed mask after, flags after, reward before any upper bonus).
+
+    Takes the tables one by one, not the named tuple: passing the tuple in the innermost
+    loop costs a reference count per array per call.
+    """
+    if face > 0 and joker_on:
+        used = 0
+        us = upper_slot_of_face[face - 1]
+        if us >= 0 and (mask >> us) & 1 == 1:
+            used = 1
+        p = jpts[first, j, face - 1, used]
+    else:
+        p = pts[first, j, h]
+    r = req[j]
+    if r >= 0 and (fl >> flag_bit[r]) & 1 == 0:
+        p = 0
+    nmask = mask | (1 << j)
+    if p == 0:
+        nmask |= closes[j]
+    nfl = fl
+    if flag_bit[j] >= 0 and p > 0:
+        nfl |= 1 << flag_bit[j]
+    reward = float(p)
+    if face > 0 and extra_holds and ebonus_ok[j] == 1:
+        reward += extra_bonus
+    return p, nmask, nfl, reward
+
+
+@njit(cache=True)
+def best_scores(T: KernelTables, mask: int, fl: int, V: F, first: int, out: F) -> None:
     """out[h, u] = best (points + bonuses + value after) over the usable slots, per hand and upper total."""
-    n_slots = req.shape[0]
     n_hands, n_upper = out.shape
-    joker_on = joker and extra_slot >= 0 and (mask >> extra_slot) & 1 == 1
-    extra_holds = extra_slot >= 0 and flag_bit[extra_slot] >= 0 and (fl >> flag_bit[extra_slot]) & 1 == 1
+    joker_on, extra_holds = sheet_context(T, mask, fl)
+    threshold, upper_bonus, is_upper, usable, equal_face = (
+        T.threshold,
+        T.upper_bonus,
+        T.is_upper,
+        T.usable,
+        T.equal_face,
+    )
+    pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot = (
+        T.pts,
+        T.jpts,
+        T.req,
+        T.flag_bit,
+        T.closes,
+        T.ebonus_ok,
+        T.upper_slot_of_face,
+    )
+    extra_bonus = T.extra_bonus
     for h in range(n_hands):
         row = out[h]
         row[:] = NEG
         face = equal_face[h]
         bits = usable[mask, face]
-        for j in range(n_slots):
+        for j in range(req.shape[0]):
             if (bits >> j) & 1 == 0:
                 continue
-            if face > 0 and joker_on:
-                used = 0
-                us = upper_slot_of_face[face - 1]
-                if us >= 0 and (mask >> us) & 1 == 1:
-                    used = 1
-                p = jpts[first, j, face - 1, used]
-            else:
-                p = pts[first, j, h]
-            r = req[j]
-            if r >= 0 and (fl >> flag_bit[r]) & 1 == 0:
-                p = 0
-            nmask = mask | (1 << j)
-            if p == 0:
-                nmask |= closes[j]
-            nfl = fl
-            if flag_bit[j] >= 0 and p > 0:
-                nfl |= 1 << flag_bit[j]
-            reward = float(p)
-            if face > 0 and extra_holds and ebonus_ok[j] == 1:
-                reward += extra_bonus
+            p, nmask, nfl, reward = slot_outcome(
+                pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot, extra_bonus,
+                mask, fl, h, face, j, first, joker_on, extra_holds,
+            )  # fmt: skip
             after = V[nmask, nfl]
             if is_upper[j] == 1 and n_upper > 1:
                 for u in range(n_upper):
-                    nu = min(n_upper - 1, u + p)
-                    val = reward + after[nu]
+                    val = reward + after[min(n_upper - 1, u + p)]
                     if u < threshold <= u + p:
                         val += upper_bonus
                     if val > row[u]:
@@ -109,23 +148,22 @@ def closure(K: F, remove: I, n_hands: int, M: F) -> None:
 
 
 @njit(cache=True)
-def locked_keep_values(
-    S23: F, K: F, Knew: F, n_hands: int, edge_ptr: I, edge_hand: I, edge_prob: F, between_ptr: I, between: I
-) -> None:
+def locked_keep_values(T: KernelTables, S23: F, K: F, Knew: F) -> None:
     """Knew[k]: value of keep k one throw earlier when held dice stay held (the next keep must contain k)."""
     n_keeps, n_upper = K.shape
+    n_hands = S23.shape[0]
     best = np.empty(n_upper)
     for k in range(n_hands, n_keeps):
         row = Knew[k]
         row[:] = 0.0
-        for e in range(edge_ptr[k], edge_ptr[k + 1]):
-            best[:] = S23[edge_hand[e]]
-            for b in range(between_ptr[e], between_ptr[e + 1]):
-                sub = K[between[b]]
+        for e in range(T.edge_ptr[k], T.edge_ptr[k + 1]):
+            best[:] = S23[T.edge_hand[e]]
+            for b in range(T.between_ptr[e], T.between_ptr[e + 1]):
+                sub = K[T.between[b]]
                 for u in range(n_upper):
                     if sub[u] > best[u]:
                         best[u] = sub[u]
-            p = edge_prob[e]
+            p = T.edge_prob[e]
             for u in range(n_upper):
                 row[u] += p * best[u]
 
@@ -147,81 +185,69 @@ def improve_with_rethrow(S: F, M: F, remove: I, E: F) -> None:
 
 
 @njit(cache=True)
-def turn_values(
-    mask: int, fl: int, V: F, throws: int, servida: bool, threshold: int, upper_bonus: int, extra_slot: int,
-    extra_bonus: int, joker: bool, flag_bit: I, req: I, closes: I, is_upper: I, ebonus_ok: I,
-    upper_slot_of_face: I, pts: I, jpts: I, usable: I, equal_face: I,
-    add: I, remove: I, first_roll: F, locked: bool, edge_ptr: I, edge_hand: I, edge_prob: F, between_ptr: I,
-    between: I, S1: F, S23: F, E: F, K: F, M: F, Knew: F, out: F,
-) -> None:  # fmt: skip
-    """out[u] = expected points to come from the start of a turn in sheet (mask, fl), every upper total u."""
+def turn_values(T: KernelTables, mask: int, fl: int, V: F, S1: F, S23: F, E: F, Ks: F, M: F, out: F) -> None:
+    """out[u] = expected points to come from the start of a turn in sheet (mask, fl), for every upper total u.
+
+    Also leaves S1/S23 (best score per hand on the first / a later throw) and Ks[t] (the value of
+    each keep thrown for throw t, t = 2..throws) for the advisor.
+    """
     n_hands, n_upper = E.shape
-    best_scores(mask, fl, V, threshold, upper_bonus, extra_slot, extra_bonus, joker, flag_bit, req, closes,
-                is_upper, ebonus_ok, upper_slot_of_face, pts, jpts, usable, equal_face, 0, S23)  # fmt: skip
-    if servida:
-        best_scores(mask, fl, V, threshold, upper_bonus, extra_slot, extra_bonus, joker, flag_bit, req, closes,
-                    is_upper, ebonus_ok, upper_slot_of_face, pts, jpts, usable, equal_face, 1, S1)  # fmt: skip
+    throws = T.throws
+    best_scores(T, mask, fl, V, 0, S23)
+    if T.servida:
+        best_scores(T, mask, fl, V, 1, S1)
     else:
         S1[:] = S23
     if throws == 1:
         E[:] = S1
-    elif locked:
-        keep_values(S23, add, remove, K, M)  # keeps before the last throw
-        for _ in range(throws - 2):  # earlier throws: the next keep must contain this one
-            locked_keep_values(S23, K, Knew, n_hands, edge_ptr, edge_hand, edge_prob, between_ptr, between)
-            K[n_hands:] = Knew[n_hands:]
-        closure(K, remove, n_hands, M)
-        improve_with_rethrow(S1, M, remove, E)
+    elif T.locked:
+        keep_values(S23, T.add, T.remove, Ks[throws], M)
+        for t in range(throws - 1, 1, -1):  # earlier throws: the next keep must contain this one
+            locked_keep_values(T, S23, Ks[t + 1], Ks[t])
+            Ks[t, :n_hands] = S23
+        closure(Ks[2], T.remove, n_hands, M)
+        improve_with_rethrow(S1, M, T.remove, E)
     else:
         E[:] = S23
         for t in range(throws, 1, -1):  # E holds the values after throw t
-            keep_values(E, add, remove, K, M)
-            improve_with_rethrow(S1 if t - 1 == 1 else S23, M, remove, E)
+            keep_values(E, T.add, T.remove, Ks[t], M)
+            improve_with_rethrow(S1 if t == 2 else S23, M, T.remove, E)
     out[:] = 0.0
     for h in range(n_hands):
-        p = first_roll[h]
+        p = T.first_roll[h]
         row = E[h]
         for u in range(n_upper):
             out[u] += p * row[u]
 
 
 @njit(cache=True, parallel=True)
-def solve_layer(
-    masks: I, V: F, rounds: int, throws: int, servida: bool, n_flags: int, threshold: int, upper_bonus: int,
-    extra_slot: int, extra_bonus: int, joker: bool, flag_bit: I, req: I, closes: I, is_upper: I, ebonus_ok: I,
-    upper_slot_of_face: I, pts: I, jpts: I, usable: I, reach: I, equal_face: I, add: I, remove: I, first_roll: F,
-    locked: bool, edge_ptr: I, edge_hand: I, edge_prob: F, between_ptr: I, between: I,
-) -> None:  # fmt: skip
+def solve_layer(T: KernelTables, masks: I, V: F) -> None:
     """Fill V for every state whose mask is in ``masks`` (one layer: all independent)."""
-    n_hands = first_roll.shape[0]
-    n_keeps = add.shape[0]
-    n_slots = req.shape[0]
+    n_hands = T.first_roll.shape[0]
+    n_keeps = T.add.shape[0]
+    n_slots = T.req.shape[0]
     n_upper = V.shape[2]
     for i in prange(masks.shape[0]):
         mask = masks[i]
         filled = 0
-        for j in range(n_slots):
-            filled += (mask >> j) & 1
-        if filled >= rounds:
-            continue  # terminal: nothing more to score
         flag_ok = 0  # flags whose box is closed
         for j in range(n_slots):
-            if flag_bit[j] >= 0 and (mask >> j) & 1 == 1:
-                flag_ok |= 1 << flag_bit[j]
+            if (mask >> j) & 1 == 1:
+                filled += 1
+                if T.flag_bit[j] >= 0:
+                    flag_ok |= 1 << T.flag_bit[j]
+        if filled >= T.rounds:
+            continue  # terminal: nothing more to score
         S1 = np.empty((n_hands, n_upper))
         S23 = np.empty((n_hands, n_upper))
         E = np.empty((n_hands, n_upper))
-        K = np.empty((n_keeps, n_upper))
+        Ks = np.empty((T.throws + 1, n_keeps, n_upper))
         M = np.empty((n_keeps, n_upper))
-        Knew = np.empty((n_keeps, n_upper))
         out = np.empty(n_upper)
-        for fl in range(1 << n_flags):
+        for fl in range(1 << T.n_flags):
             if fl & ~flag_ok:
                 continue
-            turn_values(mask, fl, V, throws, servida, threshold, upper_bonus, extra_slot, extra_bonus, joker,
-                        flag_bit, req, closes, is_upper, ebonus_ok, upper_slot_of_face, pts, jpts, usable,
-                        equal_face, add, remove, first_roll, locked, edge_ptr, edge_hand, edge_prob, between_ptr,
-                        between, S1, S23, E, K, M, Knew, out)  # fmt: skip
+            turn_values(T, mask, fl, V, S1, S23, E, Ks, M, out)
             for u in range(n_upper):
-                if reach[mask, u] == 1:
+                if T.reach[mask, u] == 1:
                     V[mask, fl, u] = out[u]

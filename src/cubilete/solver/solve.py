@@ -14,8 +14,9 @@ import numpy as np
 
 from cubilete.rules.model import Rules
 from cubilete.solver import kernels
-from cubilete.solver.combinatorics import FloatArray, locked_tables
+from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.space import StateSpace, build_space
+from cubilete.solver.tables import kernel_tables
 
 Progress = Callable[[int, int], None]  # (layers done, layers in all)
 
@@ -40,36 +41,6 @@ class Solution:
         return float(self.values[0, 0, 0]) + self.space.const_bonus
 
 
-def kernel_args(space: StateSpace) -> dict[str, object]:
-    """The tables the kernels take, by keyword."""
-    return {
-        "n_upper": space.n_upper,
-        "threshold": space.threshold,
-        "upper_bonus": space.upper_bonus,
-        "extra_slot": space.extra_slot,
-        "extra_bonus": space.extra_bonus,
-        "joker": space.joker,
-        "flag_bit": space.flag_bit,
-        "req": space.req,
-        "closes": space.closes,
-        "is_upper": space.is_upper,
-        "ebonus_ok": space.ebonus_ok,
-        "upper_slot_of_face": space.upper_slot_of_face,
-        "pts": space.pts,
-        "jpts": space.jpts,
-        "usable": space.usable,
-    }
-
-
-def _locked(space: StateSpace) -> tuple[np.ndarray, ...]:
-    """The locked-holds edge tables (empty when holds are not locked)."""
-    if not space.rules.locked_holds:
-        empty_i, empty_f = np.zeros(1, dtype=np.int64), np.zeros(1)
-        return (empty_i, empty_i, empty_f, empty_i, empty_i)
-    lt = locked_tables(space.rules.dice)
-    return (lt.edge_ptr, lt.edge_hand, lt.edge_prob, lt.between_ptr, lt.between)
-
-
 def layers(n_slots: int) -> list[np.ndarray]:
     """Masks grouped by the number of closed slots, most closed first."""
     masks = np.arange(1 << n_slots, dtype=np.int64)
@@ -81,17 +52,11 @@ def solve_space(space: StateSpace, progress: Progress | None = None) -> Solution
     """Run backward induction over every layer of the state space."""
     start = time.perf_counter()
     values = np.zeros((1 << space.n_slots, 1 << space.n_flags, space.n_upper))
-    d = space.dice
     all_layers = layers(space.n_slots)
+    tables = kernel_tables(space)
     for done, masks in enumerate(all_layers, 1):
         if masks.size:
-            kernels.solve_layer(
-                masks, values, space.rounds, space.rules.throws, space.servida, space.n_flags,
-                space.threshold, space.upper_bonus, space.extra_slot, space.extra_bonus,
-                space.joker, space.flag_bit, space.req, space.closes, space.is_upper, space.ebonus_ok,
-                space.upper_slot_of_face, space.pts, space.jpts, space.usable, space.reach,
-                d.all_equal_face, d.add, d.remove, d.first_roll, space.rules.locked_holds, *_locked(space),
-            )  # fmt: skip
+            kernels.solve_layer(tables, masks, values)
         if progress is not None:
             progress(done, len(all_layers))
     return Solution(space, values, time.perf_counter() - start)

@@ -1,0 +1,54 @@
+"""Pieces every command shares: the one-line errors, the parser class, reading ``--rules``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import NoReturn, TypeAlias
+
+from cubilete.errors import CubileteError
+from cubilete.rules import Rules, load_rules
+
+USAGE_ERROR = 2  # bad arguments
+DATA_ERROR = 1  # a file that is not valid (profile, record), input that ended too soon
+
+
+class CliError(Exception):
+    """Ends a command with one line on stderr (``cubilete: error: ...``) and an exit code."""
+
+    def __init__(self, message: str, code: int = USAGE_ERROR) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def rules_arg(text: str) -> Rules:
+    """The rules named by a ``--rules`` value: a preset name or alias, or a ``.toml`` house-rule file."""
+    try:
+        return load_rules(text)
+    except CubileteError as exc:
+        raise CliError(str(exc)) from None
+
+
+def one_line(text: str) -> str:
+    """Messages from deep inside (e.g. TOML errors) folded onto one line."""
+    return " ".join(text.split())
+
+
+class UsageError(Exception):
+    """Raised instead of argparse's two-line usage message."""
+
+    def __init__(self, message: str, prog: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.prog = prog
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: the message and where to find help."""
+
+    def error(self, message: str) -> NoReturn:
+        """Stop with a :class:`UsageError` (main prints it)."""
+        raise UsageError(message, self.prog)
+
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[Parser]"  # what add_subparsers returns

@@ -1,0 +1,179 @@
+"""Line mode: a game in any terminal or over a pipe; people type commands, bots move at once."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TextIO
+
+from cubilete import record
+from cubilete.actions import Action, Roll
+from cubilete.bots import Strategy
+from cubilete.cli.common import DATA_ERROR, CliError
+from cubilete.cli.line_commands import Meta, help_text, parse_command
+from cubilete.cli.narrate import describe_step
+from cubilete.cli.play_view import auto_first_throw, decision_lines
+from cubilete.cli.render import final_table, score_sheet, start_lines, turn_header
+from cubilete.errors import CubileteError
+from cubilete.game import Game
+
+INTERRUPTED = 130
+
+
+def undo_to_decision(game: Game, is_decision: Callable[[Game], bool]) -> bool:
+    """Take back actions until a person's decision is next; if there is none, change nothing."""
+    taken: list[Action] = []
+    while game.history:
+        taken.append(game.undo())
+        if is_decision(game):
+            return True
+    for action in reversed(taken):
+        game.apply(action)
+    return False
+
+
+class LineSession:
+    """One game played in line mode, reading commands from ``stdin``."""
+
+    def __init__(
+        self, game: Game, bots: Mapping[int, Strategy], save_path: Path | None, stdin: TextIO | None = None
+    ) -> None:
+        self.game = game
+        self.bots = dict(bots)
+        self.save_path = save_path
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.echo = not _is_tty(self.stdin)
+        self._announced = -1
+
+    # --- helpers ---------------------------------------------------------------------
+    def is_decision(self, game: Game) -> bool:
+        """True when a person must choose the next action."""
+        return not game.is_over and game.state.current not in self.bots and not auto_first_throw(game)
+
+    def save(self) -> None:
+        """Write the record if ``--save`` was given."""
+        if self.save_path is None:
+            return
+        try:
+            record.save(self.game, self.save_path)
+        except OSError as exc:
+            raise CliError(f"cannot save the game to {self.save_path}: {exc.strerror}", DATA_ERROR) from None
+
+    def apply(self, action: Action) -> None:
+        """Play an action, say what it did and save."""
+        before = self.game.state
+        self.game.apply(action)
+        for line in describe_step(self.game, action, before):
+            print(f"  {line}")
+        self.save()
+
+    def read(self, prompt: str) -> str | None:
+        """One typed line, or None when the input has ended."""
+        print(prompt, end="", flush=True)
+        line = self.stdin.readline()
+        if not line:
+            print()
+            return None
+        if self.echo:
+            print(line.rstrip("\n"))
+        return line
+
+    def _saved_words(self) -> str:
+        if self.save_path is None:
+            return "the game was not saved (use --save FILE to keep a game)"
+        return f"the game is saved in {self.save_path}; continue with: cubilete play --resume {self.save_path}"
+
+    # --- the game --------------------------------------------------------------------
+    def intro(self) -> None:
+        """Title, players, seed, who starts and how to get help."""
+        g = self.game
+        who = " vs ".join(g.players)
+        print(f"{g.rules.title}: {who} (seed {g.seed})")
+        for line in start_lines(g):
+            print(line)
+        first = "Each turn starts with r or b (em baixo)." if g.rules.face_down_call else (
+            "The first throw of each turn is made for you."
+        )
+        print(f"{first} Type ? for help.")
+
+    def run(self) -> int:
+        """Play until the end, a quit or the end of the input; returns the exit code."""
+        self.intro()
+        self.save()
+        try:
+            while not self.game.is_over:
+                code = self.step()
+                if code is not None:
+                    return code
+        except KeyboardInterrupt:
+            self.save()
+            print(f"\ncubilete: interrupted; {self._saved_words()}", file=sys.stderr)
+            return INTERRUPTED
+        for line in final_table(self.game):
+            print(line)
+        self.save()
+        return 0
+
+    def step(self) -> int | None:
+        """Make the next move happen: a bot's, an automatic first throw, or a person's."""
+        g = self.game
+        st = g.state
+        if st.turn.throws == 0 and self._announced != len(g.history):
+            self._announced = len(g.history)
+            print(turn_header(g, st))
+        bot = self.bots.get(st.current)
+        if bot is not None:
+            self.apply(bot.choose(g))
+            return None
+        if auto_first_throw(g):
+            self.apply(Roll())
+            return None
+        return self.decide()
+
+    def decide(self) -> int | None:
+        """Show the table and read commands until one changes the game (None) or ends the session."""
+        g = self.game
+        print(*decision_lines(g), sep="\n")
+        while True:
+            line = self.read(f"{g.current_player}> ")
+            if line is None:
+                self.save()
+                print(f"cubilete: input ended before the game was over; {self._saved_words()}", file=sys.stderr)
+                return DATA_ERROR
+            try:
+                command = parse_command(line, g)
+                if not isinstance(command, Meta):
+                    self.apply(command)
+                    return None
+                done, code = self.meta(command)
+                if done:
+                    return code
+            except CubileteError as exc:
+                print(f"  ! {exc}")
+
+    def meta(self, command: Meta) -> tuple[bool, int | None]:
+        """Run a command that is not a move: (whether the decision is over, exit code or None)."""
+        g = self.game
+        if command is Meta.HELP:
+            print(*help_text(g.rules), sep="\n")
+        elif command is Meta.SHEET:
+            print(*score_sheet(g), sep="\n")
+        elif command is Meta.QUIT:
+            self.save()
+            print(f"Quit: {self._saved_words()}.")
+            return True, 0
+        elif command is Meta.UNDO:
+            if undo_to_decision(g, self.is_decision):
+                self._announced = len(g.history)
+                print("  undone")
+                self.save()
+                return True, None
+            print("  ! nothing to undo")
+        return False, None
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,56 @@
+"""What a person sees before each decision in line mode."""
+
+from __future__ import annotations
+
+from cubilete.cli.boxes import box_lines
+from cubilete.cli.render import box_table, dice_rows, servida_matters
+from cubilete.game import Game, tiebreak_value
+from cubilete.state import Phase
+
+
+def auto_first_throw(game: Game) -> bool:
+    """True when the next action is a turn's first throw that needs no choice (no 'em baixo' call)."""
+    return not game.is_over and game.state.turn.throws == 0 and not game.rules.face_down_call
+
+
+def _throw_words(game: Game) -> str:
+    turn, rules = game.state.turn, game.rules
+    words = f"throw {turn.throws} of {turn.allowance}"
+    if turn.allowance > rules.throws and game.state.phase is Phase.PLAY:
+        words += f" ({turn.allowance - rules.throws} carried over)"
+    if turn.first_throw and servida_matters(rules):
+        words += ", servida"
+    return words
+
+
+def decision_lines(game: Game) -> list[str]:
+    """The dice, the throws left and what each usable box would get."""
+    st, rules = game.state, game.rules
+    turn, name = st.turn, game.current_player
+    if turn.throws == 0:
+        return [f"{name}: throw with r, or call em baixo with b (the faces on the table count)"]
+    where = (
+        f"tie-break round {st.tiebreak_round}"
+        if st.phase is Phase.TIEBREAK
+        else f"round {st.seats[st.current].turns_taken + 1} of {rules.turns}"
+    )
+    lines = [f"{name}, {where}, {_throw_words(game)}", *dice_rows(turn.dice, turn.held)]
+    if st.phase is Phase.TIEBREAK:
+        worth = tiebreak_value(rules, turn.dice, turn.first_throw)
+        lines.append(f"  this hand is worth {worth} in the tie-break")
+        shown = [f"{game.players[s]} {v}" for s, v in st.tiebreak_hands]
+        if shown:
+            lines.append("  hands so far: " + ", ".join(shown))
+        todo = "r or k 1 3 to throw again, stand to keep this hand"
+    else:
+        boxes = box_lines(rules, game.seat().card, turn.dice, turn.first_throw)
+        lines += box_table(boxes, rules, show_unusable=False)
+        blocked = [b for b in boxes if b.written is None and not b.usable]
+        if blocked:
+            lines.append(f"  ({len(blocked)} other open boxes cannot be used now: {blocked[0].reason})")
+        todo = "s BOX or s LINE to score, r / k 1 3 to throw again"
+    if turn.throws >= turn.allowance:
+        todo = "no throws left: " + ("stand" if st.phase is Phase.TIEBREAK else "score a box (s LINE)")
+    lines.append(f"  {todo}; ? for help")
+    return lines
+

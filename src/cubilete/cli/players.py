@@ -1,0 +1,74 @@
+"""Who sits at the table: names from ``--players``, which seats are bots, and their names on resume."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from cubilete.bots import DEFAULT_LEVEL, Strategy, UnknownBotError, bot_level, is_bot_spec, make_bot
+from cubilete.cli.common import CliError
+from cubilete.game import Game
+
+_BOT_NAME = re.compile(r"^bot(:[a-z]+)?(-\d+)?$")
+
+
+def bot_name(spec: str) -> str:
+    """The name a bot plays under: ``bot`` for the default level, ``bot:LEVEL`` otherwise."""
+    level = bot_level(spec)
+    return "bot" if level == DEFAULT_LEVEL else f"bot:{level}"
+
+
+def numbered(names: Sequence[str]) -> list[str]:
+    """Repeated names get suffixes: ``bot, bot-2, bot-3``.
+
+    >>> numbered(["bot", "Ana", "bot"])
+    ['bot', 'Ana', 'bot-2']
+    """
+    out: list[str] = []
+    for name in names:
+        candidate, n = name, 1
+        while candidate in out:
+            n += 1
+            candidate = f"{name}-{n}"
+        out.append(candidate)
+    return out
+
+
+def parse_players(text: str) -> list[str]:
+    """Seat names from ``"Ana,bot"``; ``bot`` and ``bot:LEVEL`` become bot names."""
+    raw = [p.strip() for p in text.split(",")]
+    if any(not p for p in raw):
+        raise CliError(f"--players: every player needs a name (got {text!r}); e.g. --players \"Ana,bot\"")
+    names: list[str] = []
+    for p in raw:
+        if is_bot_spec(p):
+            try:
+                names.append(bot_name(p))
+            except UnknownBotError as exc:
+                raise CliError(f"--players: {exc}") from None
+        elif _BOT_NAME.match(p.lower()):
+            raise CliError(f"--players: the name {p!r} is kept for bots; choose another name")
+        else:
+            names.append(p)
+    return numbered(names)
+
+
+def bot_spec_of(name: str) -> str | None:
+    """The bot spec behind a seat name (``bot-2`` -> ``bot``), or None for a person."""
+    m = _BOT_NAME.match(name.lower())
+    if not m:
+        return None
+    return "bot" + (m.group(1) or "")
+
+
+def seat_bots(game: Game) -> dict[int, Strategy]:
+    """A bot for every bot seat, seeded from the game's seed and the seat (so a seed replays them)."""
+    bots: dict[int, Strategy] = {}
+    for seat, name in enumerate(game.players):
+        spec = bot_spec_of(name)
+        if spec is not None:
+            try:
+                bots[seat] = make_bot(spec, f"{game.seed}:seat{seat}")
+            except UnknownBotError as exc:
+                raise CliError(f"player {name!r}: {exc}") from None
+    return bots

@@ -1,0 +1,74 @@
+"""``cubilete replay``: a saved or finished game told turn by turn."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from cubilete import record
+from cubilete.cli.common import DATA_ERROR, CliError, Subcommands
+from cubilete.cli.narrate import describe_step
+from cubilete.cli.render import final_table, score_sheet, start_lines, turn_header
+from cubilete.errors import CubileteError
+from cubilete.game import Game
+
+EXAMPLES = """\
+examples:
+  cubilete play --seed 7 --save partida.json
+  cubilete replay partida.json
+
+Exit status: 0 shown; 1 the record is corrupt or does not replay; 2 no such file.
+"""
+
+
+def register(subparsers: Subcommands) -> None:
+    """Add the ``replay`` command."""
+    p = subparsers.add_parser(
+        "replay",
+        help="show a saved game turn by turn",
+        description="Print a finished or saved game turn by turn: throws, holds, boxes, the end.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", metavar="FILE", help="a game record (cubilete play --save FILE)")
+    p.set_defaults(func=run)
+
+
+def _read(path: Path) -> object:
+    if not path.is_file():
+        raise CliError(f"no such file: {path}")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"{path}: cannot read: {exc}", DATA_ERROR) from None
+    except json.JSONDecodeError as exc:
+        raise CliError(
+            f"{path}: not a cubilete game record: invalid JSON at line {exc.lineno} ({exc.msg})", DATA_ERROR
+        ) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Tell the game; a corrupt record ends with its message and exit 1."""
+    path = Path(args.file)
+    data = _read(path)
+    lines: list[str] = []
+    game: Game | None = None
+    try:
+        game = record.from_record(data)
+        lines.append(f"{game.rules.title}: {' vs '.join(game.players)} (seed {game.seed})")
+        lines += start_lines(game)
+        for replayed, action, before in record.steps(data):
+            if before.turn.throws == 0:
+                lines.append(turn_header(replayed, before))
+            lines += [f"  {line}" for line in describe_step(replayed, action, before)]
+    except CubileteError as exc:
+        raise CliError(f"{path}: {exc}", DATA_ERROR) from None
+    print(*lines, sep="\n")
+    if game.is_over:
+        print(*final_table(game), sep="\n")
+    else:
+        print(f"The game is not over ({len(game.history)} moves so far): continue with "
+              f"cubilete play --resume {path}")
+        print(*score_sheet(game), sep="\n")
+    return 0

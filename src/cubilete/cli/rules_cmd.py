@@ -1,0 +1,129 @@
+"""``cubilete rules list|show|check``: the presets, one rule set in plain words, a house-rule check."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, one_line, rules_arg
+from cubilete.errors import CubileteError
+from cubilete.rules import Rules, all_presets, find_rules, load_profile, rules_to_dict
+from cubilete.rules.describe import box_rule, rules_summary
+
+EXAMPLES = """\
+examples:
+  cubilete rules list                 every preset with its aliases
+  cubilete rules show generala        the parameters and every box in plain words
+  cubilete rules show kniffel --json  machine-readable (aliases work too)
+  cubilete rules check mesa.toml      validate a house-rule profile (exit 1 if invalid)
+
+A house-rule profile is a TOML file that starts from a preset and changes it, e.g.
+  base = "generala"
+  name = "mesa"
+  remove = ["doble"]
+  [box.generala]
+  value = 60
+"""
+
+
+def register(subparsers: Subcommands) -> None:
+    """Add the ``rules`` command and its three actions."""
+    p = subparsers.add_parser(
+        "rules",
+        help="list, show and check rule sets",
+        description="The rule sets: presets, their boxes in plain words, and house-rule profiles.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.set_defaults(func=None, parser=p)
+    actions = p.add_subparsers(title="actions", metavar="ACTION")
+    lst = actions.add_parser("list", help="every preset with its aliases and title", epilog=EXAMPLES,
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
+    lst.add_argument("--json", action="store_true", help="print JSON")
+    lst.set_defaults(func=run_list)
+    show = actions.add_parser("show", help="the parameters and every box in plain words", epilog=EXAMPLES,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    show.add_argument("rules", metavar="NAME|FILE", help="a preset name or alias, or a .toml profile")
+    show.add_argument("--json", action="store_true", help="print JSON (boxes and the full rules data)")
+    show.set_defaults(func=run_show)
+    check = actions.add_parser("check", help="validate a house-rule profile (.toml)", epilog=EXAMPLES,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+    check.add_argument("file", metavar="FILE", help="the TOML profile")
+    check.set_defaults(func=run_check)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """Print every preset."""
+    presets = all_presets()
+    if args.json:
+        data = [{"name": r.name, "aliases": list(r.aliases), "title": r.title, "description": r.description}
+                for r in presets]
+        print(json.dumps(data, ensure_ascii=False, indent=1))
+        return 0
+    width = max(len(r.name) for r in presets)
+    for r in presets:
+        aliases = f"  (also: {', '.join(r.aliases)})" if r.aliases else ""
+        print(f"{r.name:<{width}}  {r.title}{aliases}")
+    return 0
+
+
+def _box_rows(rules: Rules) -> list[dict[str, object]]:
+    return [{"line": i + 1, "id": b.id, "name": b.name, "rule": box_rule(b)} for i, b in enumerate(rules.boxes)]
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Print one rule set in plain words."""
+    rules = rules_arg(args.rules)
+    if args.json:
+        data = {
+            "name": rules.name,
+            "title": rules.title,
+            "aliases": list(rules.aliases),
+            "summary": rules_summary(rules),
+            "boxes": _box_rows(rules),
+            "slots": list(rules.slots),
+            "rules": rules_to_dict(rules),
+        }
+        print(json.dumps(data, ensure_ascii=False, indent=1))
+        return 0
+    aliases = f" (also: {', '.join(rules.aliases)})" if rules.aliases else ""
+    print(f"{rules.title} [{rules.name}]{aliases}")
+    if rules.description and rules.description != rules.title:
+        print(rules.description)
+    for line in rules_summary(rules):
+        print(f"  {line}")
+    if len(rules.columns) > 1:
+        n = len(rules.boxes)
+        print(f"  the sheet repeats the boxes in {len(rules.columns)} columns: a place is box@column (full@2); "
+              f"column 2 starts at line {n + 1}")
+    print("Boxes:")
+    rows = _box_rows(rules)
+    id_w = max(len(str(r["id"])) for r in rows)
+    name_w = max(len(str(r["name"])) for r in rows)
+    for r in rows:
+        print(f"  {r['line']:>2}  {r['id']!s:<{id_w}}  {r['name']!s:<{name_w}}  {r['rule']}")
+    return 0
+
+
+def _preset_hint(name: str) -> str:
+    try:
+        find_rules(name)
+    except CubileteError:
+        return ""
+    return f" ('{name}' is a preset: see cubilete rules show {name})"
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Validate a profile: ``ok: ...`` and 0, or the profile's error and 1 (2 if there is no such file)."""
+    if not Path(args.file).is_file():
+        raise CliError(f"no such file: {args.file}{_preset_hint(args.file)}")
+    try:
+        rules = load_profile(args.file)
+    except CubileteError as exc:
+        raise CliError(one_line(str(exc)), DATA_ERROR) from None
+    print(
+        f"ok: {rules.name} — {len(rules.slots)} boxes, {rules.dice} dice, {rules.throws} throws, "
+        f"{rules.turns} turns ({rules.title})"
+    )
+    return 0

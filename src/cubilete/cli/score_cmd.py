@@ -1,0 +1,141 @@
+"""``cubilete score``: what a hand would get in each box now."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from cubilete.cli.boxes import BoxLine, box_lines, describe_notes, slot_from_word
+from cubilete.cli.common import CliError, Subcommands, rules_arg
+from cubilete.cli.render import box_table, closed_summary, instant_win_box
+from cubilete.errors import NotationError
+from cubilete.notation import format_dice, format_filled, parse_filled, parse_hand
+from cubilete.rules import Rules, scoring
+
+EXAMPLES = """\
+examples:
+  cubilete score --dice 3 4 5 6 1                       every open box, armada (throw 3), Generala
+  cubilete score --dice 34561 --throw 1 escalera        25: an Escalera servida
+  cubilete score --dice 4 4 4 4 4 --filled generala=50 doble
+  cubilete score --rules yahtzee --dice 66666 --filled yahtzee=50 --json
+  cubilete score --rules mesa.toml --dice 1 1 2 2 2     a house-rule profile
+
+BOX is a box id (full), a box name (Póker), box@column on the 4-column sheet, or
+the box's line number on the sheet (put a number before --dice). --filled lists
+the boxes already written with their points (0 is a scratch), so prerequisites
+(Doble Generala), jokers and bonuses are judged as in a game.
+"""
+
+
+def register(subparsers: Subcommands) -> None:
+    """Add the ``score`` command."""
+    p = subparsers.add_parser(
+        "score",
+        help="points a hand would get in each box",
+        description="Print the points the dice would get in a box now (or in every open box).",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("box", nargs="?", metavar="BOX", help="one box (default: every open box)")
+    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
+    p.add_argument("--dice", "-d", nargs="+", required=True, metavar="D", help="the faces: 3 4 5 6 1 or 34561")
+    p.add_argument(
+        "--throw",
+        "-t",
+        type=int,
+        default=3,
+        metavar="N",
+        help="which throw of the turn made the hand; 1 = servida (default 3: armada, made after the first throw)",
+    )
+    p.add_argument(
+        "--filled",
+        "-f",
+        action="append",
+        default=[],
+        metavar="BOXES",
+        help="boxes already written: generala=50,full=0 (may be repeated)",
+    )
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.set_defaults(func=run)
+
+
+def _check_throw(rules: Rules, throw: int) -> None:
+    if throw < 1:
+        raise CliError(f"--throw: throws are counted from 1, not {throw}")
+    if throw > rules.throws and not rules.carry_over_throws:
+        raise CliError(f"--throw: {rules.name} has {rules.throws} throws a turn, not {throw}")
+
+
+def _line_json(line: BoxLine, rules: Rules) -> dict[str, object]:
+    return {
+        "line": line.line,
+        "slot": line.slot,
+        "box": line.box.id,
+        "name": line.box.name,
+        "usable": line.usable,
+        "points": line.points,
+        "extra_bonus": line.extra_bonus,
+        "upper_bonus": line.upper_bonus,
+        "notes": list(line.notes),
+        "reason": line.reason,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the points; bad dice, boxes or ``--filled`` text end with one line and exit 2."""
+    rules = rules_arg(args.rules)
+    if args.box is None and len(args.dice) > 1 and not args.dice[-1].isdigit():
+        args.box = args.dice.pop()  # "--dice 4 4 4 4 4 doble": argparse gave the box to --dice
+    try:
+        hand = parse_hand(args.dice, rules)
+    except NotationError as exc:
+        raise CliError(f"--dice: {exc}") from None
+    _check_throw(rules, args.throw)
+    try:
+        card = parse_filled(",".join(args.filled), rules)
+    except NotationError as exc:
+        raise CliError(f"--filled: {exc}") from None
+    if all(v is not None for v in card):
+        raise CliError("--filled writes every box: nothing is left to score")
+    first = args.throw == 1
+    lines = box_lines(rules, card, hand, first)
+    if args.box is not None:
+        try:
+            slot = slot_from_word(rules, args.box)
+        except NotationError as exc:
+            raise CliError(str(exc)) from None
+        if lines[slot].written is not None:
+            raise CliError(f"box {rules.slots[slot]} is already written ({lines[slot].written}) in --filled")
+        selected = [lines[slot]]
+    else:
+        selected = [b for b in lines if b.written is None]
+    wins = first and scoring.instant_win(rules, card, hand)
+    if args.json:
+        data = {
+            "rules": rules.name,
+            "dice": list(hand),
+            "throw": args.throw,
+            "first_throw": first,
+            "instant_win": wins,
+            "filled": format_filled(rules, card),
+            "boxes": [_line_json(b, rules) for b in selected],
+        }
+        print(json.dumps(data, ensure_ascii=False, indent=1))
+        return 0
+    kind = "servida, the first throw" if first else "armada, after the first throw"
+    print(f"{rules.title}: dice {format_dice(hand)}, throw {args.throw} ({kind})")
+    if wins:
+        print(f"{instant_win_box(rules, hand)} servida: this hand wins the game at once")
+    if args.box is not None:
+        b = selected[0]
+        if b.usable:
+            notes = describe_notes(b, rules)
+            print(f"{b.slot} ({b.box.name}): {b.points}" + (f"  ({notes})" if notes else ""))
+        else:
+            print(f"{b.slot} ({b.box.name}): cannot be used now: {b.reason}")
+        return 0
+    print(*box_table(selected, rules), sep="\n")
+    closed = closed_summary(lines)
+    if closed:
+        print(closed)
+    return 0

@@ -1,0 +1,77 @@
+"""Shared fixtures: a game "table" whose dice the test sets throw by throw."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from cubilete import Game, Roll, Rules, Score, ScriptedDice, Stand, find_rules
+from cubilete.rules import Start
+from cubilete.state import GameState
+
+
+class Table:
+    """A :class:`Game` fed by :class:`ScriptedDice`: each ``roll`` says what the thrown dice show."""
+
+    def __init__(self, game: Game) -> None:
+        assert isinstance(game.dice, ScriptedDice)
+        self.game = game
+        self.source: ScriptedDice = game.dice
+
+    @property
+    def state(self) -> GameState:
+        """The game's current state."""
+        return self.game.state
+
+    def card(self, seat: int | None = None) -> dict[str, int | None]:
+        """A seat's sheet by slot id (the current seat by default)."""
+        return dict(zip(self.game.rules.slots, self.game.seat(seat).card, strict=True))
+
+    def roll(self, faces: Sequence[int], keep: Sequence[int] = (), face_down: bool = False) -> tuple[int, ...]:
+        """Throw the dice not kept; the thrown dice show ``faces`` (in position order)."""
+        index = self.game.state.throws_made
+        self.source.throws[index:] = [tuple(faces)]
+        self.game.apply(Roll(tuple(keep), face_down))
+        return self.game.state.turn.dice
+
+    def score(self, slot: str) -> None:
+        """Write the dice on the table in a slot."""
+        self.game.apply(Score(slot))
+
+    def stand(self) -> None:
+        """Show the tie-break hand."""
+        self.game.apply(Stand())
+
+    def turn(self, faces: Sequence[int], slot: str) -> None:
+        """One throw, then score it."""
+        self.roll(faces)
+        self.score(slot)
+
+
+MakeTable = Callable[..., Table]
+
+
+@pytest.fixture
+def make_table() -> MakeTable:
+    """Factory: ``make_table("generala", ["Ana", "Beto"], start_throws=None, **rule_changes)``.
+
+    Without ``start_throws`` the first seat starts (rules.start becomes seat-order);
+    with them, they are the first throws of the source (who starts).
+    """
+
+    def make(
+        rules: str | Rules = "generala",
+        players: Sequence[str] = ("Ana",),
+        start_throws: Sequence[Sequence[int]] | None = None,
+        **changes: object,
+    ) -> Table:
+        r = find_rules(rules) if isinstance(rules, str) else rules
+        if start_throws is None:
+            changes.setdefault("start", Start.SEAT_ORDER)
+        if changes:
+            r = r.replace(**changes)
+        dice = ScriptedDice(list(start_throws or []))
+        return Table(Game(r, list(players), seed="test", dice=dice))
+
+    return make
