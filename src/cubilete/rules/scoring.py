@@ -118,7 +118,7 @@ def base_points(box: Box, hand: Sequence[int]) -> int:
 def servida_points(box: Box, hand: Sequence[int]) -> int:
     """Points for a hand made with the first throw, ignoring the rest of the sheet."""
     pts = _evaluate(box, tuple(sorted(hand)))
-    if pts is None:
+    if not pts:  # not made (an upper box with none of its face is not "made" either)
         return 0
     if box.first_throw_value is not None:
         pts = box.first_throw_value

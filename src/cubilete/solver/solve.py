@@ -6,15 +6,17 @@ servida Generala scores as a normal (servida) Generala and play goes on.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from cubilete.rules.model import Rules
 from cubilete.solver import kernels
 from cubilete.solver.combinatorics import FloatArray
+from cubilete.solver.moments import moments_layer
 from cubilete.solver.space import StateSpace, build_space
 from cubilete.solver.tables import kernel_tables
 
@@ -27,8 +29,8 @@ class Solution:
 
     space: StateSpace
     values: FloatArray
+    second_moments: FloatArray | None = None  # E[(points to come)^2] under optimal play
     seconds: float = 0.0
-    extra: dict[str, float] = field(default_factory=dict)
 
     @property
     def rules(self) -> Rules:
@@ -40,6 +42,14 @@ class Solution:
         """The optimal expected final score of a whole game."""
         return float(self.values[0, 0, 0]) + self.space.const_bonus
 
+    @property
+    def std_dev(self) -> float | None:
+        """The standard deviation of the final score under optimal play (None if not computed)."""
+        if self.second_moments is None:
+            return None
+        mean = float(self.values[0, 0, 0])
+        return math.sqrt(max(0.0, float(self.second_moments[0, 0, 0]) - mean * mean))
+
 
 def layers(n_slots: int) -> list[np.ndarray]:
     """Masks grouped by the number of closed slots, most closed first."""
@@ -48,20 +58,30 @@ def layers(n_slots: int) -> list[np.ndarray]:
     return [masks[counts == c] for c in range(n_slots, -1, -1)]
 
 
-def solve_space(space: StateSpace, progress: Progress | None = None) -> Solution:
-    """Run backward induction over every layer of the state space."""
+def solve_space(space: StateSpace, progress: Progress | None = None, moments: bool = False) -> Solution:
+    """Run backward induction over every layer; with ``moments`` a second pass gives the score's spread."""
     start = time.perf_counter()
-    values = np.zeros((1 << space.n_slots, 1 << space.n_flags, space.n_upper))
+    shape = (1 << space.n_slots, 1 << space.n_flags, space.n_upper)
+    values = np.zeros(shape)
     all_layers = layers(space.n_slots)
     tables = kernel_tables(space)
+    steps = len(all_layers) * (2 if moments else 1)
     for done, masks in enumerate(all_layers, 1):
         if masks.size:
             kernels.solve_layer(tables, masks, values)
         if progress is not None:
-            progress(done, len(all_layers))
-    return Solution(space, values, time.perf_counter() - start)
+            progress(done, steps)
+    second = None
+    if moments:
+        second = np.zeros(shape)
+        for done, masks in enumerate(all_layers, len(all_layers) + 1):
+            if masks.size:
+                moments_layer(tables, masks, values, second)
+            if progress is not None:
+                progress(done, steps)
+    return Solution(space, values, second, time.perf_counter() - start)
 
 
-def solve(rules: Rules, progress: Progress | None = None) -> Solution:
-    """Solve ``rules`` exactly (no cache; see :func:`cubilete.solver.load_or_solve`)."""
-    return solve_space(build_space(rules), progress)
+def solve(rules: Rules, progress: Progress | None = None, moments: bool = False) -> Solution:
+    """Solve ``rules`` exactly (no cache; see :func:`cubilete.solver.cache.load_or_solve`)."""
+    return solve_space(build_space(rules), progress, moments)

@@ -1,0 +1,92 @@
+"""Solved tables on disk, keyed by a hash of the rules: solve once, load in milliseconds.
+
+The folder is ``$CUBILETE_CACHE_DIR``, else ``$XDG_CACHE_HOME/cubilete/solver``, else
+``~/.cache/cubilete/solver``. A file that is unreadable or from another solver version
+is solved again and replaced: it is a cache, never the only copy of anything.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from cubilete.rules.codec import rules_hash
+from cubilete.rules.model import Rules
+from cubilete.solver.solve import Progress, Solution, solve_space
+from cubilete.solver.space import build_space
+
+FORMAT = 2  # bump when the meaning or layout of the tables changes
+
+
+def cache_dir() -> Path:
+    """The folder that holds solved tables."""
+    if os.environ.get("CUBILETE_CACHE_DIR"):
+        return Path(os.environ["CUBILETE_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "cubilete" / "solver"
+
+
+def table_key(rules: Rules) -> str:
+    """The cache key of a rule set: the rules' hash and the table format."""
+    return hashlib.sha256(f"{FORMAT}:{rules_hash(rules)}".encode()).hexdigest()[:20]
+
+
+def table_path(rules: Rules) -> Path:
+    """Where the tables of ``rules`` are stored."""
+    return cache_dir() / f"{rules.name}-{table_key(rules)}.npz"
+
+
+def values_digest(solution: Solution) -> str:
+    """SHA-256 of the value table (float64, C order): the same solve gives the same digest."""
+    return hashlib.sha256(np.ascontiguousarray(solution.values).tobytes()).hexdigest()
+
+
+def save(solution: Solution, path: Path | None = None) -> Path:
+    """Write the tables atomically."""
+    target = path or table_path(solution.rules)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    meta = {"format": FORMAT, "key": table_key(solution.rules), "seconds": solution.seconds}
+    arrays: dict[str, object] = {"meta": np.array(json.dumps(meta)), "values": solution.values}
+    if solution.second_moments is not None:
+        arrays["second_moments"] = solution.second_moments
+    tmp = target.with_name(target.name + ".tmp.npz")
+    np.savez(tmp, **arrays)  # type: ignore[arg-type]
+    tmp.replace(target)
+    return target
+
+
+def load(rules: Rules, path: Path | None = None) -> Solution | None:
+    """The cached tables of ``rules``, or None if absent, stale or unreadable."""
+    source = path or table_path(rules)
+    if not source.is_file():
+        return None
+    try:
+        with np.load(source, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            if meta.get("format") != FORMAT or meta.get("key") != table_key(rules):
+                return None
+            space = build_space(rules)
+            values = data["values"]
+            second = data["second_moments"] if "second_moments" in data.files else None
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError):
+        return None
+    if values.shape != (1 << space.n_slots, 1 << space.n_flags, space.n_upper):
+        return None
+    return Solution(space, values, second, float(meta.get("seconds", 0.0)))
+
+
+def load_or_solve(rules: Rules, progress: Progress | None = None, moments: bool = True) -> Solution:
+    """Load the tables from the cache, or solve (and save) them."""
+    cached = load(rules)
+    if cached is not None and (cached.second_moments is not None or not moments):
+        return cached
+    solution = solve_space(build_space(rules), progress, moments)
+    with contextlib.suppress(OSError):  # a read-only cache folder only costs a new solve next time
+        save(solution)
+    return solution
