@@ -399,3 +399,13 @@ class TestActions:
     def test_keep_is_a_sorted_tuple(self):
         assert Roll([3, 1]).keep == (1, 3)  # type: ignore[arg-type]
         assert str(Roll((3, 1))) == "roll keep 2 4"
+
+
+class TestPlayersArgument:
+    def test_one_string_is_not_a_list_of_players(self) -> None:
+        import pytest
+
+        from cubilete import Game, RulesError, find_rules
+
+        with pytest.raises(RulesError, match="list of names"):
+            Game(find_rules("generala"), "Ana")  # type: ignore[arg-type]

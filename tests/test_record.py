@@ -310,7 +310,7 @@ class TestFiles:
         save(good, path)
         before = path.read_bytes()
         bad = Game(find_rules("generala"), ["Ana", "\udcff"], seed=1)  # a name UTF-8 cannot write
-        with pytest.raises(UnicodeEncodeError):
+        with pytest.raises(RecordError, match="UTF-8"):
             save(bad, path)
         assert path.read_bytes() == before
         assert sorted(p.name for p in tmp_path.iterdir()) == ["partida.json"]
@@ -330,3 +330,4 @@ class TestFiles:
         path.write_text(dumps(played())[:200], encoding="utf-8")
         with pytest.raises(RecordError, match=r"half\.json: not a cubilete game record: invalid JSON"):
             load(path)
+

@@ -43,6 +43,8 @@ class Game:
         seed: str | int | None = None,
         dice: DiceSource | None = None,
     ) -> None:
+        if isinstance(players, str):
+            raise RulesError("players must be a list of names, not one string")
         names = [str(p).strip() for p in players]
         if not rules.min_players <= len(names) <= rules.max_players:
             raise RulesError(

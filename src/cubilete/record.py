@@ -148,6 +148,9 @@ def save(game: Game, path: str | Path) -> None:
             f.flush()
             os.fsync(f.fileno())
         tmp.replace(p)
+    except UnicodeEncodeError as exc:
+        tmp.unlink(missing_ok=True)
+        raise RecordError(f"{p}: cannot be written as UTF-8 ({exc.reason}); nothing was saved") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
