@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 
 import pytest
@@ -75,3 +76,17 @@ def make_table() -> MakeTable:
         return Table(Game(r, list(players), seed="test", dice=dice))
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _english_and_private_folders(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Tests read English whatever the machine's locale, and never touch the user's data folder."""
+    from cubilete import i18n
+
+    monkeypatch.setenv("LANGUAGE", "en")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    if "CUBILETE_DATA_DIR" not in os.environ:
+        monkeypatch.setenv("CUBILETE_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+    i18n.reset_language()

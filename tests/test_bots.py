@@ -144,7 +144,8 @@ class TestFactory:
         assert bot.name == "random"
 
     def test_unknown_level_lists_the_levels(self) -> None:
-        with pytest.raises(UnknownBotError, match=r"unknown bot level 'genius' in 'bot:genius'; levels: random"):
+        message = r"unknown bot level 'genius' in 'bot:genius'; levels: random, greedy"
+        with pytest.raises(UnknownBotError, match=message):
             make_bot("bot:genius")
 
     def test_not_a_bot(self) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cubilete import notation
 from cubilete.errors import NotationError
+from cubilete.i18n import N_, _, box_name, servida_word, translate_error, translate_formatted
 from cubilete.rules import Box, Order, Rules, scoring
 
 
@@ -22,24 +24,38 @@ class BoxLine:
     points: int | None  # what it would get now; None when closed or not usable
     extra_bonus: int = 0  # extra five-of-a-kind bonus paid by scoring here
     upper_bonus: int = 0  # upper bonus earned by scoring here
-    notes: tuple[str, ...] = ()  # servida, scratch, joker, ...
-    reason: str | None = None  # why an open slot cannot be used now
+    notes: tuple[str, ...] = ()  # in English, stable for JSON: servida, scratch, joker, ... (see describe_notes)
+    reason: str | None = None  # why an open slot cannot be used now, in the player's language
 
 
-def _column_name(rules: Rules, column: int) -> str:
-    return "the boxes go" if len(rules.columns) == 1 else f"column {column + 1} goes"
+# The notes of a usable line are kept in English (the JSON of ``score`` shows them as they are);
+# these are their formats, translated when shown.
+NOTE_TEMPLATES = (
+    N_("scratch"),
+    N_("servida"),
+    N_("joker"),
+    N_("column {column} pays only first-throw hands"),
+    N_("needs {box} with points"),
+)
 
 
 def _unusable_reason(rules: Rules, card: Sequence[int | None], slot: int, usable: list[int]) -> str:
     column = rules.slot_column(slot)
     order = rules.columns[column]
     free = [i for i in scoring.column_slots(rules, column) if card[i] is None]
+    one = len(rules.columns) == 1
     if order is Order.DOWN and slot != free[0]:
-        return f"{_column_name(rules, column)} top to bottom: next is {rules.slots[free[0]]}"
+        nxt = rules.slots[free[0]]
+        if one:
+            return _("the boxes go top to bottom: next is {next}").format(next=nxt)
+        return _("column {column} goes top to bottom: next is {next}").format(column=column + 1, next=nxt)
     if order is Order.UP and slot != free[-1]:
-        return f"{_column_name(rules, column)} bottom to top: next is {rules.slots[free[-1]]}"
+        nxt = rules.slots[free[-1]]
+        if one:
+            return _("the boxes go bottom to top: next is {next}").format(next=nxt)
+        return _("column {column} goes bottom to top: next is {next}").format(column=column + 1, next=nxt)
     allowed = [rules.slots[i] for i in usable if rules.slot_column(i) == column] or [rules.slots[i] for i in usable]
-    return f"joker rule: this extra five of a kind must go in {', '.join(allowed)}"
+    return _("joker rule: this extra five of a kind must go in {boxes}").format(boxes=", ".join(allowed))
 
 
 def _notes(rules: Rules, card: Sequence[int | None], slot: int, hand: Sequence[int], first_throw: bool) -> list[str]:
@@ -83,23 +99,48 @@ def box_lines(rules: Rules, card: Sequence[int | None], hand: Sequence[int], fir
 
 
 def describe_notes(line: BoxLine, rules: Rules) -> str:
-    """The notes of a usable line in words, bonuses included."""
-    words = list(line.notes)
+    """The notes of a usable line in words, bonuses included, in the player's language."""
+    words = [
+        servida_word(rules) if note == "servida" else translate_formatted(note, NOTE_TEMPLATES) for note in line.notes
+    ]
     if line.extra_bonus:
-        words.append(f"+{line.extra_bonus} bonus (extra {rules.extra_bonus_box})")
+        words.append(_("+{points} bonus (extra {box})").format(points=line.extra_bonus, box=rules.extra_bonus_box))
     if line.upper_bonus:
-        words.append(f"reaches the upper bonus (+{line.upper_bonus})")
+        words.append(_("reaches the upper bonus (+{points})").format(points=line.upper_bonus))
     return "; ".join(words)
 
 
+def _plain(text: str) -> str:
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return "-".join(ascii_text.strip().lower().replace("_", " ").split())
+
+
+def _by_shown_name(rules: Rules, word: str) -> str | None:
+    """``Sequência@2`` -> ``escalera@2``: a box named as the player's language shows it."""
+    box_part, at, column = word.strip().partition("@")
+    key = _plain(box_part)
+    for b in rules.boxes:
+        if key and _plain(box_name(rules, b.id)) == key:
+            return b.id + at + column
+    return None
+
+
 def slot_from_word(rules: Rules, word: str) -> int:
-    """The slot a player names: id or name first (``full``, ``Póker``, ``full@2``), else its line number."""
+    """The slot a player names: id or name (also as shown in the player's language), else its line number."""
     try:
         return notation.find_slot(rules, word)
     except NotationError as exc:
+        shown = _by_shown_name(rules, word)
+        if shown is not None:
+            try:
+                return notation.find_slot(rules, shown)
+            except NotationError as again:
+                raise NotationError(translate_error(str(again))) from None
         text = word.strip()
-        if text.isdigit() and 1 <= int(text) <= len(rules.slots):
+        n = len(rules.slots)
+        if text.isdigit() and 1 <= int(text) <= n:
             return int(text) - 1
         if text.isdigit():
-            raise NotationError(f"no line {text}: lines are 1 to {len(rules.slots)}") from None
-        raise NotationError(f"{exc} (or a line number 1 to {len(rules.slots)})") from None
+            raise NotationError(_("no line {line}: lines are 1 to {last}").format(line=text, last=n)) from None
+        also = _("(or a line number 1 to {last})").format(last=n)
+        raise NotationError(f"{translate_error(str(exc))} {also}") from None

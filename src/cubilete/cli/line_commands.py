@@ -8,6 +8,7 @@ from cubilete.actions import Action, Roll, Score, Stand
 from cubilete.cli.boxes import slot_from_word
 from cubilete.errors import NotationError
 from cubilete.game import Game
+from cubilete.i18n import _
 from cubilete.rules import Rules
 
 
@@ -38,28 +39,28 @@ _NOTHING = {"all", "none", "-"}
 
 
 def help_text(rules: Rules) -> list[str]:
-    """The commands of line mode, for ``?``."""
-    lines = [
-        "Commands:",
-        "  r            throw every die that is not kept (kept dice are shown [in brackets])",
-        "  k 1 3        keep dice 1 and 3, throw the others (also: r 1 3, k 13)",
-        "  r all        throw every die again (k none: the same)",
-        "  s full       score a box by its id or name (also just: full)",
-        "  s 8          score the box on line 8 of the sheet (the number shown before it)",
+    """The commands of line mode, for ``?``, in the player's language."""
+    rows = [
+        ("r", _("throw every die that is not kept (kept dice are shown [in brackets])")),
+        ("k 1 3", _("keep dice 1 and 3, throw the others (also: r 1 3, k 13)")),
+        ("r all", _("throw every die again (k none: the same)")),
+        ("s full", _("score a box by its id or name (also just: full)")),
+        ("s 8", _("score the box on line 8 of the sheet (the number shown before it)")),
     ]
     if rules.face_down_call:
-        lines.append("  b, b 1 3     call 'em baixo' and throw: the faces resting on the table count")
-    lines += [
-        "  stand        in a tie-break round: keep this hand",
-        "  c            show the score sheet",
-        "  u            undo your last move (a die thrown again shows the same faces)",
-        "  q            quit (the game is saved first if you gave --save)",
-        "  ?            this help",
+        rows.append(("b, b 1 3", _("call 'em baixo' and throw: the faces resting on the table count")))
+    rows += [
+        ("stand", _("in a tie-break round: keep this hand")),
+        ("c", _("show the score sheet")),
+        ("u", _("undo your last move (a die thrown again shows the same faces)")),
+        ("q", _("quit (the game is saved first if you gave --save)")),
+        ("?", _("this help")),
     ]
+    lines = [_("Commands:"), *(f"  {command:<12} {words}" for command, words in rows)]
     if rules.face_down_call:
-        lines.append("Each turn starts with r (a normal throw) or b (em baixo).")
+        lines.append(_("Each turn starts with r (a normal throw) or b (em baixo)."))
     else:
-        lines.append("The first throw of each turn is made for you.")
+        lines.append(_("The first throw of each turn is made for you."))
     return lines
 
 
@@ -75,7 +76,9 @@ def parse_positions(words: list[str], dice: int) -> tuple[int, ...]:
     positions: set[int] = set()
     for word in text:
         if not word.isdigit() or not 1 <= int(word) <= dice:
-            raise NotationError(f"{word!r} is not a die position: positions are 1 to {dice}")
+            raise NotationError(
+                _("{word} is not a die position: positions are 1 to {dice}").format(word=repr(word), dice=dice)
+            )
         positions.add(int(word) - 1)
     return tuple(sorted(positions))
 
@@ -100,21 +103,24 @@ def parse_command(text: str, game: Game) -> Command:
         return Roll(_keep(rest, game, default_held=True))
     if head in _KEEP:
         if not rest:
-            raise NotationError("k needs dice positions, e.g. k 1 3 (r throws every die not kept)")
+            raise NotationError(_("k needs dice positions, e.g. k 1 3 (r throws every die not kept)"))
         return Roll(_keep(rest, game, default_held=False))
     if head in _BAIXO:
         if not game.rules.face_down_call:
-            raise NotationError(f"{game.rules.name} has no 'em baixo' call")
+            raise NotationError(_("{rules} has no 'em baixo' call").format(rules=game.rules.name))
         return Roll(_keep(rest, game, default_held=True), face_down=True)
     if head in _STAND and not rest:
         return Stand()
     if head in _SCORE:
         if not rest:
-            raise NotationError("s needs a box, e.g. s full or s 8 (the line number shown)")
+            raise NotationError(_("s needs a box, e.g. s full or s 8 (the line number shown)"))
         return Score(game.rules.slots[slot_from_word(game.rules, " ".join(rest))])
     if text.strip().isdigit():
-        raise NotationError(f"to score line {text.strip()} type 's {text.strip()}'; to keep dice type 'k 1 3'")
+        raise NotationError(
+            _("to score line {line} type 's {line}'; to keep dice type 'k 1 3'").format(line=text.strip())
+        )
     try:
         return Score(game.rules.slots[slot_from_word(game.rules, text)])
     except NotationError:
-        raise NotationError(f"unknown command {text.strip()!r}; type ? for help") from None
+        unknown = _("unknown command {command}; type ? for help").format(command=repr(text.strip()))
+        raise NotationError(unknown) from None

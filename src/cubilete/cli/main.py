@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from cubilete import __version__
-from cubilete.cli import play_cmd, replay_cmd, rules_cmd, score_cmd
+from cubilete.cli import advise_cmd, play_cmd, replay_cmd, rules_cmd, score_cmd, simulate_cmd, solve_cmd, stats_cmd
 from cubilete.cli.common import USAGE_ERROR, CliError, Parser, UsageError, one_line
 
 EPILOG = """\
@@ -15,6 +15,7 @@ examples:
   cubilete score --dice 3 4 5 6 1 --throw 1       what the hand gets in every box
   cubilete rules list                             every preset
   cubilete replay partida.json                    a saved game turn by turn
+  cubilete advise --dice 1 1 3 4 5 --throw 1      the best play, with what each option loses
 
 Every command has --help with examples. Exit status: 0 ok; 1 an invalid file or record,
 or the input ended mid-game; 2 bad arguments (including a file that does not exist).
@@ -36,7 +37,19 @@ def build_parser() -> Parser:
     score_cmd.register(commands)
     rules_cmd.register(commands)
     replay_cmd.register(commands)
+    solve_cmd.register(commands)
+    advise_cmd.register(commands)
+    simulate_cmd.register(commands)
+    stats_cmd.register(commands)
     return parser
+
+
+def _commands(parser: argparse.ArgumentParser) -> list[str]:
+    """The names of a parser's subcommands, in the order they were added."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
 
 
 def _fail(message: str, code: int) -> int:
@@ -50,8 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser.parse_args(sys.argv[1:] if argv is None else argv)
         if args.func is None:
-            choices = "play, score, rules, replay" if args.parser is parser else "list, show, check"
-            raise UsageError(f"choose a command: {choices}", args.parser.prog)
+            raise UsageError(f"choose a command: {', '.join(_commands(args.parser))}", args.parser.prog)
         code: int = args.func(args)
         return code
     except UsageError as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cubilete.actions import Action, Roll, Score
 from cubilete.cli.render import instant_win_box, servida_matters
 from cubilete.game import Game, tiebreak_value
+from cubilete.i18n import _, box_name, servida_word
 from cubilete.notation import format_dice
 from cubilete.state import EndReason, GameState
 
@@ -12,15 +13,27 @@ from cubilete.state import EndReason, GameState
 def describe_roll(game: Game, action: Roll, before: GameState) -> str:
     """``Ana keeps 4 4 (dice 1 3), throw 2 of 3: 4 2 4 6 1``."""
     st = game.state
-    name = game.players[before.current]
-    call = " em baixo" if action.face_down else ""
-    of = f"throw {st.turn.throws} of {st.turn.allowance}"
-    servida = " (servida)" if st.turn.first_throw and servida_matters(game.rules) else ""
+    words = {
+        "name": game.players[before.current],
+        "throw": st.turn.throws,
+        "allowance": st.turn.allowance,
+        "dice": format_dice(st.turn.dice),
+    }
     if not action.keep:
-        return f"{name} throws{call}, {of}: {format_dice(st.turn.dice)}{servida}"
-    kept = format_dice([before.turn.dice[p] for p in action.keep])
-    positions = " ".join(str(p + 1) for p in action.keep)
-    return f"{name} keeps {kept} (dice {positions}) and throws{call}, {of}: {format_dice(st.turn.dice)}"
+        if action.face_down:
+            line = _("{name} throws em baixo, throw {throw} of {allowance}: {dice}").format(**words)
+        else:
+            line = _("{name} throws, throw {throw} of {allowance}: {dice}").format(**words)
+        if st.turn.first_throw and servida_matters(game.rules):
+            line += f" ({servida_word(game.rules)})"
+        return line
+    words["kept"] = format_dice([before.turn.dice[p] for p in action.keep])
+    words["positions"] = " ".join(str(p + 1) for p in action.keep)
+    if action.face_down:
+        return _(
+            "{name} keeps {kept} (dice {positions}) and throws em baixo, throw {throw} of {allowance}: {dice}"
+        ).format(**words)
+    return _("{name} keeps {kept} (dice {positions}) and throws, throw {throw} of {allowance}: {dice}").format(**words)
 
 
 def describe_score(game: Game, action: Score, before: GameState) -> str:
@@ -31,20 +44,25 @@ def describe_score(game: Game, action: Score, before: GameState) -> str:
     slot = rules.slot_index(action.slot)
     points = seat_after.card[slot]
     name = game.players[before.current]
-    box = rules.slot_box(slot)
-    line = f"{name} scores {points} in {box.name} ({action.slot})"
+    box = box_name(rules, action.slot)
     if points == 0:
-        line = f"{name} scratches {box.name} ({action.slot}) with {format_dice(before.turn.dice)}"
+        line = _("{name} scratches {box} ({slot}) with {dice}").format(
+            name=name, box=box, slot=action.slot, dice=format_dice(before.turn.dice)
+        )
+    else:
+        line = _("{name} scores {points} in {box} ({slot})").format(name=name, points=points, box=box, slot=action.slot)
     also = [
         rules.slots[i]
         for i, (old, new) in enumerate(zip(seat_before.card, seat_after.card, strict=True))
         if i != slot and old is None and new is not None
     ]
     if also:
-        line += f"; {', '.join(also)} closes too"
+        line += "; " + _("{boxes} closes too").format(boxes=", ".join(also))
     extra = seat_after.extra_bonuses - seat_before.extra_bonuses
     if extra:
-        line += f"; +{extra * rules.extra_bonus} bonus for an extra {rules.extra_bonus_box}"
+        line += "; " + _("+{points} bonus for an extra {box}").format(
+            points=extra * rules.extra_bonus, box=rules.extra_bonus_box
+        )
     return line
 
 
@@ -54,9 +72,13 @@ def describe_step(game: Game, action: Action, before: GameState) -> list[str]:
         lines = [describe_roll(game, action, before)]
         if game.is_over and game.state.reason is EndReason.INSTANT_WIN:
             box = instant_win_box(game.rules, game.state.turn.dice)
-            lines.append(f"{game.players[before.current]} made {box} servida and wins at once!")
+            name = game.players[before.current]
+            said = _("{name} made {box} {servida} and wins at once!")
+            lines.append(said.format(name=name, box=box, servida=servida_word(game.rules)))
         return lines
     if isinstance(action, Score):
         return [describe_score(game, action, before)]
     worth = tiebreak_value(game.rules, before.turn.dice, before.turn.first_throw)
-    return [f"{game.players[before.current]} stands with {format_dice(before.turn.dice)}, worth {worth}"]
+    name = game.players[before.current]
+    dice = format_dice(before.turn.dice)
+    return [_("{name} stands with {dice}, worth {points}").format(name=name, dice=dice, points=worth)]

@@ -1,34 +1,51 @@
-"""``cubilete play``: start or resume a game in line mode."""
+"""``cubilete play``: start or resume a game: the full-screen app on a terminal, line mode
+with ``--plain`` or when the input or output is not a terminal (a pipe, a screen reader)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
 from cubilete import record
-from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, rules_arg
+from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, rules_arg
 from cubilete.cli.play_line import LineSession
 from cubilete.cli.players import parse_players, seat_bots
 from cubilete.cli.render import final_table
 from cubilete.errors import CubileteError
 from cubilete.game import Game
+from cubilete.i18n import LANGUAGES, set_language
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 DEFAULT_PLAYERS = "You,bot"
 DEFAULT_RULES = "generala"
 
 EXAMPLES = """\
 examples:
-  cubilete play                                   you against the random bot, Generala
+  cubilete play                                   the setup screen: rules, players, language
+  cubilete play --players "Ana,bot:strong"        straight to a game of Generala
   cubilete play --rules yahtzee --players "Ana,Beto,bot" --seed 7
   cubilete play --rules bozo --save partida.json  saved after every move
   cubilete play --resume partida.json             go on with a saved game
-  printf 's 1\\ns 2\\n' | cubilete play --players Ana  works over pipes too
+  cubilete play --scorekeeper --players "Ana,Beto"  keep the score of real dice
+  cubilete play --plain --lang es                 line mode, in Spanish
+  printf 's 1\\ns 2\\n' | cubilete play --players Ana  line mode over pipes
 
-Players: 1 to 8 names separated by commas; bot (or bot:random) is the random bot.
-Repeated names get suffixes (bot, bot-2). The first throw of each turn is made for
-you, except where the rules have the 'em baixo' call (Bozó): then you type r or b.
-Type ? during the game for every command: r, k 1 3, s full, s 8, u, c, q.
-Line mode is the only mode for now; --plain keeps it when a full-screen mode arrives.
+On a terminal the game is full screen: 1-5 hold dice, r throws, arrows and enter
+score a box, h asks the coach, c coach mode, u undo, s save, q quit. Without
+--players it opens the setup screen (it remembers your last choice).
+
+Players: 1 to 8 names separated by commas; bot is the random bot, bot:LEVEL another
+level (greedy, heuristic, beginner, casual, strong, optimal). Repeated names get
+suffixes (bot, bot-2).
+
+Line mode (--plain, or when input or output is not a terminal) reads typed commands:
+the first throw of each turn is made for you, except where the rules have the
+'em baixo' call (Bozó): then you type r or b. Type ? during the game for every
+command: r, k 1 3, s full, s 8, u, c, q.
 
 Exit status: 0 the game ended (or you quit); 1 the input ended mid-game, or the
 record to resume is corrupt; 2 bad arguments.
@@ -39,8 +56,8 @@ def register(subparsers: Subcommands) -> None:
     """Add the ``play`` command."""
     p = subparsers.add_parser(
         "play",
-        help="play a game (line mode)",
-        description="Play a game in line mode: you type commands, bots play at once.",
+        help="play a game (full screen on a terminal; --plain for line mode)",
+        description="Play a game against bots or friends: full screen on a terminal, line mode with --plain.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -49,7 +66,11 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument("--seed", "-s", metavar="S", help="seed for the dice and the bots: the same seed, the same game")
     p.add_argument("--save", metavar="FILE", help="write the game record to FILE after every move")
     p.add_argument("--resume", metavar="FILE", help="continue a saved game (saved back there unless --save)")
-    p.add_argument("--plain", action="store_true", help="line mode (the only mode for now)")
+    p.add_argument("--plain", action="store_true", help="line mode: typed commands, for pipes and screen readers")
+    p.add_argument("--lang", metavar="L", help=f"language: {', '.join(LANGUAGES)} (default: from the environment)")
+    p.add_argument(
+        "--scorekeeper", action="store_true", help="keep the score of real dice on a real table (full screen)"
+    )
     p.set_defaults(func=run)
 
 
@@ -78,7 +99,63 @@ def _new_game(args: argparse.Namespace) -> Game:
         raise CliError(f"--players: {exc}") from None
 
 
+def wants_full_screen(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> bool:
+    """True unless ``--plain`` was given or the input or the output is not a terminal."""
+    if args.plain:
+        return False
+    return _is_tty(stdin if stdin is not None else sys.stdin) and _is_tty(stdout if stdout is not None else sys.stdout)
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def build_app(args: argparse.Namespace) -> App[None]:
+    """The full-screen app for these arguments (bad ones are a :class:`CliError`)."""
+    from cubilete.tui import make_app
+
+    if args.resume:
+        _resume(args)  # the same checks and messages as line mode
+    rules = rules_arg(args.rules) if args.rules else None
+    players = parse_players(args.players) if args.players is not None else None
+    if args.save and Path(args.save).is_dir():
+        raise CliError(f"--save: {args.save} is a directory")
+    try:
+        return make_app(
+            rules=rules,
+            players=players,
+            seed=args.seed,
+            lang=args.lang,
+            resume=args.resume,
+            scorekeeper=args.scorekeeper,
+            save=args.save,
+        )
+    except OSError as exc:
+        raise CliError(f"--save: cannot write {args.save}: {exc.strerror}") from None
+    except CubileteError as exc:
+        raise CliError(str(exc), DATA_ERROR if args.resume else USAGE_ERROR) from None
+
+
 def run(args: argparse.Namespace) -> int:
+    """Set up the game (new or resumed) and play it full screen or in line mode."""
+    if args.lang is not None:
+        try:
+            set_language(args.lang)
+        except CubileteError as exc:
+            raise CliError(f"--lang: {exc}") from None
+    if wants_full_screen(args):
+        app = build_app(args)
+        app.run()
+        return app.return_code or 0
+    if args.scorekeeper:
+        raise CliError("--scorekeeper is full screen: run it on a terminal, without --plain")
+    return run_line_mode(args)
+
+
+def run_line_mode(args: argparse.Namespace) -> int:
     """Set up the game (new or resumed) and play it in line mode."""
     game = _resume(args) if args.resume else _new_game(args)
     save = args.save or args.resume

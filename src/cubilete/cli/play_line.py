@@ -17,6 +17,7 @@ from cubilete.cli.play_view import auto_first_throw, decision_lines
 from cubilete.cli.render import final_table, score_sheet, start_lines, turn_header
 from cubilete.errors import CubileteError
 from cubilete.game import Game
+from cubilete.i18n import _, rules_title, translate_error
 
 INTERRUPTED = 130
 
@@ -58,7 +59,8 @@ class LineSession:
         try:
             record.save(self.game, self.save_path)
         except OSError as exc:
-            raise CliError(f"cannot save the game to {self.save_path}: {exc.strerror}", DATA_ERROR) from None
+            message = _("cannot save the game to {path}: {reason}").format(path=self.save_path, reason=exc.strerror)
+            raise CliError(message, DATA_ERROR) from None
 
     def apply(self, action: Action) -> None:
         """Play an action, say what it did and save."""
@@ -81,21 +83,22 @@ class LineSession:
 
     def _saved_words(self) -> str:
         if self.save_path is None:
-            return "the game was not saved (use --save FILE to keep a game)"
-        return f"the game is saved in {self.save_path}; continue with: cubilete play --resume {self.save_path}"
+            return _("the game was not saved (use --save FILE to keep a game)")
+        saved = _("the game is saved in {path}; continue with: cubilete play --resume {path}")
+        return saved.format(path=self.save_path)
 
     # --- the game --------------------------------------------------------------------
     def intro(self) -> None:
         """Title, players, seed, who starts and how to get help."""
         g = self.game
         who = " vs ".join(g.players)
-        print(f"{g.rules.title}: {who} (seed {g.seed})")
+        print(_("{title}: {players} (seed {seed})").format(title=rules_title(g.rules), players=who, seed=g.seed))
         for line in start_lines(g):
             print(line)
-        first = "Each turn starts with r or b (em baixo)." if g.rules.face_down_call else (
-            "The first throw of each turn is made for you."
-        )
-        print(f"{first} Type ? for help.")
+        if g.rules.face_down_call:
+            print(_("Each turn starts with r or b (em baixo). Type ? for help."))
+        else:
+            print(_("The first throw of each turn is made for you. Type ? for help."))
 
     def run(self) -> int:
         """Play until the end, a quit or the end of the input; returns the exit code."""
@@ -108,7 +111,7 @@ class LineSession:
                     return code
         except KeyboardInterrupt:
             self.save()
-            print(f"\ncubilete: interrupted; {self._saved_words()}", file=sys.stderr)
+            print("\ncubilete: " + _("interrupted; {saved}").format(saved=self._saved_words()), file=sys.stderr)
             return INTERRUPTED
         for line in final_table(self.game):
             print(line)
@@ -139,7 +142,8 @@ class LineSession:
             line = self.read(f"{g.current_player}> ")
             if line is None:
                 self.save()
-                print(f"cubilete: input ended before the game was over; {self._saved_words()}", file=sys.stderr)
+                ended = _("input ended before the game was over; {saved}").format(saved=self._saved_words())
+                print(f"cubilete: {ended}", file=sys.stderr)
                 return DATA_ERROR
             try:
                 command = parse_command(line, g)
@@ -150,7 +154,7 @@ class LineSession:
                 if done:
                     return code
             except CubileteError as exc:
-                print(f"  ! {exc}")
+                print(f"  ! {translate_error(str(exc))}")
 
     def meta(self, command: Meta) -> tuple[bool, int | None]:
         """Run a command that is not a move: (whether the decision is over, exit code or None)."""
@@ -161,16 +165,17 @@ class LineSession:
             print(*score_sheet(g), sep="\n")
         elif command is Meta.QUIT:
             self.save()
-            print(f"Quit: {self._saved_words()}.")
+            print(_("Quit: {saved}.").format(saved=self._saved_words()))
             return True, 0
         elif command is Meta.UNDO:
             if undo_to_decision(g, self.is_decision):
                 self._announced = len(g.history)
-                print("  undone")
+                print("  " + _("undone"))
                 self.save()
                 return True, None
-            print("  ! nothing to undo")
+            print("  ! " + _("nothing to undo"))
         return False, None
+
 
 def _is_tty(stream: TextIO) -> bool:
     try:

@@ -1,4 +1,5 @@
-"""Who sits at the table: names from ``--players``, which seats are bots, and their names on resume."""
+"""Who sits at the table: names from ``--players``, which seats are bots (``bot``, ``bot:optimal``, any level of
+:data:`cubilete.bots.BOT_LEVELS`), and their names on resume."""
 
 from __future__ import annotations
 
@@ -62,7 +63,10 @@ def bot_spec_of(name: str) -> str | None:
 
 
 def seat_bots(game: Game) -> dict[int, Strategy]:
-    """A bot for every bot seat, seeded from the game's seed and the seat (so a seed replays them)."""
+    """A bot for every bot seat, seeded from the game's seed and the seat (so a seed replays them).
+
+    Bots that play from a solved table load it (or solve it, once) here, before the game starts.
+    """
     bots: dict[int, Strategy] = {}
     for seat, name in enumerate(game.players):
         spec = bot_spec_of(name)
@@ -71,4 +75,7 @@ def seat_bots(game: Game) -> dict[int, Strategy]:
                 bots[seat] = make_bot(spec, f"{game.seed}:seat{seat}")
             except UnknownBotError as exc:
                 raise CliError(f"player {name!r}: {exc}") from None
+            prepare = getattr(bots[seat], "prepare", None)
+            if callable(prepare):
+                prepare(game.rules)
     return bots

@@ -21,7 +21,6 @@ from cubilete.errors import IllegalActionError
 from cubilete.rules import scoring
 from cubilete.solver.kernels import turn_values
 from cubilete.solver.solve import Solution
-from cubilete.solver.tables import kernel_tables
 
 
 @dataclass(frozen=True)
@@ -56,16 +55,22 @@ def sheet_state(solution: Solution, card: Sequence[int | None]) -> tuple[int, in
     return mask, flags, min(upper, space.n_upper - 1)
 
 
-def _turn_tables(solution: Solution, mask: int, flags: int) -> tuple[np.ndarray, np.ndarray]:
-    """(best score per hand and upper total on a later throw, keep values per throw) for one sheet."""
-    space = solution.space
-    d = space.dice
-    n_hands, n_keeps, n_upper = d.n_hands, d.n_keeps, space.n_upper
-    S1, S23, E = (np.empty((n_hands, n_upper)) for _ in range(3))
-    Ks = np.zeros((space.rules.throws + 1, n_keeps, n_upper))
-    M, out = np.empty((n_keeps, n_upper)), np.empty(n_upper)
-    turn_values(kernel_tables(space), mask, flags, solution.values, S1, S23, E, Ks, M, out)
-    return S23, Ks
+def _keep_values(solution: Solution, mask: int, flags: int, upper: int) -> np.ndarray:
+    """Keep values per throw, ``Ks[t, keep]``, for one sheet and upper total (the last few are memoised:
+    the decisions of one turn share them)."""
+    key = (mask, flags, upper)
+    memo = solution.turn_memo
+    if key not in memo:
+        space = solution.space
+        d = space.dice
+        S1, S23, E = (np.empty((d.n_hands, 1)) for _ in range(3))
+        Ks = np.zeros((space.rules.throws + 1, d.n_keeps, 1))
+        M, out = np.empty((d.n_keeps, 1)), np.empty(1)
+        turn_values(solution.tables, mask, flags, upper, solution.values, S1, S23, E, Ks, M, out)
+        if len(memo) >= 64:
+            memo.pop(next(iter(memo)))
+        memo[key] = Ks[:, :, 0]
+    return memo[key]
 
 
 def advise(
@@ -103,10 +108,12 @@ def advise(
         value = so_far + points + bonus + future
         options.append((value, Option("score", value, 0.0, slot=rules.slots[j], points=points)))
     if throw < rules.throws:
-        _, Ks = _turn_tables(solution, mask, flags)
+        Ks = _keep_values(solution, mask, flags, upper)
         must = tuple(sorted(held)) if rules.locked_holds else ()
+        if must and throw == 1:
+            raise IllegalActionError("nothing is held before the second throw of a turn")
         for keep in _sub_keeps(hand, must):
-            value = so_far + float(Ks[throw + 1, space.dice.index(keep), upper])
+            value = so_far + float(Ks[throw + 1, space.dice.index(keep)])
             options.append((value, Option("keep", value, 0.0, keep=keep)))
     options.sort(key=lambda o: -o[0])
     best = options[0][0]
@@ -117,6 +124,8 @@ def _sub_keeps(hand: tuple[int, ...], must: tuple[int, ...]) -> list[tuple[int, 
     """Distinct proper sub-multisets of the hand that contain ``must``."""
     rest = list(hand)
     for f in must:
+        if f not in rest:
+            raise IllegalActionError(f"held dice {list(must)} are not all on the table {list(hand)}")
         rest.remove(f)
     seen: set[tuple[int, ...]] = set()
     for size in range(len(rest)):

@@ -65,9 +65,10 @@ def slot_outcome(
 
 
 @njit(cache=True)
-def best_scores(T: KernelTables, mask: int, fl: int, V: F, first: int, out: F) -> None:
-    """out[h, u] = best (points + bonuses + value after) over the usable slots, per hand and upper total."""
-    n_hands, n_upper = out.shape
+def best_scores(T: KernelTables, mask: int, fl: int, V: F, first: int, lo: int, out: F) -> None:
+    """out[h, i] = best (points + bonuses + value after) over the usable slots, per hand and upper total lo + i."""
+    n_hands, width = out.shape
+    n_upper = V.shape[2]
     joker_on, extra_holds = sheet_context(T, mask, fl)
     threshold, upper_bonus, is_upper, usable, equal_face = (
         T.threshold,
@@ -100,17 +101,18 @@ def best_scores(T: KernelTables, mask: int, fl: int, V: F, first: int, out: F) -
             )  # fmt: skip
             after = V[nmask, nfl]
             if is_upper[j] == 1 and n_upper > 1:
-                for u in range(n_upper):
+                for i in range(width):
+                    u = lo + i
                     val = reward + after[min(n_upper - 1, u + p)]
                     if u < threshold <= u + p:
                         val += upper_bonus
-                    if val > row[u]:
-                        row[u] = val
+                    if val > row[i]:
+                        row[i] = val
             else:
-                for u in range(n_upper):
-                    val = reward + after[u]
-                    if val > row[u]:
-                        row[u] = val
+                for i in range(width):
+                    val = reward + after[lo + i]
+                    if val > row[i]:
+                        row[i] = val
 
 
 @njit(cache=True)
@@ -185,17 +187,20 @@ def improve_with_rethrow(S: F, M: F, remove: I, E: F) -> None:
 
 
 @njit(cache=True)
-def turn_values(T: KernelTables, mask: int, fl: int, V: F, S1: F, S23: F, E: F, Ks: F, M: F, out: F) -> None:
-    """out[u] = expected points to come from the start of a turn in sheet (mask, fl), for every upper total u.
+def turn_values(
+    T: KernelTables, mask: int, fl: int, lo: int, V: F, S1: F, S23: F, E: F, Ks: F, M: F, out: F
+) -> None:
+    """out[i] = expected points to come from the start of a turn in sheet (mask, fl), upper total lo + i.
 
+    The buffers' last axis is as wide as the upper totals wanted (all of them from 0, or just one).
     Also leaves S1/S23 (best score per hand on the first / a later throw) and Ks[t] (the value of
     each keep thrown for throw t, t = 2..throws) for the advisor.
     """
     n_hands, n_upper = E.shape
     throws = T.throws
-    best_scores(T, mask, fl, V, 0, S23)
+    best_scores(T, mask, fl, V, 0, lo, S23)
     if T.servida:
-        best_scores(T, mask, fl, V, 1, S1)
+        best_scores(T, mask, fl, V, 1, lo, S1)
     else:
         S1[:] = S23
     if throws == 1:
@@ -247,7 +252,7 @@ def solve_layer(T: KernelTables, masks: I, V: F) -> None:
         for fl in range(1 << T.n_flags):
             if fl & ~flag_ok:
                 continue
-            turn_values(T, mask, fl, V, S1, S23, E, Ks, M, out)
+            turn_values(T, mask, fl, 0, V, S1, S23, E, Ks, M, out)
             for u in range(n_upper):
                 if T.reach[mask, u] == 1:
                     V[mask, fl, u] = out[u]

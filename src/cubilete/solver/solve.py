@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from cubilete.solver import kernels
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.moments import moments_layer
 from cubilete.solver.space import StateSpace, build_space
-from cubilete.solver.tables import kernel_tables
+from cubilete.solver.tables import KernelTables, kernel_tables
 
 Progress = Callable[[int, int], None]  # (layers done, layers in all)
 
@@ -31,6 +32,12 @@ class Solution:
     values: FloatArray
     second_moments: FloatArray | None = None  # E[(points to come)^2] under optimal play
     seconds: float = 0.0
+    turn_memo: dict[tuple[int, int, int], FloatArray] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def tables(self) -> KernelTables:
+        """The kernels' tables for this state space (built once)."""
+        return kernel_tables(self.space)
 
     @property
     def rules(self) -> Rules:

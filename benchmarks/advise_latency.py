@@ -1,0 +1,176 @@
+"""Advise latency on a loaded table: cubilete's advisor against a named peer on the same situations.
+
+    .venv/bin/python benchmarks/advise_latency.py [--situations 2000] [--seed 1]
+
+Loads (or solves once) the yahtzee and generala tables, collects random reachable situations
+by playing games that take the best option half the time and a random one otherwise, and
+times one ``advise`` call per situation. Prints median and p99 in ms (target: < 5 ms).
+
+Peers: for yahtzee, yatzy-solver's ``option_values`` on the same situations (its
+"american+forced-joker" variant, built once in its own process; the best values of the two
+are checked to agree). Generala has no peer package, so its ratio is against a plain-Python
+one-turn expectimax (every keep valued by the points it can make by the end of this turn),
+which is what an advisor without a solved table has to compute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+
+import numba
+from _peer import Peer, cores, median, ms
+
+from cubilete.rules import Rules, find_rules, scoring
+from cubilete.solver.advisor import advise
+from cubilete.solver.cache import load_or_solve
+from cubilete.solver.solve import Solution
+
+Situation = tuple[tuple[int | None, ...], tuple[int, ...], int, int, tuple[int, ...]]  # card, dice, throw, bonus, held
+PEER_NAMES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
+              "full_house", "small_straight", "large_straight", "five_of_a_kind", "chance"]  # fmt: skip
+
+
+def situations(solution: Solution, count: int, rng: random.Random) -> list[Situation]:
+    """Reachable situations from games that play the best option half the time, a random one otherwise."""
+    rules = solution.rules
+    found: list[Situation] = []
+    while len(found) < count:
+        card: tuple[int | None, ...] = (None,) * len(rules.slots)
+        bonuses = 0
+        while sum(v is not None for v in card) < rules.turns:  # a scratch may close two boxes
+            dice = tuple(sorted(rng.randint(1, 6) for _ in range(rules.dice)))
+            for throw in range(1, rules.throws + 1):
+                found.append((card, dice, throw, bonuses, ()))
+                options = advise(solution, card, dice, throw, bonuses)
+                pick = options[0] if rng.random() < 0.5 else rng.choice(options)
+                if pick.kind == "score":
+                    assert pick.slot is not None
+                    slot = rules.slots.index(pick.slot)
+                    bonuses += int(scoring.extra_bonus_due(rules, card, slot, dice))
+                    card = scoring.write(rules, card, slot, pick.points)
+                    break
+                dice = tuple(sorted(pick.keep + tuple(rng.randint(1, 6) for _ in range(rules.dice - len(pick.keep)))))
+    rng.shuffle(found)
+    return found[:count]
+
+
+def time_ours(solution: Solution, cases: Sequence[Situation]) -> tuple[list[float], list[float]]:
+    """(seconds per advise call, best expected points still to come) for each situation."""
+    times, best = [], []
+    for card, dice, throw, bonuses, held in cases:
+        start = time.perf_counter()
+        options = advise(solution, card, dice, throw, bonuses, held)
+        times.append(time.perf_counter() - start)
+        best.append(options[0].expected - scoring.total(solution.rules, card, bonuses))
+    return times, best
+
+
+def peer_notation(rules: Rules, situation: Situation) -> str:
+    """The peer's notation of a yahtzee situation (values there exclude the score so far)."""
+    card, dice, throw, _, _ = situation
+    filled = [PEER_NAMES[j] for j, v in enumerate(card) if v is not None]
+    upper = sum(v or 0 for j, v in enumerate(card) if rules.slot_box(j).is_upper)
+    text = f"dice {' '.join(map(str, dice))} | rolls {rules.throws - throw} | upper {upper} | "
+    text += f"filled {','.join(filled) or '-'}"
+    yahtzee = card[rules.slot_index("yahtzee")]
+    return text + (f" | five_of_a_kind {yahtzee}" if yahtzee is not None else "")
+
+
+@cache
+def outcomes(n: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """Every multiset thrown with ``n`` dice and its probability."""
+    counts = Counter(tuple(sorted(t)) for t in itertools.product(range(1, 7), repeat=n))
+    return tuple((hand, c / 6**n) for hand, c in counts.items())
+
+
+def one_turn_expectimax(rules: Rules, card: Sequence[int | None], dice: Sequence[int], throw: int) -> float:
+    """The baseline peer: the best option's expected points by the end of this turn, in plain Python."""
+    values: dict[tuple[tuple[int, ...], int], float] = {}
+
+    def best_box(hand: tuple[int, ...], first: bool) -> float:
+        usable = scoring.usable_slots(rules, card, hand, first)
+        return max(scoring.slot_points(rules, card, j, hand, first) for j in usable)
+
+    def keep_value(keep: tuple[int, ...], left: int) -> float:
+        return sum(p * value(tuple(sorted(keep + rest)), left - 1) for rest, p in outcomes(rules.dice - len(keep)))
+
+    def value(hand: tuple[int, ...], left: int) -> float:
+        key = (hand, left)
+        if key not in values:
+            best = best_box(hand, False)
+            if left:
+                keeps = {tuple(sorted(k)) for r in range(len(hand)) for k in itertools.combinations(hand, r)}
+                best = max(best, *(keep_value(k, left) for k in keeps))
+            values[key] = best
+        return values[key]
+
+    hand = tuple(sorted(dice))
+    now = best_box(hand, throw == 1)
+    left = rules.throws - throw
+    if not left:
+        return now
+    keeps = {tuple(sorted(k)) for r in range(len(hand)) for k in itertools.combinations(hand, r)}
+    return max(now, *(keep_value(k, left) for k in keeps))
+
+
+def report(name: str, times: list[float]) -> None:
+    """One line of timings."""
+    verdict = "ok" if ms(times, 0.99) < 5 else "ABOVE the 5 ms target"
+    print(f"  ours  {name:<9} median {ms(times, 0.5):7.3f} ms  p99 {ms(times, 0.99):7.3f} ms  ({verdict})")
+
+
+def main() -> int:
+    """Time both tables and print the comparison."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--situations", type=int, default=2000, help="advise queries per table (default 2000)")
+    p.add_argument("--baseline", type=int, default=100, help="situations for the plain-Python baseline (slow)")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    rng = random.Random(args.seed)
+    print(f"{cores()} cores; numba {numba.__version__}; {args.situations} situations per table")
+
+    yahtzee = load_or_solve(find_rules("yahtzee"), moments=False)
+    generala = load_or_solve(find_rules("generala"), moments=False)
+    advise(yahtzee, (None,) * 13, (1, 2, 3, 4, 5), 1)  # warm-up: not counted
+
+    cases = situations(yahtzee, args.situations, rng)
+    y_times, y_best = time_ours(yahtzee, cases)
+    report("yahtzee", y_times)
+    with Peer(cores()) as peer:
+        peer.ask(op="build", variant="american+forced-joker")
+        answer = peer.ask(op="options", variant="american+forced-joker",
+                          situations=[peer_notation(yahtzee.rules, c) for c in cases])  # fmt: skip
+    p_times: list[float] = answer["times"]
+    gap = max(abs(a - b) for a, b in zip(y_best, answer["best"], strict=True))
+    print(f"  peer  yahtzee   median {ms(p_times, 0.5):7.3f} ms  p99 {ms(p_times, 0.99):7.3f} ms  "
+          f"(yatzy-solver option_values; best values agree within {gap:.1e})")  # fmt: skip
+    print(f"  ratio ours / yatzy-solver (medians): {median(y_times) / median(p_times):.1f}")
+
+    cases = situations(generala, args.situations, rng)
+    g_times, _ = time_ours(generala, cases)
+    report("generala", g_times)
+    b_times = []
+    for card, dice, throw, _, _ in cases[: args.baseline]:
+        start = time.perf_counter()
+        one_turn_expectimax(generala.rules, card, dice, throw)
+        b_times.append(time.perf_counter() - start)
+    print(
+        f"  peer  generala  median {ms(b_times, 0.5):7.3f} ms  p99 {ms(b_times, 0.99):7.3f} ms  "
+        f"(plain-Python one-turn expectimax, {len(b_times)} situations; no peer package plays Generala)"
+    )
+    print(f"  ratio ours / plain-Python one-turn expectimax (medians): {median(g_times) / median(b_times):.4f}")
+    if not math.isfinite(gap) or gap > 1e-6:
+        print("WARNING: the best values of ours and the peer disagree")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

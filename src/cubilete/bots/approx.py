@@ -1,0 +1,220 @@
+"""Approximate play for rules too large to solve exactly (Maxi Yatzy, the 4-column sheet):
+an exact search over the turn, with an estimate of what the rest of the game is worth.
+
+The estimate of the future is simple on purpose:
+
+* each open slot is worth what a turn spent on that box alone scores on average (a one-box
+  game solved by the turn search; a first-throw-only column counts the first throw only);
+  when fewer turns than open slots remain, only the best of them count;
+* the upper bonus counts with an estimated chance: the upper boxes still open are expected
+  to make their par (the threshold shared out by face, e.g. three of each face for 63), give
+  or take one die each, and a normal curve turns the margin into a probability.
+
+Throws carried over from earlier turns (Maxi Yatzy) are searched as part of this turn's
+allowance; keeping throws for later turns is not valued. Locked holds restrict the keeps
+of the current throw only. Tie-break rounds are searched exactly for the best hand.
+
+>>> from cubilete.rules import find_rules
+>>> values = slot_estimates(find_rules("generala"))
+>>> round(values[5], 2)  # sixes: 5 dice x 6 x (1 - (5/6)^3)
+12.64
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from cubilete.bots.base import Analysis, held_faces
+from cubilete.bots.search import best_sub_keep, hand_values, keep_values, next_keep_values
+from cubilete.game import Game, tiebreak_value
+from cubilete.rules import scoring
+from cubilete.rules.model import Order, Rules
+from cubilete.solver.advisor import Option
+from cubilete.solver.combinatorics import FloatArray, dice_tables
+
+APPROX_NOTE = (
+    "approximate: {rules} is too large to solve exactly; one-turn search with an estimated value of the "
+    "future (each open box worth a turn spent on it alone, plus a share of the upper bonus)"
+)
+TIEBREAK_NOTE = "tie-break hand: expected value of the best hand, searched exactly over the throws left"
+
+Card = tuple[int | None, ...]
+
+
+@lru_cache(maxsize=32)
+def slot_estimates(rules: Rules) -> tuple[float, ...]:
+    """Per slot: the average points of one turn spent on that box alone (servida included)."""
+    tables = dice_tables(rules.dice)
+    hands = tables.keeps[: tables.n_hands]
+    by_box: dict[tuple[str, bool], float] = {}
+    out: list[float] = []
+    for slot in range(len(rules.slots)):
+        box = rules.slot_box(slot)
+        first_only = rules.columns[rules.slot_column(slot)] is Order.FIRST_THROW
+        key = (box.id, first_only)
+        if key not in by_box:
+            first = np.array([float(scoring.servida_points(box, h)) for h in hands])
+            if first_only or rules.throws == 1:
+                by_box[key] = float(tables.first_roll @ first)
+            else:
+                later = np.array([float(scoring.base_points(box, h)) for h in hands])
+                after_first = hand_values(tables, later, rules.throws - 2)
+                by_box[key] = float(tables.first_roll @ np.maximum(first, _sub_keep_best(rules, after_first)))
+        out.append(by_box[key])
+    return tuple(out)
+
+
+def _sub_keep_best(rules: Rules, values: FloatArray) -> FloatArray:
+    tables = dice_tables(rules.dice)
+    return best_sub_keep(tables, keep_values(tables, values))
+
+
+def upper_bonus_share(rules: Rules, card: Sequence[int | None], turns_left: int) -> float:
+    """The upper bonus still to come, estimated (bonuses already earned are not counted)."""
+    if rules.upper_bonus <= 0 or rules.upper_bonus_threshold <= 0 or turns_left <= 0:
+        return 0.0
+    threshold = rules.upper_bonus_threshold
+    share = 0.0
+    for column in range(len(rules.columns)):
+        slots = [i for i in scoring.column_slots(rules, column) if rules.slot_box(i).is_upper]
+        have = sum(card[i] or 0 for i in slots)
+        faces = [rules.slot_box(i).face for i in slots if card[i] is None]
+        if have >= threshold or not faces:
+            continue
+        need = threshold - have
+        if need > rules.dice * sum(faces):
+            continue
+        par = sum(threshold * f / 21 for f in faces)
+        spread = math.sqrt(sum(f * f for f in faces))
+        share += rules.upper_bonus * 0.5 * math.erfc(-(par - need) / (spread * math.sqrt(2)))
+    return share
+
+
+def approx_future(rules: Rules, card: Sequence[int | None], turns_left: int) -> float:
+    """Estimated points still to come for a sheet with ``turns_left`` turns to play."""
+    if turns_left <= 0:
+        return 0.0
+    values = slot_estimates(rules)
+    open_values = sorted((values[i] for i, v in enumerate(card) if v is None), reverse=True)
+    return sum(open_values[:turns_left]) + upper_bonus_share(rules, card, turns_left)
+
+
+class _Planner:
+    """The values of one turn of one sheet: scoring each hand now, and keeping dice."""
+
+    def __init__(self, rules: Rules, card: Card, extras: int, turns_after: int) -> None:
+        self.rules, self.card, self.extras, self.turns_after = rules, card, extras, turns_after
+        self.tables = dice_tables(rules.dice)
+        self._memo: dict[tuple[int, int, int], float] = {}
+        self._keeps: dict[int, FloatArray] = {}
+        hands = self.tables.keeps[: self.tables.n_hands]
+        self.stop = np.array([max(self.score_value(j, h, False) for j in self.usable(h, False)) for h in hands])
+
+    def usable(self, hand: Sequence[int], first: bool) -> list[int]:
+        """The slots this hand may be written in."""
+        return scoring.usable_slots(self.rules, self.card, hand, first)
+
+    def score_value(self, slot: int, hand: Sequence[int], first: bool) -> float:
+        """Total after writing the hand in ``slot``, plus the estimated future."""
+        rules, card = self.rules, self.card
+        points = scoring.slot_points(rules, card, slot, hand, first)
+        extra = int(scoring.extra_bonus_due(rules, card, slot, hand))
+        key = (slot, points, extra)
+        if key not in self._memo:
+            after = scoring.write(rules, card, slot, points)
+            total = scoring.total(rules, after, self.extras + extra)
+            self._memo[key] = total + approx_future(rules, after, self.turns_after)
+        return self._memo[key]
+
+    def keep_values(self, throws_left: int) -> FloatArray:
+        """Value of every keep when ``throws_left`` throws remain."""
+        if throws_left not in self._keeps:
+            self._keeps[throws_left] = next_keep_values(self.tables, self.stop, throws_left)
+        return self._keeps[throws_left]
+
+
+@lru_cache(maxsize=64)
+def _planner(rules: Rules, card: Card, extras: int, turns_after: int) -> _Planner:
+    return _Planner(rules, card, extras, turns_after)
+
+
+def sub_keeps(hand: Sequence[int], must: Sequence[int] = ()) -> list[tuple[int, ...]]:
+    """Distinct proper sub-multisets of the hand that contain ``must``, largest first.
+
+    >>> sub_keeps((2, 2, 5))
+    [(2, 2), (2, 5), (2,), (5,), ()]
+    """
+    rest = sorted(hand)
+    for f in must:
+        rest.remove(f)
+    seen: set[tuple[int, ...]] = set()
+    for size in range(len(rest)):
+        for extra in itertools.combinations(rest, size):
+            seen.add(tuple(sorted((*must, *extra))))
+    return sorted(seen, key=lambda k: (-len(k), k))
+
+
+def _ranked(options: list[Option], exact: bool, note: str) -> Analysis:
+    options.sort(key=lambda o: -o.expected)
+    best = options[0].expected
+    return Analysis(
+        [Option(o.kind, o.expected, best - o.expected, o.slot, o.points, o.keep) for o in options], exact, note
+    )
+
+
+def approx_options(game: Game) -> Analysis:
+    """Every option of the current decision (a throw has been made), valued approximately."""
+    rules, st = game.rules, game.state
+    seat, turn = game.seat(), st.turn
+    turns_after = rules.turns - seat.turns_taken - 1
+    plan = _planner(rules, seat.card, seat.extra_bonuses, turns_after)
+    first = turn.first_throw
+    options = [
+        Option(
+            "score",
+            plan.score_value(j, turn.dice, first),
+            0.0,
+            slot=rules.slots[j],
+            points=scoring.slot_points(rules, seat.card, j, turn.dice, first),
+        )
+        for j in plan.usable(turn.dice, first)
+    ]
+    if turn.throws < turn.allowance:
+        values = plan.keep_values(turn.allowance - turn.throws)
+        for keep in sub_keeps(turn.dice, held_faces(game)):
+            options.append(Option("keep", float(values[plan.tables.index(keep)]), 0.0, keep=keep))
+    return _ranked(options, False, APPROX_NOTE.format(rules=rules.name))
+
+
+def turn_start_value(game: Game) -> float:
+    """Approximate expected final score at the start of a turn, before the first throw."""
+    rules, seat, turn = game.rules, game.seat(), game.state.turn
+    plan = _planner(rules, seat.card, seat.extra_bonuses, rules.turns - seat.turns_taken - 1)
+    hands = plan.tables.keeps[: plan.tables.n_hands]
+    first = np.array([max(plan.score_value(j, h, True) for j in plan.usable(h, True)) for h in hands])
+    if turn.allowance > 1:
+        first = np.maximum(first, _sub_keep_best(rules, hand_values(plan.tables, plan.stop, turn.allowance - 2)))
+    return float(plan.tables.first_roll @ first)
+
+
+@lru_cache(maxsize=16)
+def _tiebreak_stop(rules: Rules) -> FloatArray:
+    tables = dice_tables(rules.dice)
+    return np.array([float(tiebreak_value(rules, h, False)) for h in tables.keeps[: tables.n_hands]])
+
+
+def tiebreak_options(game: Game) -> Analysis:
+    """A tie-break decision (a throw has been made): stand, or keep dice, valued by the expected hand."""
+    rules, turn = game.rules, game.state.turn
+    tables = dice_tables(rules.dice)
+    options = [Option("stand", float(tiebreak_value(rules, turn.dice, turn.first_throw)), 0.0)]
+    if turn.throws < turn.allowance:
+        values = next_keep_values(tables, _tiebreak_stop(rules), turn.allowance - turn.throws)
+        for keep in sub_keeps(turn.dice, held_faces(game)):
+            options.append(Option("keep", float(values[tables.index(keep)]), 0.0, keep=keep))
+    return _ranked(options, True, TIEBREAK_NOTE)

@@ -1,0 +1,121 @@
+"""What every bot shares: the :class:`Strategy` protocol, ranked options, and turning a
+choice of faces into dice positions.
+
+>>> keep_positions((5, 2, 5, 6, 5), (5, 5))
+(0, 2)
+>>> keep_positions((5, 2, 5, 6, 5), (5, 5), held=(4,))
+(0, 4)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+from cubilete.actions import Action, Roll, Score, Stand
+from cubilete.errors import CubileteError, IllegalActionError
+from cubilete.game import Game
+from cubilete.solver.advisor import Option
+from cubilete.state import Phase
+
+
+class UnknownBotError(CubileteError):
+    """No bot level has that name."""
+
+
+class Analysis(list[Option]):
+    """Ranked options, best first (a list of advisor :class:`~cubilete.solver.advisor.Option`).
+
+    ``exact`` is False when the values come from an approximation (rules too large to solve
+    exactly); ``note`` says in plain words where the values come from.
+    """
+
+    def __init__(self, options: Iterable[Option] = (), exact: bool = True, note: str = "") -> None:
+        super().__init__(options)
+        self.exact = exact
+        self.note = note
+
+    def __repr__(self) -> str:
+        return f"Analysis({list(self)!r}, exact={self.exact!r}, note={self.note!r})"
+
+
+class Strategy(Protocol):
+    """A computer player: picks a legal action for the player whose turn it is, never changing the game."""
+
+    name: str
+
+    def choose(self, game: Game) -> Action:
+        """One of ``game.legal_actions()``; must not change the game."""
+        ...
+
+    def analyse(self, game: Game) -> Analysis:
+        """The options this bot weighs, best first (empty for bots that do not rank options)."""
+        ...
+
+
+def check_playable(game: Game) -> None:
+    """Refuse to choose in a finished game."""
+    if game.is_over:
+        raise IllegalActionError("the game is over: there is nothing to choose")
+
+
+def decision_rng(seed: str, game: Game) -> random.Random:
+    """A random source that depends only on the bot's seed and the position in the game.
+
+    Asking twice, or again after an undo, gives the same answer: nothing hidden advances.
+    """
+    st = game.state
+    return random.Random(f"{seed}:{len(game.history)}:{st.throws_made}:{st.current}:{st.turn.dice}")
+
+
+def bot_seed(seed: int | str | None) -> str:
+    """The seed a bot keeps: the one given, or a fresh random one."""
+    return str(seed) if seed is not None else f"{random.random()}"
+
+
+def keep_positions(dice: Sequence[int], faces: Sequence[int], held: Sequence[int] = ()) -> tuple[int, ...]:
+    """Dice positions showing ``faces`` (a multiset); positions in ``held`` are used first.
+
+    With locked holds the held positions must stay kept: give them as ``held`` and make sure
+    their faces are among ``faces`` (the advisor's options always contain them).
+    """
+    want: dict[int, int] = {}
+    for f in faces:
+        want[f] = want.get(f, 0) + 1
+    chosen: list[int] = []
+    for p in (*held, *(q for q in range(len(dice)) if q not in held)):
+        if want.get(dice[p], 0) > 0:
+            want[dice[p]] -= 1
+            chosen.append(p)
+    if any(want.values()):
+        raise IllegalActionError(f"cannot keep {sorted(faces)} from the dice {list(dice)}")
+    if not set(held) <= set(chosen):
+        raise IllegalActionError(f"keeping {sorted(faces)} would throw again a held die of {list(dice)}")
+    return tuple(sorted(chosen))
+
+
+def action_for(game: Game, option: Option) -> Action:
+    """The game action that carries out an option (score a slot, keep faces and throw, stand)."""
+    turn = game.state.turn
+    if option.kind == "score" and option.slot is not None:
+        return Score(option.slot)
+    if option.kind == "stand":
+        return Stand()
+    if turn.throws == 0:
+        return Roll()
+    held = turn.held if game.rules.locked_holds else ()
+    return Roll(keep_positions(turn.dice, option.keep, held))
+
+
+def in_play(game: Game) -> bool:
+    """True in the normal phase (not a tie-break round)."""
+    return game.state.phase is Phase.PLAY
+
+
+def held_faces(game: Game) -> tuple[int, ...]:
+    """The faces that must stay kept (locked holds), sorted."""
+    turn = game.state.turn
+    if not game.rules.locked_holds or turn.throws == 0:
+        return ()
+    return tuple(sorted(turn.dice[p] for p in turn.held))

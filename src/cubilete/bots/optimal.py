@@ -1,0 +1,135 @@
+"""The optimal bot: the advisor's best option on the solved table of the rules.
+
+Tables are loaded (or solved and cached) once per rule set and process, and shared by
+every bot. Rules the solver refuses (Maxi Yatzy's carried throws, the 4-column sheet)
+are played by the approximate one-turn search of :mod:`cubilete.bots.approx`, and the
+analysis says so (``Analysis.exact`` is False).
+
+The objective is the expected final score of one player: instant wins are not modelled
+(a servida Generala is scored like any servida Generala and play goes on in the model).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from cubilete.actions import Action, Roll, Score
+from cubilete.bots.approx import APPROX_NOTE, approx_options, tiebreak_options, turn_start_value
+from cubilete.bots.base import Analysis, action_for, bot_seed, check_playable, held_faces, in_play
+from cubilete.game import Game
+from cubilete.rules import scoring
+from cubilete.rules.model import Rules
+from cubilete.solver import Solution, SolverUnsupportedError, check_solvable
+from cubilete.solver.advisor import Option, advise, sheet_state
+from cubilete.solver.cache import load_or_solve
+
+EXACT_NOTE = "exact: expected final score under optimal play (one player; instant wins not modelled)"
+
+_TABLES: dict[Rules, Solution | None] = {}
+
+
+def solution_for(rules: Rules) -> Solution | None:
+    """The solved table of the rules (loaded or solved once per process), or None if too large to solve."""
+    if rules not in _TABLES:
+        try:
+            check_solvable(rules)
+        except SolverUnsupportedError:
+            _TABLES[rules] = None
+        else:
+            _TABLES[rules] = load_or_solve(rules, moments=False)
+    return _TABLES[rules]
+
+
+def is_exact(rules: Rules) -> bool:
+    """True if the rules can be solved exactly (the optimal bot is then truly optimal)."""
+    try:
+        check_solvable(rules)
+    except SolverUnsupportedError:
+        return False
+    return True
+
+
+@lru_cache(maxsize=4096)
+def exact_options(
+    rules: Rules, card: tuple[int | None, ...], hand: tuple[int, ...], throw: int, extras: int, held: tuple[int, ...]
+) -> tuple[Option, ...]:
+    """The advisor's options for one situation (cached: bots and the loss judge ask the same questions)."""
+    solution = solution_for(rules)
+    assert solution is not None
+    return tuple(advise(solution, card, hand, throw, extras, held))
+
+
+def _situation(game: Game) -> tuple[Rules, tuple[int | None, ...], tuple[int, ...], int, int, tuple[int, ...]]:
+    seat, turn = game.seat(), game.state.turn
+    return game.rules, seat.card, tuple(sorted(turn.dice)), turn.throws, seat.extra_bonuses, held_faces(game)
+
+
+def optimal_options(game: Game, exact: bool = True) -> Analysis:
+    """Every option now, best first: exact from the solved table, else the approximate search."""
+    check_playable(game)
+    if not in_play(game):
+        return tiebreak_options(game) if game.state.turn.throws else Analysis([Option("keep", 0.0, 0.0)])
+    rules, seat, turn = game.rules, game.seat(), game.state.turn
+    solution = solution_for(rules) if exact else None
+    if turn.throws == 0:
+        if solution is not None:
+            mask, flags, upper = sheet_state(solution, seat.card)
+            value = scoring.total(rules, seat.card, seat.extra_bonuses) + float(solution.values[mask, flags, upper])
+            return Analysis([Option("keep", value, 0.0)], True, EXACT_NOTE)
+        return Analysis([Option("keep", turn_start_value(game), 0.0)], False, APPROX_NOTE.format(rules=rules.name))
+    if solution is None:
+        return approx_options(game)
+    return Analysis(exact_options(*_situation(game)), True, EXACT_NOTE)
+
+
+class OptimalBot:
+    """Plays the best option of :func:`optimal_options`: optimal on every rule set the solver solves."""
+
+    name = "optimal"
+    exact = True
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.seed = bot_seed(seed)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"
+
+    def prepare(self, rules: Rules) -> None:
+        """Load (or solve) the table now rather than at the first move."""
+        if self.exact:
+            solution_for(rules)
+
+    def analyse(self, game: Game) -> Analysis:
+        """Every option, best first, with its expected final score and its loss against the best."""
+        return optimal_options(game, self.exact)
+
+    def choose(self, game: Game) -> Action:
+        """The best option, as a game action (the first throw of a turn keeps nothing)."""
+        return action_for(game, self.analyse(game)[0])
+
+
+class LookaheadBot(OptimalBot):
+    """The approximate one-turn search on every rule set (what the optimal bot falls back to)."""
+
+    name = "lookahead"
+    exact = False
+
+
+def action_loss(game: Game, action: Action) -> float | None:
+    """Expected points the action loses against optimal play, judged on the solved table.
+
+    None where it cannot be judged: rules too large to solve, tie-break rounds, the first
+    throw of a turn (there is nothing to choose).
+    """
+    if game.is_over or not in_play(game) or game.state.turn.throws == 0 or solution_for(game.rules) is None:
+        return None
+    options = exact_options(*_situation(game))
+    turn = game.state.turn
+    for option in options:
+        if isinstance(action, Score) and option.kind == "score" and option.slot == action.slot:
+            return option.loss
+        if isinstance(action, Roll) and option.kind == "keep":
+            faces = tuple(sorted(turn.dice[p] for p in action.keep))
+            if option.keep == faces:
+                return option.loss
+    return None

@@ -1,0 +1,168 @@
+"""``cubilete advise``: every option in a situation with its expected final score under optimal play."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+
+from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, rules_arg
+from cubilete.cli.solve_cmd import progress_bar
+from cubilete.errors import CubileteError, NotationError
+from cubilete.notation import format_dice, format_filled, parse_dice, parse_filled, parse_hand
+from cubilete.rules import Rules, scoring
+from cubilete.solver import SolverUnsupportedError, check_solvable
+from cubilete.solver.advisor import Option, advise
+from cubilete.solver.cache import load_or_solve
+
+EXAMPLES = """\
+examples:
+  cubilete advise --dice 1 1 3 4 5 --throw 1                      Generala, empty sheet, first throw
+  cubilete advise --dice 11345 --throw 2 --filled escalera=20,full=0
+  cubilete advise --rules yahtzee --dice 6 6 6 6 6 --throw 3 --filled yahtzee=50 --bonuses 1
+  cubilete advise --rules generala-apartada --dice 6 6 2 3 6 --throw 2 --held 6 6
+  cubilete advise --rules yatzy --dice 2 2 5 5 6 --throw 1 --top 5 --json
+
+The state is written as for 'cubilete score': --dice the faces on the table, --throw
+which throw made them (1 = servida), --filled the boxes already written (0 = scratched).
+Each option is a box to score now or the dice to keep before throwing the rest; its value
+is the expected FINAL score (points so far included) if you take it and then play optimally,
+and its loss is what it costs against the best option. Instant wins are not modelled:
+a servida Generala counts as its points and play goes on. The first query for a rule set
+solves it (seconds) and caches the tables; later queries take milliseconds.
+"""
+
+
+def register(subparsers: Subcommands) -> None:
+    """Add the ``advise`` command."""
+    p = subparsers.add_parser(
+        "advise",
+        help="every option in a situation, ranked by expected final score",
+        description=(
+            "List every distinct option after a throw (each keep, each box to score) with its expected final "
+            "score under optimal play and its loss against the best, best first."
+        ),
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
+    p.add_argument("--dice", "-d", nargs="+", required=True, metavar="D", help="the faces: 1 1 3 4 5 or 11345")
+    p.add_argument(
+        "--throw", "-t", type=int, required=True, metavar="N", help="which throw of the turn made the dice; 1 = servida"
+    )
+    p.add_argument(
+        "--filled",
+        "-f",
+        action="append",
+        default=[],
+        metavar="BOXES",
+        help="boxes already written: escalera=20,full=0 (may be repeated)",
+    )
+    p.add_argument("--bonuses", type=int, default=0, metavar="N", help="extra bonuses already earned (Yahtzee +100s)")
+    p.add_argument("--held", nargs="+", default=[], metavar="D", help="faces that must stay kept (locked holds only)")
+    p.add_argument("--top", type=int, default=None, metavar="K", help="show only the K best options")
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.set_defaults(func=run)
+
+
+def _held(rules: Rules, words: Sequence[str], hand: Sequence[int], throw: int) -> tuple[int, ...]:
+    """The faces that must stay kept: checked against the rules and the dice on the table."""
+    if not words:
+        return ()
+    if not rules.locked_holds:
+        raise CliError(f"--held: {rules.name} lets any die be thrown again; --held is for locked holds only")
+    if throw == 1:
+        raise CliError("--held: nothing can be held before the first throw of a turn")
+    try:
+        held = tuple(sorted(parse_dice(words)))
+    except NotationError as exc:
+        raise CliError(f"--held: {exc}") from None
+    if Counter(held) - Counter(hand):
+        raise CliError(f"--held {format_dice(held)}: not among the dice on the table ({format_dice(hand)})")
+    return held
+
+
+def _check_numbers(rules: Rules, args: argparse.Namespace) -> None:
+    if not 1 <= args.throw <= rules.throws:
+        raise CliError(f"--throw: {rules.name} has throws 1 to {rules.throws}, not {args.throw}")
+    if args.bonuses < 0:
+        raise CliError(f"--bonuses: must be 0 or more, not {args.bonuses}")
+    if args.bonuses and not rules.extra_bonus:
+        raise CliError(f"--bonuses: {rules.name} pays no extra bonuses")
+    if args.top is not None and args.top < 1:
+        raise CliError(f"--top: must be 1 or more, not {args.top}")
+
+
+def option_words(option: Option) -> str:
+    """``score full (35)`` or ``keep 3 3 3, throw 2``."""
+    if option.kind == "score":
+        return f"score {option.slot} ({option.points})"
+    return f"keep {format_dice(option.keep) if option.keep else 'nothing'}"
+
+
+def _option_json(option: Option) -> dict[str, object]:
+    data: dict[str, object] = {"kind": option.kind, "expected": option.expected, "loss": option.loss}
+    if option.kind == "score":
+        data.update(slot=option.slot, points=option.points)
+    else:
+        data["keep"] = list(option.keep)
+    return data
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the ranked options; bad arguments exit 2, rules too large to solve exit 1."""
+    rules = rules_arg(args.rules)
+    try:
+        check_solvable(rules)
+    except SolverUnsupportedError as exc:
+        raise CliError(str(exc), DATA_ERROR) from None
+    try:
+        hand = parse_hand(args.dice, rules)
+    except NotationError as exc:
+        raise CliError(f"--dice: {exc}") from None
+    _check_numbers(rules, args)
+    try:
+        card = parse_filled(",".join(args.filled), rules)
+    except NotationError as exc:
+        raise CliError(f"--filled: {exc}") from None
+    if sum(v is not None for v in card) >= rules.turns:
+        raise CliError("--filled: the sheet is complete; nothing is left to decide")
+    held = _held(rules, args.held, hand, args.throw)
+    show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, f"solving {rules.name}")
+    solution = load_or_solve(rules, show, moments=False)
+    try:
+        options = advise(solution, card, hand, args.throw, args.bonuses, held)
+    except CubileteError as exc:
+        raise CliError(str(exc)) from None
+    so_far = scoring.total(rules, card, args.bonuses)
+    shown = options[: args.top] if args.top else options
+    if args.json:
+        data = {
+            "rules": rules.name,
+            "dice": list(hand),
+            "throw": args.throw,
+            "filled": format_filled(rules, card),
+            "bonuses": args.bonuses,
+            "held": list(held),
+            "points_so_far": so_far,
+            "options": [_option_json(o) for o in shown],
+            "count": len(options),
+        }
+        print(json.dumps(data, ensure_ascii=False, indent=1))
+        return 0
+    kind = "servida" if args.throw == 1 else "armada"
+    where = f"throw {args.throw} of {rules.throws} ({kind})"
+    print(f"{rules.name}: dice {format_dice(hand)}, {where}, {so_far} points so far")
+    count = f"{len(options)} options, best first" if len(options) > 1 else "1 option"
+    print(f"{count}: expected final score under optimal play, and loss against the best")
+    width = max(len("option"), *(len(option_words(o)) for o in shown))
+    print(f"{'':>4} {'option':<{width}}  {'expected':>9}  {'loss':>8}")
+    for rank, option in enumerate(shown, 1):
+        print(f"{rank:>3}. {option_words(option):<{width}}  {option.expected:9.3f}  {abs(option.loss):8.3f}")
+    if len(shown) < len(options):
+        print(f"     ... and {len(options) - len(shown)} more (drop --top to see them)")
+    if any(b.instant_win for b in rules.boxes):
+        print("Instant wins are not modelled: a servida Generala counts as its points and play goes on.")
+    return 0

@@ -1,0 +1,139 @@
+"""``cubilete simulate``: bots play many games; mean, SD, wins and loss against optimal play, with 95% intervals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from cubilete.bots import BOT_LEVELS, UnknownBotError
+from cubilete.cli.common import CliError, Subcommands, rules_arg
+from cubilete.sim import SimResult, SimulationError, simulate
+
+EXAMPLES = f"""\
+examples:
+  cubilete simulate --bots optimal,heuristic --games 1000 --seed 7
+  cubilete simulate --rules yahtzee --bots optimal,strong,casual,beginner --games 500 --solo
+  cubilete simulate --rules maxi-yatzy --bots optimal,greedy --games 50 --json
+
+Bots: {", ".join(BOT_LEVELS)} (bot:LEVEL works too; a level may repeat).
+At one table (the default) every bot plays in every game and wins are counted; with
+--solo each bot plays alone, on the same dice seed as the others in that game. Where the
+rules are solved exactly, every decision is judged on the solved table: "loss" is the
+expected points per game a bot gives away against optimal play (0 for optimal). The
+exact optimal expected score assumes one player and no instant wins (a Generala
+servida is scored and play goes on), so compare it with --solo on a rule set without
+instant wins, e.g. generala-sin-gana. The same seed gives the same games with any
+number of workers.
+
+Exit status: 0 ok; 2 bad arguments.
+"""
+
+
+def register(subparsers: Subcommands) -> None:
+    """Add the ``simulate`` command."""
+    p = subparsers.add_parser(
+        "simulate",
+        help="bots play many games: scores, wins and loss with 95%% intervals",
+        description="Let bots play many games and print mean, SD, win rate and loss against optimal play.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
+    p.add_argument(
+        "--bots",
+        "-b",
+        default="optimal,heuristic",
+        metavar="LEVELS",
+        help="comma-separated bot levels (default optimal,heuristic)",
+    )
+    p.add_argument("--games", "-n", type=int, default=100, metavar="N", help="games to play (default 100)")
+    p.add_argument("--seed", "-s", metavar="S", help="seed: the same seed, the same games (default: a random one)")
+    p.add_argument("--workers", "-w", type=int, default=2, metavar="W", help="processes (default 2)")
+    p.add_argument("--solo", action="store_true", help="each bot plays alone instead of all at one table")
+    p.add_argument("--no-loss", action="store_true", help="do not judge the decisions on the solved table")
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.set_defaults(func=run)  # fmt: skip
+
+
+def progress_bar(stream: TextIO, width: int = 30) -> Callable[[int, int], None]:
+    """A plain ``\\r`` progress bar on ``stream``; a new line once complete."""
+
+    def show(done: int, total: int) -> None:
+        filled = width * done // max(total, 1)
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+        if done >= total:
+            stream.write("\n")
+        stream.flush()
+
+    return show
+
+
+def _interval(lo_hi: tuple[float, float] | None, digits: int = 1, scale: float = 1.0) -> str:
+    if lo_hi is None:
+        return "-"
+    return f"[{lo_hi[0] * scale:.{digits}f}, {lo_hi[1] * scale:.{digits}f}]"
+
+
+def result_lines(result: SimResult) -> list[str]:
+    """The result as a table for people."""
+    where = "alone (same dice seed per game)" if result.mode == "solo" else "at one table"
+    lines = [
+        f"{result.title}: {result.games} games, bots {where}, seed {result.seed}, "
+        f"{result.workers} worker{'s' if result.workers > 1 else ''}, {result.seconds:.1f} s",
+        "",
+    ]
+    header = ["bot", "mean", "95% CI", "SD"]
+    if result.mode == "table":
+        header += ["wins", "95% CI"]
+    header += ["loss/game", "95% CI"]
+    rows = [header]
+    for b in result.bots:
+        row = [b.label, f"{b.mean:.1f}", _interval(b.mean_ci), f"{b.sd:.1f}"]
+        if result.mode == "table":
+            row += [f"{(b.win_rate or 0.0) * 100:.1f}%", _interval(b.win_ci, 1, 100.0)]
+        row += ["-" if b.mean_loss is None else f"{b.mean_loss:.2f}", _interval(b.loss_ci, 2)]
+        rows.append(row)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    for r in rows:
+        cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    lines.append("")
+    if result.exact_expected is not None:
+        lines.append(f"Optimal expected score (exact; one player, no instant wins): {result.exact_expected:.2f}")
+    if all(b.mean_loss is None for b in result.bots):
+        lines.append("Loss not measured (rules too large to solve exactly, or --no-loss).")
+    else:
+        lines.append("loss/game: expected points per game given away against optimal play, judged on the solved table.")
+    if result.mode == "table":
+        lines.append("wins: share of games won (a shared win counts for each winner; instant wins end a game).")
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the simulation and print the table (or JSON)."""
+    rules = rules_arg(args.rules)
+    if args.games < 1:
+        raise CliError(f"--games must be at least 1, not {args.games}")
+    if args.workers < 1:
+        raise CliError(f"--workers must be at least 1, not {args.workers}")
+    specs = [s.strip() for s in args.bots.split(",")]
+    if any(not s for s in specs):
+        raise CliError(f"--bots: every bot needs a level (got {args.bots!r}); levels: {', '.join(BOT_LEVELS)}")
+    seed = args.seed if args.seed is not None else secrets.token_hex(4)
+    progress = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr)
+    try:
+        result = simulate(rules, specs, args.games, seed, args.workers, progress,
+                          mode="solo" if args.solo else "table", loss=not args.no_loss)  # fmt: skip
+    except UnknownBotError as exc:
+        raise CliError(f"--bots: {exc}") from None
+    except SimulationError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(*result_lines(result), sep="\n")
+    return 0

@@ -1,0 +1,124 @@
+"""``cubilete solve``: the optimal expected score of a rule set, solved or loaded from the cache."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+import textwrap
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, rules_arg
+from cubilete.rules import Rules
+from cubilete.solver import Solution, SolverUnsupportedError, cache, check_solvable, solve
+
+OBJECTIVE = (
+    "Objective: the expected final score of one player playing alone. Instant wins are not modelled: "
+    "a servida Generala scores as an ordinary (servida) Generala and play goes on."
+)
+
+EXAMPLES = f"""\
+examples:
+  cubilete solve                          Generala: solve once (about a second), then load from the cache
+  cubilete solve --rules yahtzee          official Yahtzee (forced joker)
+  cubilete solve --rules yatzy --json     machine-readable
+  cubilete solve --rules mesa.toml        a house-rule profile
+  cubilete solve --rules generala --no-cache   solve again and replace the cached tables
+
+{textwrap.fill(OBJECTIVE, 88)}
+The tables are cached in $CUBILETE_CACHE_DIR, else $XDG_CACHE_HOME/cubilete/solver, else
+~/.cache/cubilete/solver, keyed by a hash of the rules. Rules too large to solve exactly
+(maxi-yatzy, general-4-columns) end with a one-line reason and exit 1.
+"""
+
+BAR_WIDTH = 30
+
+
+def register(subparsers: Subcommands) -> None:
+    """Add the ``solve`` command."""
+    p = subparsers.add_parser(
+        "solve",
+        help="optimal expected score of a rule set (exact solver)",
+        description=(
+            "Solve a rule set exactly (or load its tables from the cache) and print the optimal expected "
+            "final score, its standard deviation, the time taken and the value table's SHA-256. "
+            "The objective is the expected final score; instant wins are scored as ordinary points."
+        ),
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
+    p.add_argument("--json", action="store_true", help="print a JSON object (no progress bar)")
+    p.add_argument(
+        "--no-cache", action="store_true", help="ignore cached tables: solve again and replace them in the cache"
+    )
+    p.set_defaults(func=run)
+
+
+def progress_bar(stream: TextIO, label: str) -> Callable[[int, int], None]:
+    """A plain one-line text bar redrawn with ``\\r`` (ends the line when done)."""
+
+    def show(done: int, total: int) -> None:
+        filled = BAR_WIDTH * done // max(total, 1)
+        stream.write(f"\r{label} [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {done}/{total}")
+        if done >= total:
+            stream.write("\n")
+        stream.flush()
+
+    return show
+
+
+def obtain(rules: Rules, use_cache: bool, progress: Callable[[int, int], None] | None) -> tuple[Solution, bool]:
+    """The tables with second moments, and True if they came from the cache (False: solved now and saved)."""
+    if use_cache:
+        cached = cache.load(rules)
+        if cached is not None and cached.second_moments is not None:
+            return cached, True
+    solution = solve(rules, progress, moments=True)
+    with contextlib.suppress(OSError):  # a read-only cache folder only costs a new solve next time
+        cache.save(solution)
+    return solution, False
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the optimal expected score; unsolvable rules end with one line and exit 1."""
+    rules = rules_arg(args.rules)
+    try:
+        check_solvable(rules)
+    except SolverUnsupportedError as exc:
+        raise CliError(str(exc), DATA_ERROR) from None
+    show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, f"solving {rules.name}")
+    start = time.perf_counter()
+    solution, loaded = obtain(rules, not args.no_cache, show)
+    seconds = time.perf_counter() - start
+    path = cache.table_path(rules)
+    digest = cache.values_digest(solution)
+    std = solution.std_dev
+    if args.json:
+        data = {
+            "rules": rules.name,
+            "title": rules.title,
+            "expected_score": solution.expected_score,
+            "std_dev": std,
+            "seconds": seconds,
+            "solve_seconds": solution.seconds,
+            "cached": loaded,
+            "table": str(path) if path.is_file() else None,
+            "sha256": digest,
+            "states": solution.space.n_states,
+            "objective": OBJECTIVE,
+        }
+        print(json.dumps(data, ensure_ascii=False, indent=1))
+        return 0
+    how = f"loaded from the cache (solved in {solution.seconds:.2f} s)" if loaded else "solved"
+    print(f"{rules.name}: {rules.title}; optimal play, one player")
+    print(f"expected score  {solution.expected_score:.4f}")
+    print(f"std deviation   {std:.4f}" if std is not None else "std deviation   not computed")
+    print(f"time            {seconds:.2f} s, {how}")
+    print(f"table           {path if path.is_file() else '(not saved: the cache folder is not writable)'}")
+    print(f"SHA-256         {digest} (value table, {solution.space.n_states:,} states)")
+    print(OBJECTIVE)
+    return 0

@@ -1,0 +1,291 @@
+"""Messages in the player's language: gettext catalogs for es (rioplatense), pt_BR and en.
+
+Core layer: the standard library's :mod:`gettext` only. The English texts are the
+message ids; the catalogs live in ``cubilete/locale/<lang>/LC_MESSAGES/cubilete.mo``
+(``scripts/i18n.py`` extracts, merges and compiles them).
+
+The language is one module-level choice: :func:`set_language` (``--lang``, or the
+environment: LANGUAGE, LC_ALL, LC_MESSAGES, LANG); until it is called, the first
+message reads the environment.
+
+Box names and rule titles are data of the presets: their native names (``Escalera``,
+``Jogada de 1``, ``Large Straight``) are the message ids, with the contexts ``box`` and
+``rules``, so a house-rule box with a name of its own keeps it in every language.
+
+>>> set_language("es")
+'es'
+>>> from cubilete.rules import find_rules
+>>> box_name(find_rules("yahtzee"), "four-kind")
+'Póker'
+>>> set_language("pt_BR")
+'pt_BR'
+>>> box_name(find_rules("generala"), "escalera")
+'Sequência'
+>>> set_language("en")
+'en'
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cubilete.errors import CubileteError
+
+if TYPE_CHECKING:
+    from cubilete.actions import Action
+    from cubilete.game import Game
+    from cubilete.rules.model import Rules
+
+LANGUAGES = ("es", "pt_BR", "en")
+DOMAIN = "cubilete"
+LOCALE_DIR = Path(__file__).parent / "locale"
+ENVIRONMENT_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+BOX_CONTEXT = "box"
+RULES_CONTEXT = "rules"
+DESCRIPTION_CONTEXT = "rules-description"
+FIRST_THROW_CONTEXT = "servida"  # + ":<preset name>": the word players of that game use for a first-throw hand
+
+
+class I18nError(CubileteError):
+    """An unknown language, or a missing catalog."""
+
+
+_language: str | None = None
+_translation: gettext.NullTranslations = gettext.NullTranslations()
+
+
+# --- choosing the language ---------------------------------------------------------
+
+
+def normalize_language(code: str) -> str | None:
+    """The catalog for a language code (``es_AR.UTF-8`` -> ``es``, ``pt`` -> ``pt_BR``), or None.
+
+    >>> [normalize_language(code) for code in ("es_AR.UTF-8", "pt-br", "C", "fr")]
+    ['es', 'pt_BR', 'en', None]
+    """
+    base = code.strip().split(".")[0].split("@")[0].replace("-", "_")
+    if base.upper() in ("C", "POSIX"):
+        return "en"
+    lang = base.partition("_")[0].lower()
+    return {"es": "es", "pt": "pt_BR", "en": "en"}.get(lang)
+
+
+def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The language the environment asks for; the first variable set decides; unknown ones mean English.
+
+    LANGUAGE may list several languages (``fr:es``): the first one with a catalog wins.
+
+    >>> language_from_environment({"LANG": "es_AR.UTF-8"}), language_from_environment({"LANGUAGE": "fr:pt"})
+    ('es', 'pt_BR')
+    """
+    env = os.environ if environ is None else environ
+    for name in ENVIRONMENT_VARIABLES:
+        value = env.get(name, "").strip()
+        if not value:
+            continue
+        for part in value.split(":") if name == "LANGUAGE" else [value]:
+            found = normalize_language(part) if part else None
+            if found is not None:
+                return found
+        return "en"
+    return "en"
+
+
+def _load(code: str) -> gettext.NullTranslations:
+    if code == "en":
+        return gettext.translation(DOMAIN, LOCALE_DIR, languages=["en"], fallback=True)
+    try:
+        return gettext.translation(DOMAIN, LOCALE_DIR, languages=[code])
+    except OSError:
+        where = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        raise I18nError(f"the {code} catalog is missing ({where}); run: python scripts/i18n.py compile") from None
+
+
+def set_language(lang: str | None) -> str:
+    """Use a language from now on (None: from the environment); returns the code used (one of LANGUAGES)."""
+    global _language, _translation
+    if lang is None:
+        code = language_from_environment()
+    else:
+        found = normalize_language(lang) if lang.strip() else None
+        if found is None:
+            raise I18nError(f"unknown language {lang!r}; languages: {', '.join(LANGUAGES)}")
+        code = found
+    _translation = _load(code)
+    _language = code
+    return code
+
+
+def reset_language() -> None:
+    """Forget the choice: the next message reads the environment again."""
+    global _language, _translation
+    _language = None
+    _translation = gettext.NullTranslations()
+
+
+def _choose_from_environment() -> str:
+    """The environment's language; English if its catalog is missing (a message never fails)."""
+    try:
+        return set_language(None)
+    except I18nError:
+        return set_language("en")
+
+
+def current_language() -> str:
+    """The language messages are shown in now (read from the environment if none was chosen)."""
+    if _language is None:
+        return _choose_from_environment()
+    return _language
+
+
+def _current() -> gettext.NullTranslations:
+    if _language is None:
+        _choose_from_environment()
+    return _translation
+
+
+# --- translating -------------------------------------------------------------------
+
+
+def _(message: str) -> str:
+    """The message in the current language."""
+    return _current().gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural message for ``n``, in the current language."""
+    return _current().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """The message with a context (``box``, ``rules``, ...) in the current language."""
+    return _current().pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Mark a message for extraction without translating it yet (translate it with ``_`` where it is shown)."""
+    return message
+
+
+def _data_name(context: str, name: str) -> str:
+    key = unicodedata.normalize("NFC", name)
+    shown = pgettext(context, key)
+    return name if shown == key else shown
+
+
+def box_name(rules: Rules, box_id: str) -> str:
+    """A box's display name in the current language (a slot id ``full@2`` names its box).
+
+    A name the catalogs do not know (a house-rule box of its own) is shown as it is.
+    """
+    return _data_name(BOX_CONTEXT, rules.box(box_id.partition("@")[0]).name)
+
+
+def rules_title(rules: Rules) -> str:
+    """The title of a rule set in the current language (a house-rule title of its own stays)."""
+    return _data_name(RULES_CONTEXT, rules.title)
+
+
+def rules_description(rules: Rules) -> str:
+    """The one-line description of a rule set in the current language."""
+    return _data_name(DESCRIPTION_CONTEXT, rules.description) if rules.description else ""
+
+
+def servida_word(rules: Rules) -> str:
+    """The word for a hand made with the first throw, as the players of these rules say it.
+
+    Each preset has its own entry (context ``servida:<name>``): "de mão" in General and
+    "de boca" in Bozó for pt_BR; rules without one use the language's general word.
+    """
+    context = FIRST_THROW_CONTEXT + ":" + rules.name
+    own = pgettext(context, "servida")
+    return own if own != "servida" else _("servida")
+
+
+# --- messages made in English elsewhere ----------------------------------------------
+
+# The reasons of IllegalActionError (Game._why_illegal, Game.undo) and of RulesError /
+# NotationError a player can meet: each is the English format the core uses, so the
+# English text is matched and its parts put into the translation.
+ERROR_TEMPLATES: tuple[str, ...] = (
+    N_("not an action: {action} (expected Roll, Score or Stand)"),
+    N_("the game is over"),
+    N_("no throws left this turn ({allowance} used)"),
+    N_("{rules} has no 'em baixo' call"),
+    N_("the first throw of a turn throws every die"),
+    N_("dice positions are 1 to {dice}"),
+    N_("a die position is listed twice in the dice kept"),
+    N_("every die is kept: nothing to throw"),
+    N_("held dice cannot be thrown again this turn (locked holds)"),
+    N_("stand is only for tie-break rounds"),
+    N_("throw first"),
+    N_("a tie-break round is scored by standing, not in a box"),
+    N_("throw the dice before scoring"),
+    N_("no box {slot} in {rules}; boxes: {boxes}"),
+    N_("box {slot} is already closed"),
+    N_("box {slot} cannot be used now (order or joker rule); usable: {usable}"),
+    N_("nothing to undo"),
+    N_("unknown box {box} in {rules}; boxes: {boxes}"),
+    N_("{rules} has {columns} columns: write {first} to {last}"),
+    N_("{box}: columns are 1 to {columns}"),
+    N_("{rules} is for {low} to {high} players, not {count}"),
+    N_("every player needs a name"),
+    N_("player names must be different"),
+)
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@lru_cache(maxsize=256)
+def _template_pattern(template: str) -> re.Pattern[str]:
+    parts: list[str] = []
+    seen: set[str] = set()
+    at = 0
+    for m in _PLACEHOLDER.finditer(template):
+        name = m.group(1)
+        parts.append(re.escape(template[at : m.start()]))
+        parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+        seen.add(name)
+        at = m.end()
+    parts.append(re.escape(template[at:]))
+    return re.compile("".join(parts), re.DOTALL)
+
+
+def translate_formatted(text: str, templates: Sequence[str]) -> str:
+    """Translate an English text made from one of ``templates`` (``str.format`` style); others stay as they are.
+
+    >>> set_language("es")
+    'es'
+    >>> translate_formatted("box full is already closed", ERROR_TEMPLATES)
+    'el casillero full ya está cerrado'
+    >>> set_language("en")
+    'en'
+    """
+    for template in templates:
+        match = _template_pattern(template).fullmatch(text)
+        if match is not None:
+            return _(template).format(**match.groupdict())
+    return text
+
+
+def translate_error(message: str) -> str:
+    """An error message of the engine (an illegal action, an unknown box) in the current language."""
+    return translate_formatted(message, ERROR_TEMPLATES)
+
+
+def explain_illegal(game: Game, action: Action) -> str:
+    """Why ``game.apply(action)`` would raise :class:`IllegalActionError`, in the current language ('' if legal).
+
+    The reason is the engine's own (``Game._why_illegal``), so the two never disagree;
+    a reason added to the engine later is shown in English until it has a template here.
+    """
+    if action in game.legal_actions():
+        return ""
+    return translate_error(game._why_illegal(action))

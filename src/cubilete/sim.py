@@ -1,0 +1,268 @@
+"""Simulation: bots play many games, on both cores, and the results come with 95% intervals.
+
+Each game is seeded from the simulation's seed and the game's index alone, so the same
+seed gives the same games whatever the number of worker processes. Two modes:
+
+* ``table``: in each game every bot sits at one table; wins are counted (a shared win
+  counts for each winner);
+* ``solo``: each bot plays the game alone, and every bot gets the same dice seed for
+  game ``i`` (common random numbers: differences between bots are measured more sharply).
+
+Where the rules can be solved exactly, every decision of every bot is judged on the solved
+table and its loss (expected points given away against optimal play) is added up per game.
+
+>>> from cubilete.rules import find_rules
+>>> result = simulate(find_rules("generala"), ["random", "greedy"], games=4, seed=1, workers=1, loss=False)
+>>> [b.label for b in result.bots], result.games
+(['random', 'greedy'], 4)
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from typing import Literal
+
+from cubilete.bots import action_loss, bot_level, is_bot_spec, is_exact, make_bot, solution_for
+from cubilete.errors import CubileteError
+from cubilete.game import Game
+from cubilete.rules.model import Rules
+
+Mode = Literal["table", "solo"]
+Progress = Callable[[int, int], None]  # (games done, games in all)
+Z95 = 1.959963984540054
+EXACT_LEVELS = {"optimal", "beginner", "casual", "strong"}
+
+
+class SimulationError(CubileteError):
+    """The simulation was asked for something impossible (no bots, too many at one table, ...)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One bot in one game."""
+
+    score: int
+    won: bool
+    loss: float | None
+
+
+@dataclass(frozen=True)
+class BotStats:
+    """One bot over every game: means with 95% intervals."""
+
+    label: str
+    level: str
+    games: int
+    mean: float
+    sd: float
+    mean_ci: tuple[float, float]
+    wins: int | None
+    win_rate: float | None
+    win_ci: tuple[float, float] | None
+    mean_loss: float | None
+    loss_ci: tuple[float, float] | None
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """Everything a simulation measured."""
+
+    rules: str
+    title: str
+    mode: Mode
+    games: int
+    seed: str
+    workers: int
+    seconds: float
+    exact_expected: float | None  # optimal expected score (one player) when the rules are solved exactly
+    bots: tuple[BotStats, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """The result as plain JSON-ready data."""
+        return asdict(self)
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float, tuple[float, float]]:
+    """(mean, sample SD, 95% normal interval of the mean).
+
+    >>> mean, sd, (lo, hi) = mean_interval([1.0, 3.0])
+    >>> mean, round(sd, 4), round(lo, 2), round(hi, 2)
+    (2.0, 1.4142, 0.04, 3.96)
+    """
+    mean = statistics.fmean(values)
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    half = Z95 * sd / math.sqrt(len(values))
+    return mean, sd, (mean - half, mean + half)
+
+
+def wilson(successes: int, trials: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion.
+
+    >>> tuple(round(x, 4) for x in wilson(5, 10))
+    (0.2366, 0.7634)
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p, z2 = successes / trials, Z95 * Z95
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def parse_bot_specs(specs: Sequence[str]) -> list[str]:
+    """Bot levels from ``optimal`` or ``bot:optimal`` specs; an unknown one is refused with the list of levels."""
+    levels = [bot_level(s if is_bot_spec(s) else f"bot:{s.strip()}") for s in specs]
+    if not levels:
+        raise SimulationError("name at least one bot")
+    return levels
+
+
+def labels_for(levels: Sequence[str]) -> list[str]:
+    """Names for the bots, numbered when a level repeats.
+
+    >>> labels_for(["optimal", "random", "optimal"])
+    ['optimal', 'random', 'optimal-2']
+    """
+    out: list[str] = []
+    for level in levels:
+        label, n = level, 1
+        while label in out:
+            n += 1
+            label = f"{level}-{n}"
+        out.append(label)
+    return out
+
+
+def play_game(rules: Rules, levels: Sequence[str], seed: str, index: int, mode: Mode, loss: bool) -> list[Outcome]:
+    """Game number ``index`` of a simulation: one outcome per bot."""
+    labels = labels_for(levels)
+    game_seed = f"{seed}:{index}"
+    if mode == "solo":
+        return [
+            _play(Game(rules, [label], seed=game_seed), [level], f"{game_seed}:{k}", loss)[0]
+            for k, (label, level) in enumerate(zip(labels, levels, strict=True))
+        ]
+    return _play(Game(rules, labels, seed=game_seed), list(levels), game_seed, loss)
+
+
+def _play(game: Game, levels: list[str], seed: str, loss: bool) -> list[Outcome]:
+    bots = [make_bot(f"bot:{level}", f"{seed}:{k}") for k, level in enumerate(levels)]
+    lost: list[float | None] = [0.0 if loss else None] * len(bots)
+    while not game.is_over:
+        seat = game.state.current
+        action = bots[seat].choose(game)
+        if loss:
+            judged = action_loss(game, action)
+            lost[seat] = (lost[seat] or 0.0) + (judged or 0.0)
+        game.apply(action)
+    totals = game.totals()
+    return [Outcome(totals[k], k in game.state.winners, lost[k]) for k in range(len(bots))]
+
+
+def _warm(rules: Rules, levels: Sequence[str], loss: bool) -> None:
+    """Load the solved table once in this process (workers inherit it or load it from the cache)."""
+    if is_exact(rules) and (loss or EXACT_LEVELS & set(levels)):
+        solution_for(rules)
+
+
+def _chunk(
+    rules: Rules, levels: list[str], seed: str, indices: list[int], mode: Mode, loss: bool
+) -> list[list[Outcome]]:
+    _warm(rules, levels, loss)
+    return [play_game(rules, levels, seed, i, mode, loss) for i in indices]
+
+
+def simulate(
+    rules: Rules,
+    bot_specs: Sequence[str],
+    games: int,
+    seed: int | str,
+    workers: int = 2,
+    progress: Progress | None = None,
+    mode: Mode = "table",
+    loss: bool | None = None,
+) -> SimResult:
+    """Play ``games`` games with the bots and summarise them (``loss`` defaults to: if the rules are solved exactly)."""
+    levels = parse_bot_specs(bot_specs)
+    if games < 1:
+        raise SimulationError(f"games must be at least 1, not {games}")
+    if workers < 1:
+        raise SimulationError(f"workers must be at least 1, not {workers}")
+    if mode not in ("table", "solo"):
+        raise SimulationError(f"mode is table or solo, not {mode!r}")
+    if mode == "table" and not rules.min_players <= len(levels) <= rules.max_players:
+        raise SimulationError(
+            f"{rules.name} seats {rules.min_players} to {rules.max_players} players, not {len(levels)} bots"
+        )
+    exact = is_exact(rules)
+    measure = exact if loss is None else (loss and exact)
+    start = time.perf_counter()
+    _warm(rules, levels, measure)
+    outcomes = _run(rules, levels, str(seed), games, mode, measure, workers, progress)
+    solution = solution_for(rules) if exact and (measure or EXACT_LEVELS & set(levels)) else None
+    return SimResult(
+        rules=rules.name,
+        title=rules.title,
+        mode=mode,
+        games=games,
+        seed=str(seed),
+        workers=workers,
+        seconds=time.perf_counter() - start,
+        exact_expected=solution.expected_score if solution is not None else None,
+        bots=tuple(_stats(label, level, [g[k] for g in outcomes], mode)
+                   for k, (label, level) in enumerate(zip(labels_for(levels), levels, strict=True))),
+    )  # fmt: skip
+
+
+def _run(
+    rules: Rules, levels: list[str], seed: str, games: int, mode: Mode, loss: bool, workers: int,
+    progress: Progress | None,
+) -> list[list[Outcome]]:  # fmt: skip
+    size = max(1, min(25, math.ceil(games / (workers * 8))))
+    chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
+    results: dict[int, list[list[Outcome]]] = {}
+    done = 0
+    if workers == 1:
+        for n, chunk in enumerate(chunks):
+            results[n] = _chunk(rules, levels, seed, chunk, mode, loss)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, games)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(_chunk, rules, levels, seed, chunk, mode, loss): n for n, chunk in enumerate(chunks)}
+            for future in as_completed(futures):
+                n = futures[future]
+                results[n] = future.result()
+                done += len(chunks[n])
+                if progress is not None:
+                    progress(done, games)
+    return [game for n in range(len(chunks)) for game in results[n]]
+
+
+def _stats(label: str, level: str, outcomes: list[Outcome], mode: Mode) -> BotStats:
+    n = len(outcomes)
+    mean, sd, ci = mean_interval([float(o.score) for o in outcomes])
+    wins = sum(o.won for o in outcomes) if mode == "table" else None
+    losses = [o.loss for o in outcomes if o.loss is not None]
+    loss_mean, loss_ci = None, None
+    if losses:
+        loss_mean, _, loss_ci = mean_interval(losses)
+    return BotStats(
+        label=label,
+        level=level,
+        games=n,
+        mean=mean,
+        sd=sd,
+        mean_ci=ci,
+        wins=wins,
+        win_rate=wins / n if wins is not None else None,
+        win_ci=wilson(wins, n) if wins is not None else None,
+        mean_loss=loss_mean,
+        loss_ci=loss_ci,
+    )

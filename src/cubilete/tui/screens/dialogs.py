@@ -1,0 +1,145 @@
+"""Small modal dialogs: a yes/no question, a message to acknowledge, a file name to save to."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from cubilete.i18n import _
+
+DIALOG_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{
+    width: 70; max-width: 95%; height: auto; padding: 1 2;
+    border: thick $accent; background: $surface;
+}}
+{name} Horizontal {{ height: auto; align-horizontal: right; margin-top: 1; }}
+{name} Button {{ margin-left: 2; }}
+"""
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes/no question: ``y``/enter for yes, ``n``/escape for no."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmDialog")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", show=False),
+        Binding("n,escape", "answer(False)", show=False),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        """The question and two buttons."""
+        with Vertical():
+            yield Static(self.question, id="question")
+            with Horizontal():
+                yield Button(_("Yes (y)"), variant="primary", id="yes")
+                yield Button(_("No (n)"), id="no")
+
+    def on_mount(self) -> None:
+        """Enter answers yes."""
+        self.query_one("#yes", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A button answers."""
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        """A key answers."""
+        self.dismiss(yes)
+
+
+class MessageDialog(ModalScreen[None]):
+    """A message with a title, closed with enter or escape."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="MessageDialog") + "MessageDialog #title { text-style: bold; }"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", show=False)]
+
+    def __init__(self, title: str, body: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        """Title, text and an OK button."""
+        with Vertical():
+            yield Label(self.title_text, id="title")
+            yield Static(self.body, id="body")
+            with Horizontal():
+                yield Button(_("OK"), variant="primary", id="ok")
+
+    def on_mount(self) -> None:
+        """Enter closes."""
+        self.query_one("#ok", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """OK closes."""
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        """Escape closes."""
+        self.dismiss(None)
+
+
+class SaveDialog(ModalScreen[Path | None]):
+    """Ask for a file and write to it; a failure is shown here and the dialog stays open."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="SaveDialog") + "SaveDialog #error { color: $error; }"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self, title: str, default: Path, write: Callable[[Path], str | None]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.default = default
+        self.write = write
+
+    def compose(self) -> ComposeResult:
+        """Title, the file name and a place for the error."""
+        with Vertical():
+            yield Label(self.title_text)
+            yield Input(str(self.default), placeholder=_("file name, e.g. partida.json"), id="path")
+            yield Static("", id="error")
+            with Horizontal():
+                yield Button(_("Save"), variant="primary", id="save")
+                yield Button(_("Cancel"), id="cancel")
+
+    def on_mount(self) -> None:
+        """Start in the file name."""
+        self.query_one("#path", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the file name saves."""
+        self._save()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Save or cancel."""
+        if event.button.id == "save":
+            self._save()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        """Escape cancels."""
+        self.dismiss(None)
+
+    def _save(self) -> None:
+        text = self.query_one("#path", Input).value.strip()
+        if not text:
+            self.query_one("#error", Static).update(_("Type a file name."))
+            return
+        path = Path(text).expanduser()
+        problem = self.write(path)
+        if problem:
+            self.query_one("#error", Static).update(problem)
+            return
+        self.dismiss(path)

@@ -1,0 +1,185 @@
+"""The end of a game: ranking, how it ended, the final sheet, and a review of every decision
+the people at the table made (the points each lost against optimal play)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, ProgressBar, Static
+
+from cubilete import coach
+from cubilete.cli.render import end_line
+from cubilete.errors import CubileteError
+from cubilete.game import Game
+from cubilete.i18n import _, rules_title, translate_error
+from cubilete.tui.options import AppOptions
+from cubilete.tui.screens.dialogs import SaveDialog
+from cubilete.tui.session import Session
+from cubilete.tui.widgets.keybar import KeyBar
+from cubilete.tui.widgets.scorecard import ScoreCard, SheetData
+from cubilete.tui.words import dice_words
+
+
+def ranking_rows(game: Game) -> list[tuple[int, str, int, bool]]:
+    """(place, name, total, winner) from first to last; equal results share a place."""
+    st, totals = game.state, game.totals()
+    key = {i: (i not in st.winners, -totals[i]) for i in range(len(game.players))}
+    ordered = sorted(range(len(game.players)), key=lambda i: (*key[i], st.order.index(i)))
+    rows: list[tuple[int, str, int, bool]] = []
+    place = 0
+    for n, i in enumerate(ordered):
+        if n == 0 or key[i] != key[ordered[n - 1]]:
+            place = n + 1
+        rows.append((place, game.players[i], totals[i], i in st.winners))
+    return rows
+
+
+def review_lines(game: Game, review: coach.Review) -> list[str]:
+    """Each person's total loss and three worst moments, in words."""
+    lines: list[str] = []
+    for player, lost in review.total_loss.items():
+        count = sum(1 for d in review.decisions if d.player == player)
+        lines.append(_("{player}: {loss:.1f} points lost against optimal play, in {count} decisions.").format(
+            player=player, loss=lost, count=count
+        ))
+        worst = review.worst.get(player, [])
+        if not worst:
+            lines.append("  " + _("No decision lost points: a perfect game."))
+        for d in worst:
+            lines.append("  " + _("Turn {turn}, throw {throw} ({dice}): {action}; best: {best} (-{loss:.1f})").format(
+                turn=d.turn, throw=d.throw, dice=dice_words(d.dice), action=d.action, best=d.best, loss=d.loss
+            ))
+    lines.append(_("Optimal play means the highest expected final score; instant wins are not modelled."))
+    if not review.exact:
+        lines.append(_("Approximate values: these rules are too large to solve exactly."))
+    return lines
+
+
+class EndScreen(Screen[None]):
+    """The result of a finished game."""
+
+    DEFAULT_CSS = """
+    EndScreen { layout: vertical; }
+    #end-title { height: 1; background: $primary; text-style: bold; padding: 0 1; }
+    #how { height: auto; padding: 0 1; text-style: bold; }
+    #results { height: 1fr; }
+    #ranking { width: auto; min-width: 30; height: auto; margin-right: 2; }
+    #review-box { height: auto; max-height: 50%; padding: 0 1; }
+    #review-progress { width: 60; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s,e", "export", show=False),
+        Binding("n", "new_game", show=False),
+        Binding("q", "quit_app", show=False),
+    ]
+
+    def __init__(self, session: Session, options: AppOptions) -> None:
+        super().__init__()
+        self.session = session
+        self.options = options
+        self.review: coach.Review | None = None
+        self.ready = False  # set once the tables are filled
+
+    @property
+    def game(self) -> Game:
+        """The finished game."""
+        return self.session.game
+
+    def compose(self) -> ComposeResult:
+        """Title, how it ended, ranking beside the final sheet, the review, the keys."""
+        yield Static(_("Final result: {rules}").format(rules=rules_title(self.game.rules)), id="end-title")
+        yield Static(end_line(self.game), id="how")
+        with Horizontal(id="results"):
+            with Vertical(id="ranking-box"):
+                yield DataTable(id="ranking", cursor_type="none", show_cursor=False)
+            yield ScoreCard(id="sheet")
+        with VerticalScroll(id="review-box"):
+            yield Static(_("Review of your decisions"), id="review-title")
+            yield ProgressBar(id="review-progress", show_eta=False)
+            yield Static("", id="review")
+        yield KeyBar(id="keys")
+
+    def on_mount(self) -> None:
+        """Fill the tables and start the review."""
+        table = self.query_one("#ranking", DataTable)
+        table.add_column(_("Place"), key="place")
+        table.add_column(_("Player"), key="player")
+        table.add_column(_("Total"), key="total")
+        table.add_column("", key="mark")
+        for place, name, total, winner in ranking_rows(self.game):
+            mark = Text(_("winner"), style="bold green") if winner else Text("")
+            table.add_row(f"{place}.", name, Text(str(total), justify="right"), mark, key=name)
+        self.query_one(ScoreCard).show(SheetData.of_game(self.game))
+        self.query_one(KeyBar).show(
+            [("s", _("save / export the record")), ("n", _("new game")), ("q", _("quit"))]
+        )
+        self.ready = True
+        humans = self.session.humans
+        if humans:
+            self.query_one("#review", Static).update(_("Reviewing…"))
+            self.run_review(humans)
+        else:
+            self.query_one("#review-progress", ProgressBar).display = False
+            self.query_one("#review", Static).update(_("No person played: nothing to review."))
+
+    @work(thread=True, exclusive=True, group="review", exit_on_error=False)
+    def run_review(self, humans: list[str]) -> None:
+        """Judge every decision of the people at the table (in a thread, with a progress bar)."""
+
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(self.show_progress, done, total)
+
+        try:
+            review = coach.review(self.game, humans, progress)
+        except CubileteError as exc:
+            self.app.call_from_thread(self.show_review_problem, translate_error(str(exc)))
+            return
+        self.app.call_from_thread(self.show_review, review)
+
+    def show_progress(self, done: int, total: int) -> None:
+        """Move the progress bar."""
+        self.query_one("#review-progress", ProgressBar).update(total=total, progress=done)
+
+    def show_review(self, review: coach.Review) -> None:
+        """Show each person's losses and worst moments."""
+        self.review = review
+        self.query_one("#review-progress", ProgressBar).display = False
+        self.query_one("#review", Static).update("\n".join(review_lines(self.game, review)))
+
+    def show_review_problem(self, reason: str) -> None:
+        """The review could not be made."""
+        self.query_one("#review-progress", ProgressBar).display = False
+        self.query_one("#review", Static).update(_("The review is not available: {reason}").format(reason=reason))
+
+    def action_export(self) -> None:
+        """Write the game record (JSON) to a file."""
+        default = self.session.save_path or Path.cwd() / f"{self.game.rules.name}-{self.game.seed[:8]}.json"
+        self.app.push_screen(SaveDialog(_("Export the game record (JSON)"), default, self.export_to))
+
+    def export_to(self, path: Path) -> str | None:
+        """Write the record; returns the problem, or None when written."""
+        try:
+            self.session.save_to(path)
+        except (OSError, CubileteError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return _("Cannot save to {path}: {reason}").format(path=path, reason=reason)
+        self.app.notify(_("Game record written to {path}").format(path=path))
+        return None
+
+    def action_new_game(self) -> None:
+        """Back to the setup screen."""
+        from cubilete.tui.screens.setup import SetupScreen
+
+        self.app.switch_screen(SetupScreen(self.options))
+
+    def action_quit_app(self) -> None:
+        """Leave the app."""
+        self.app.exit()

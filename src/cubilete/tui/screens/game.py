@@ -1,0 +1,519 @@
+"""The game screen: the dice, every player's sheet, the coach and the log.
+
+People play with the keyboard (or the mouse); bots play in a worker at a pace people can
+follow, so the screen never freezes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
+from textual.worker import Worker
+
+from cubilete import coach
+from cubilete.actions import Action, Roll, Score, Stand
+from cubilete.bots import make_bot
+from cubilete.cli.narrate import describe_step
+from cubilete.cli.render import instant_win_box, start_lines
+from cubilete.errors import CubileteError
+from cubilete.game import Game
+from cubilete.i18n import _, explain_illegal, rules_title, translate_error
+from cubilete.rules import Rules
+from cubilete.state import EndReason, GameState, Phase
+from cubilete.tui.options import AppOptions
+from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialog
+from cubilete.tui.session import Session, snapshot
+from cubilete.tui.sheet import SlotState, SlotView, slot_views
+from cubilete.tui.widgets.dice import DiceRow, Die
+from cubilete.tui.widgets.keybar import KeyBar
+from cubilete.tui.widgets.panels import CoachPanel, GameLog, MessageLine, TurnPanel
+from cubilete.tui.widgets.scorecard import ScoreCard, SheetData
+from cubilete.tui.words import dice_words, round_words, throw_words, tiebreak_lines
+
+MAX_DICE = 8
+
+
+def default_save_path(session: Session) -> Path:
+    """Where a game is saved unless the player types another file."""
+    if session.save_path is not None:
+        return session.save_path
+    game = session.game
+    return Path.cwd() / f"{game.rules.name}-{game.seed[:8]}.json"
+
+
+def advice_lines(advice: Sequence[coach.Advice], rules: Rules) -> list[str]:
+    """The coach's options, one line each: what, expected final score, loss."""
+    lines = []
+    for n, a in enumerate(advice, 1):
+        what = a.describe(rules)
+        lines.append(
+            _("{n}. {what}: expected {expected:.1f}, loss {loss:.1f}").format(
+                n=n, what=what, expected=a.expected, loss=a.loss
+            )
+        )
+    return lines
+
+
+class GameScreen(Screen[None]):
+    """One game in play."""
+
+    DEFAULT_CSS = """
+    GameScreen { layout: vertical; }
+    #title { height: 1; background: $primary; color: $text; text-style: bold; padding: 0 1; }
+    #table-top { height: auto; }
+    #turn-side { width: 1fr; height: auto; }
+    #main { height: 1fr; }
+    #side { width: 40; }
+    ScoreCard { width: 1fr; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(n), f"hold({n - 1})", show=False) for n in range(1, MAX_DICE + 1)),
+        Binding("space,r", "throw(False)", show=False),
+        Binding("b", "throw(True)", show=False),
+        Binding("t", "stand", show=False),
+        Binding("u", "undo", show=False),
+        Binding("h", "hint", show=False),
+        Binding("c", "coach_mode", show=False),
+        Binding("s", "save", show=False),
+        Binding("q", "leave", show=False),
+    ]
+
+    def __init__(self, session: Session, options: AppOptions) -> None:
+        super().__init__()
+        self.session = session
+        self.options = options
+        self.held: set[int] = set(session.game.state.turn.held)
+        self.coach_mode = options.coach_mode
+        self.finished = False
+        self.bot_worker: Worker[None] | None = None
+        self.views: list[SlotView] | None = None
+
+    @property
+    def game(self) -> Game:
+        """The game in play."""
+        return self.session.game
+
+    # --- layout ------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        """Title; dice and turn; sheet beside the coach and the log; the keys."""
+        yield Static(id="title")
+        with Horizontal(id="table-top"):
+            yield DiceRow(self.game.rules.dice, id="dice")
+            with Vertical(id="turn-side"):
+                yield TurnPanel(id="turn")
+                yield MessageLine(id="message")
+        with Horizontal(id="main"):
+            yield ScoreCard(id="sheet")
+            with Vertical(id="side"):
+                yield CoachPanel(id="coach")
+                yield GameLog(id="log")
+        yield KeyBar(id="keys")
+
+    def on_mount(self) -> None:
+        """Say who starts, draw everything and let the bots play if it is their turn."""
+        log = self.query_one(GameLog)
+        game = self.game
+        log.write(_("{title}: {players} (seed {seed})").format(
+            title=rules_title(game.rules), players=" · ".join(game.players), seed=game.seed
+        ))
+        for line in start_lines(game):
+            log.write(line)
+        if game.history:
+            log.write(_("Resumed: {count} moves so far.").format(count=len(game.history)))
+        self.query_one(CoachPanel).show_lines(_("Coach"), [_("h: the best options now · c: coach mode")])
+        self.query_one(ScoreCard).focus()
+        self.after_change()
+
+    # --- drawing -----------------------------------------------------------------------
+    def human_deciding(self) -> bool:
+        """True when a person at this table must choose now."""
+        return self.session.is_decision()
+
+    def refresh_view(self) -> None:
+        """Redraw the title, dice, turn panel, sheet and keys from the game."""
+        game, st = self.game, self.game.state
+        turn = st.turn
+        title = f"{rules_title(game.rules)} · {round_words(game)}"
+        if not game.is_over:
+            title += f" · {game.current_player}"
+        self.query_one("#title", Static).update(title)
+        self.query_one(DiceRow).show(turn.dice, sorted(self.held))
+        self.query_one(TurnPanel).update("\n".join(self.turn_lines()))
+        deciding = self.human_deciding() and st.phase is Phase.PLAY and turn.throws > 0
+        card = game.seat().card
+        self.views = slot_views(game.rules, card, turn.dice, turn.first_throw) if deciding else None
+        self.query_one(ScoreCard).show(SheetData.of_game(game, self.views))
+        self.query_one(KeyBar).show(self.key_hints())
+
+    def turn_lines(self) -> list[str]:
+        """What the turn panel says."""
+        game = self.game
+        if game.is_over:
+            return [_("Game over.")]
+        name = game.current_player
+        bot = self.session.bot_to_move()
+        lines = [
+            _("{name} (bot) is playing…").format(name=name) if bot else _("Your turn, {name}.").format(name=name),
+            throw_words(game),
+            *tiebreak_lines(game),
+        ]
+        if bot is None:
+            lines.append(self.what_now())
+        return lines
+
+    def what_now(self) -> str:
+        """The next step for the person deciding, in one line."""
+        game, turn = self.game, self.game.state.turn
+        if turn.throws == 0:
+            if game.rules.face_down_call:
+                return _("Press r to throw, or b to call em baixo.")
+            return _("Press r (or space) to throw.")
+        if game.state.phase is Phase.TIEBREAK:
+            if turn.throws < turn.allowance:
+                return _("1-{n} hold dice, r throws again, t stands with this hand.").format(n=game.rules.dice)
+            return _("No throws left: press t to stand.")
+        if turn.throws < turn.allowance:
+            return _("1-{n} hold dice, r throws again; or choose a box (arrows, enter).").format(n=game.rules.dice)
+        return _("No throws left: choose a box (arrows, enter).")
+
+    def key_hints(self) -> list[tuple[str, str]]:
+        """The keys that do something on this screen."""
+        rules = self.game.rules
+        hints = [(f"1-{rules.dice}", _("hold")), ("r", _("throw"))]
+        if rules.face_down_call:
+            hints.append(("b", _("em baixo")))
+        if self.game.state.phase is Phase.TIEBREAK:
+            hints.append(("t", _("stand")))
+        else:
+            hints.append(("↑↓ ⏎", _("score")))
+        hints += [
+            ("u", _("undo")),
+            ("h", _("hint")),
+            ("c", _("coach mode on") if self.coach_mode else _("coach mode off")),
+            ("s", _("save")),
+            ("q", _("quit")),
+        ]
+        return hints
+
+    def say(self, text: str) -> None:
+        """Show a message under the turn panel."""
+        self.query_one(MessageLine).say(text)
+
+    def log_step(self, action: Action, before: GameState) -> None:
+        """Write what an action did in the log."""
+        for line in describe_step(self.game, action, before):
+            self.query_one(GameLog).write(line)
+
+    # --- the flow of the game ----------------------------------------------------------------
+    def after_change(self) -> None:
+        """After any move or undo: redraw, then finish the game, let bots play, or wait for a person."""
+        turn = self.game.state.turn
+        self.held = set(turn.held)
+        self.refresh_view()
+        if self.game.is_over:
+            self.finish()
+        elif self.session.bot_to_move() is not None:
+            self.bot_worker = self.run_bots()
+        elif turn.throws == 1 and self.views is not None:
+            self.point_at_first_usable()
+
+    def point_at_first_usable(self) -> None:
+        """Put the sheet's cursor on the first box that takes these dice."""
+        assert self.views is not None
+        usable = [v.index for v in self.views if v.state is SlotState.USABLE]
+        paying = [v.index for v in self.views if v.state is SlotState.USABLE and (v.points or 0) > 0]
+        target = (paying or usable or [0])[0]
+        self.query_one(ScoreCard).focus_slot(target)
+
+    @work(exclusive=True, group="bots")
+    async def run_bots(self) -> None:
+        """Bots move one action at a time, pausing between actions; their thinking runs in a thread."""
+        session = self.session
+        while (bot := session.bot_to_move()) is not None:
+            await asyncio.sleep(self.options.bot_delay)
+            game = session.game
+            try:
+                action = await asyncio.to_thread(bot.choose, game)
+            except Exception as exc:  # a bot that fails must not stop the game: the random bot takes over
+                seat = game.state.current
+                self.say(_("{name} failed ({reason}); the random bot plays that seat.").format(
+                    name=game.players[seat], reason=exc
+                ))
+                session.bots[seat] = make_bot("bot:random", f"{game.seed}:seat{seat}")
+                continue
+            before = game.state
+            try:
+                session.apply(action)
+            except OSError as exc:
+                self.say(_("The game could not be saved: {reason}").format(reason=exc.strerror or exc))
+            self.log_step(action, before)
+            self.held = set(game.state.turn.held)
+            self.refresh_view()
+        self.after_change()
+
+    def play(self, action: Action) -> None:
+        """Play a person's action: check it, judge it in coach mode, apply it, go on."""
+        game = self.game
+        if action not in game.legal_actions():
+            self.say(explain_illegal(game, action))
+            return
+        judged = self.coach_mode and game.state.phase is Phase.PLAY and game.state.turn.throws > 0
+        copy = snapshot(game) if judged else None
+        before = game.state
+        try:
+            self.session.apply(action)
+        except OSError as exc:
+            self.say(_("The game could not be saved: {reason}").format(reason=exc.strerror or exc))
+        self.say("")
+        self.log_step(action, before)
+        self.query_one(CoachPanel).show_lines(_("Coach"), [])
+        if copy is not None:
+            self.judge(copy, action)
+        self.after_change()
+
+    def finish(self) -> None:
+        """Record the result once, announce an instant win, and show the end of the game."""
+        if self.finished:
+            return
+        self.finished = True
+        problem = self.session.record_result(self.options.data_dir)
+        if problem:
+            self.app.notify(_("The statistics could not be saved: {reason}").format(reason=problem),
+                            severity="warning", timeout=10)
+        game = self.game
+        st = game.state
+        if st.reason is EndReason.INSTANT_WIN:
+            winner = game.players[st.winners[0]]
+            box = instant_win_box(game.rules, st.turn.dice)
+            self.app.push_screen(
+                MessageDialog(
+                    _("{box} servida!").format(box=box),
+                    _("{name} made {box} with the first throw and wins at once.").format(name=winner, box=box),
+                ),
+                lambda _result: self.show_end(),
+            )
+        else:
+            self.show_end()
+
+    def show_end(self) -> None:
+        """Replace this screen with the end of the game."""
+        from cubilete.tui.screens.end import EndScreen
+
+        self.app.switch_screen(EndScreen(self.session, self.options))
+
+    # --- keys --------------------------------------------------------------------------------
+    def _can_act(self) -> bool:
+        if self.game.is_over:
+            return False
+        if not self.human_deciding():
+            self.say(_("Wait: {name} is playing.").format(name=self.game.current_player))
+            return False
+        return True
+
+    def action_hold(self, position: int) -> None:
+        """Hold a die, or throw it again."""
+        game, turn = self.game, self.game.state.turn
+        if position >= game.rules.dice or not self._can_act():
+            return
+        if turn.throws == 0:
+            self.say(_("Throw first: press r."))
+            return
+        if turn.throws >= turn.allowance:
+            self.say(_("No throws left: choose a box."))
+            return
+        if position in self.held and game.rules.locked_holds and position in turn.held:
+            self.say(_("Held dice stay held for the rest of the turn (these rules)."))
+            return
+        self.held ^= {position}
+        self.say("")
+        self.query_one(DiceRow).show(turn.dice, sorted(self.held))
+
+    def on_die_toggled(self, message: Die.Toggled) -> None:
+        """A click on a die."""
+        self.action_hold(message.position)
+
+    def action_throw(self, face_down: bool) -> None:
+        """Throw the dice not held (``b``: calling em baixo)."""
+        if not self._can_act():
+            return
+        turn = self.game.state.turn
+        if face_down and not self.game.rules.face_down_call:
+            self.say(_("These rules have no em baixo call."))
+            return
+        if turn.throws >= turn.allowance:
+            self.say(_("No throws left: choose a box.") if self.game.state.phase is Phase.PLAY
+                     else _("No throws left: press t to stand."))
+            return
+        keep = tuple(sorted(self.held)) if turn.throws else ()
+        if len(keep) == self.game.rules.dice:
+            self.say(_("Every die is held: release one (1-{n}) to throw.").format(n=self.game.rules.dice))
+            return
+        self.play(Roll(keep, face_down))
+
+    def action_stand(self) -> None:
+        """Tie-break: show this hand."""
+        if not self._can_act():
+            return
+        if self.game.state.phase is not Phase.TIEBREAK:
+            self.say(_("Standing is only for a tie-break round; choose a box."))
+            return
+        if self.game.state.turn.throws == 0:
+            self.say(_("Throw first: press r."))
+            return
+        self.play(Stand())
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter (or a second click) on a row of the sheet scores that box."""
+        slot = event.row_key.value
+        if slot is None or slot.startswith("_"):
+            return
+        self.choose_slot(slot)
+
+    def choose_slot(self, slot: str) -> None:
+        """Score the dice in a box; a scratch (0 points) is confirmed first."""
+        if not self._can_act():
+            return
+        game, st = self.game, self.game.state
+        if st.phase is Phase.TIEBREAK:
+            self.say(_("Tie-break round: press t to stand with these dice."))
+            return
+        if st.turn.throws == 0 or self.views is None:
+            self.say(_("Throw first: press r."))
+            return
+        view = self.views[game.rules.slot_index(slot)]
+        if view.state is SlotState.CLOSED:
+            self.say(_("{box} is already closed.").format(box=view.label))
+            return
+        if view.state is SlotState.BLOCKED:
+            self.say(_("{box} cannot be used now: {reason}").format(box=view.label, reason=view.note))
+            return
+        if not view.points:
+            question = _("Scratch {box}? It gets 0 points.").format(box=view.label)
+            if view.state is SlotState.SCRATCH_ONLY:
+                question = f"{view.note}.\n{question}"
+            self.app.push_screen(ConfirmDialog(question), lambda yes: self.play(Score(slot)) if yes else None)
+            return
+        self.play(Score(slot))
+
+    def action_undo(self) -> None:
+        """Go back to this table's previous decision by a person, bots' moves included."""
+        if self.game.is_over:
+            return
+        if self.bot_worker is not None:
+            self.bot_worker.cancel()
+            self.bot_worker = None
+        if not self.session.undo():
+            self.say(_("Nothing to undo."))
+            if self.session.bot_to_move() is not None:
+                self.bot_worker = self.run_bots()
+            return
+        self.say(_("Undone: back to {name}'s decision (thrown dice show the same faces again).").format(
+            name=self.game.current_player
+        ))
+        self.query_one(GameLog).write(_("— undone —"))
+        self.query_one(CoachPanel).show_lines(_("Coach"), [])
+        self.after_change()
+
+    def action_hint(self) -> None:
+        """Ask the coach for the best options (computed in a thread)."""
+        if not self._can_act():
+            return
+        if self.game.state.turn.throws == 0:
+            self.say(_("Throw first: the coach judges the dice on the table."))
+            return
+        self.query_one(CoachPanel).thinking()
+        self.compute_hint(snapshot(self.game), len(self.game.history))
+
+    @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
+    def compute_hint(self, copy: Game, moment: int) -> None:
+        """The coach's options for a copy of the game (the first solve of a preset takes a few seconds)."""
+        try:
+            advice, exact = coach.hint(copy, top=5)
+        except CubileteError as exc:
+            self.app.call_from_thread(self.show_hint_problem, translate_error(str(exc)), moment)
+            return
+        self.app.call_from_thread(self.show_hint, advice, exact, moment)
+
+    def show_hint(self, advice: list[coach.Advice], exact: bool, moment: int) -> None:
+        """Show the coach's options, if the game has not moved on meanwhile."""
+        if moment != len(self.game.history):
+            return
+        lines = advice_lines(advice, self.game.rules)
+        if not lines:
+            lines = [_("Nothing to advise here.")]
+        lines.append(_("Expected final score with best play from here; instant wins are not modelled."))
+        if not exact:
+            lines.append(_("Approximate values: these rules are too large to solve exactly."))
+        self.query_one(CoachPanel).show_lines(_("Coach: best options"), lines)
+
+    def show_hint_problem(self, reason: str, moment: int) -> None:
+        """The coach could not answer."""
+        if moment == len(self.game.history):
+            self.query_one(CoachPanel).show_lines(_("Coach"), [_("No advice: {reason}").format(reason=reason)])
+
+    def action_coach_mode(self) -> None:
+        """Turn coach mode on or off."""
+        self.coach_mode = not self.coach_mode
+        if self.coach_mode:
+            self.say(_("Coach mode on: a warning after each decision that loses more than {points} points.").format(
+                points=f"{self.options.coach_threshold:g}"
+            ))
+        else:
+            self.say(_("Coach mode off."))
+        self.query_one(KeyBar).show(self.key_hints())
+
+    @work(thread=True, group="judge", exit_on_error=False)
+    def judge(self, copy: Game, action: Action) -> None:
+        """Coach mode: how much a decision lost, judged on a copy of the game from before it."""
+        try:
+            loss = coach.action_loss(copy, action)
+            if loss is None or loss <= self.options.coach_threshold:
+                return
+            best, _exact = coach.hint(copy, top=1)
+        except CubileteError:
+            return
+        rules = self.game.rules
+        dice = dice_words(copy.state.turn.dice)
+        text = _("With {dice} that lost about {loss:.1f} points; best was: {best}.").format(
+            dice=dice, loss=loss, best=best[0].describe(rules) if best else "?"
+        )
+        self.app.call_from_thread(self.warn, text)
+
+    def warn(self, text: str) -> None:
+        """Show a coach-mode warning."""
+        self.query_one(CoachPanel).show_lines(_("Coach mode"), [text])
+        self.app.notify(text, title=_("Coach mode"), severity="warning")
+
+    def action_save(self) -> None:
+        """Save the game to a file (it is then saved there after every move)."""
+        self.app.push_screen(SaveDialog(_("Save the game to a file"), default_save_path(self.session), self.save_to))
+
+    def save_to(self, path: Path) -> str | None:
+        """Write the record; returns the problem, or None when saved."""
+        try:
+            self.session.save_to(path)
+        except (OSError, CubileteError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return _("Cannot save to {path}: {reason}").format(path=path, reason=reason)
+        self.say(_("Saved in {path}; continue later with: cubilete play --resume {path}").format(path=path))
+        return None
+
+    def action_leave(self) -> None:
+        """Quit, after a confirmation."""
+        where = self.session.save_path
+        question = (
+            _("Quit? The game is saved in {path}.").format(path=where)
+            if where is not None
+            else _("Quit? This game is not saved (press s first to save it).")
+        )
+        self.app.push_screen(ConfirmDialog(question), lambda yes: self.app.exit() if yes else None)

@@ -1,0 +1,331 @@
+"""Scorekeeper mode: real dice on a real table. The player types the dice and the throw
+number and picks a box; :class:`cubilete.scorekeeper.Scorekeeper` checks it under the rules
+and keeps every sheet. ``h`` suggests what to hold (from the solver)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Input, Label, Static
+
+from cubilete.errors import CubileteError
+from cubilete.i18n import _, rules_title, translate_error
+from cubilete.rules import Rules
+from cubilete.scorekeeper import Scorekeeper, ScorekeeperError
+from cubilete.tui.options import AppOptions
+from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
+from cubilete.tui.sheet import SlotView, slot_label, slot_views
+from cubilete.tui.widgets.keybar import KeyBar
+from cubilete.tui.widgets.panels import CoachPanel, GameLog, MessageLine
+from cubilete.tui.widgets.scorecard import ScoreCard, SheetData
+from cubilete.tui.words import dice_words
+
+
+class DigitsInput(Input):
+    """A text field that takes only digits, spaces and commas; other keys reach the screen's bindings."""
+
+    ALLOWED = frozenset("0123456789 ,")
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """Only the characters of dice and throw numbers are typed here."""
+        return character is not None and character in self.ALLOWED
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.is_printable and event.character not in self.ALLOWED:
+            event.prevent_default()  # not typed here; the key goes on to the screen's keys (h, u, q)
+
+
+def parse_faces(text: str) -> tuple[int, ...]:
+    """Dice typed as ``3 4 5 6 1``, ``3,4,5,6,1`` or ``34561`` (the scorekeeper checks them).
+
+    >>> parse_faces("34561"), parse_faces("3, 4 5")
+    ((3, 4, 5, 6, 1), (3, 4, 5))
+    """
+    parts = text.replace(",", " ").split()
+    if len(parts) == 1 and len(parts[0]) > 1:
+        parts = list(parts[0])
+    return tuple(int(p) for p in parts if p.isdigit())
+
+
+class ScorekeeperScreen(Screen[None]):
+    """The sheet of a game played with real dice."""
+
+    DEFAULT_CSS = """
+    ScorekeeperScreen { layout: vertical; }
+    #title { height: 1; background: $primary; text-style: bold; padding: 0 1; }
+    #entry { height: auto; padding: 0 1; }
+    #entry > Label { padding: 1 1 0 0; }
+    #dice { width: 24; }
+    #throw { width: 8; }
+    #main { height: 1fr; }
+    #side { width: 44; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "suggest", show=False),
+        Binding("u", "undo", show=False),
+        Binding("q", "leave", show=False),
+        Binding("n", "new_game", show=False),
+        Binding("escape", "focus_dice", show=False),
+    ]
+
+    def __init__(self, rules: Rules, players: Sequence[str], options: AppOptions) -> None:
+        super().__init__()
+        self.keeper = Scorekeeper(rules, players)
+        self.options = options
+        self.views: list[SlotView] | None = None
+
+    @property
+    def rules(self) -> Rules:
+        """The rules in play."""
+        return self.keeper.rules
+
+    def compose(self) -> ComposeResult:
+        """Title; dice and throw fields; the sheet beside the suggestions and the log; the keys."""
+        yield Static(id="title")
+        with Horizontal(id="entry"):
+            yield Label(_("Dice"))
+            yield DigitsInput(placeholder=_("e.g. 3 4 5 6 1"), id="dice")
+            yield Label(_("Throw"))
+            yield DigitsInput(placeholder="1", id="throw", max_length=2)
+        yield MessageLine(id="message")
+        with Horizontal(id="main"):
+            yield ScoreCard(id="sheet")
+            with Vertical(id="side"):
+                yield CoachPanel(id="coach")
+                yield GameLog(id="log")
+        yield KeyBar(id="keys")
+
+    def on_mount(self) -> None:
+        """Draw and start in the dice field."""
+        self.query_one(GameLog).write(_("Scorekeeper: {rules}. Players: {players}.").format(
+            rules=rules_title(self.rules), players=", ".join(self.keeper.players)
+        ))
+        self.query_one(CoachPanel).show_lines(_("Coach"), [_("h: what to hold, for the dice typed")])
+        self.query_one(KeyBar).show([
+            (_("dice"), _("type them, enter")),
+            (_("throw"), _("1, 2, 3, enter")),
+            ("↑↓ ⏎", _("write in a box")),
+            ("h", _("suggest")),
+            ("u", _("undo")),
+            ("esc", _("back to the dice")),
+            ("q", _("quit")),
+        ])
+        self.refresh_view()
+        self.query_one("#dice", Input).focus()
+
+    # --- reading the entry ----------------------------------------------------------------
+    def entry(self) -> tuple[tuple[int, ...], int]:
+        """The dice and throw typed; a :class:`ScorekeeperError` says what is wrong."""
+        text = self.query_one("#dice", Input).value
+        faces = parse_faces(text)
+        if not faces:
+            raise ScorekeeperError(_("Type the dice you threw, e.g. 3 4 5 6 1."))
+        throw_text = self.query_one("#throw", Input).value.strip()
+        if not throw_text.isdigit():
+            raise ScorekeeperError(_("Type the throw number: 1 for the first throw of the turn."))
+        return faces, int(throw_text)
+
+    def refresh_view(self) -> None:
+        """Redraw the title and the sheet, with what each box would get for the dice typed."""
+        keeper = self.keeper
+        title = _("Scorekeeper · {rules}").format(rules=rules_title(self.rules))
+        if not keeper.is_over:
+            title += " · " + _("Round {number} of {rounds}").format(number=keeper.round, rounds=self.rules.turns)
+            title += " · " + _("{name}'s turn").format(name=keeper.current_player)
+        self.query_one("#title", Static).update(title)
+        self.views = None
+        if not keeper.is_over:
+            try:
+                faces, throw = self.entry()
+                keeper.preview(faces, throw)
+                self.views = slot_views(self.rules, keeper.cards[keeper.current], faces, throw == 1)
+            except ScorekeeperError:
+                self.views = None
+        data = SheetData(
+            self.rules,
+            keeper.players,
+            tuple(keeper.cards),
+            tuple(keeper.extra_bonuses),
+            tuple(keeper.totals()),
+            None if keeper.is_over else keeper.current,
+            tuple(self.views) if self.views is not None else None,
+        )
+        self.query_one(ScoreCard).show(data)
+
+    def say(self, text: str) -> None:
+        """Show a refusal or a notice."""
+        self.query_one(MessageLine).say(text)
+
+    # --- events ---------------------------------------------------------------------------
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Show what each box would get as the dice are typed."""
+        self.refresh_view()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter moves on: dice -> throw -> the sheet."""
+        if event.input.id == "dice":
+            throw_field = self.query_one("#throw", Input)
+            throw_field.focus()
+            throw_field.select_all()
+            return
+        try:
+            faces, throw = self.entry()
+            self.keeper.preview(faces, throw)
+        except ScorekeeperError as exc:
+            self.say(str(exc))
+            return
+        self.say("")
+        self.query_one(ScoreCard).focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a row writes the dice there."""
+        slot = event.row_key.value
+        if slot is not None and not slot.startswith("_"):
+            self.write_in(slot)
+
+    def write_in(self, slot: str) -> None:
+        """Write the dice typed in a box; a refused box that may be scratched asks to scratch it."""
+        if self.keeper.is_over:
+            self.say(_("The game is over: n for a new game, q to quit."))
+            return
+        try:
+            faces, throw = self.entry()
+            points = self.keeper.enter(faces, throw, slot)
+        except ScorekeeperError as exc:
+            self.say(str(exc))
+            self.offer_scratch(slot, str(exc))
+            return
+        self.written(slot, points)
+
+    def offer_scratch(self, slot: str, reason: str) -> None:
+        """After a refusal: if the box may take a 0 now, ask whether to scratch it."""
+        try:
+            faces, throw = self.entry()
+            usable = self.keeper.preview(faces, throw)
+        except ScorekeeperError:
+            return
+        if usable.get(slot) != 0:
+            return
+        label = slot_label(self.rules, self.rules.slot_index(slot))
+        question = f"{reason}.\n" + _("Scratch {box}? It gets 0 points.").format(box=label)
+
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                points = self.keeper.enter(faces, throw, slot, scratch=True)
+            except ScorekeeperError as exc:
+                self.say(str(exc))
+                return
+            self.written(slot, points)
+
+        self.app.push_screen(ConfirmDialog(question), answer)
+
+    def written(self, slot: str, points: int) -> None:
+        """After an entry: log it, clear the fields, and announce the end."""
+        keeper = self.keeper
+        entry = keeper.entries[-1]
+        label = slot_label(self.rules, self.rules.slot_index(slot))
+        self.query_one(GameLog).write(_("{name}: {dice} (throw {throw}) -> {box}: {points}").format(
+            name=keeper.players[entry.seat], dice=dice_words(entry.dice), throw=entry.throw, box=label, points=points
+        ))
+        self.say("")
+        self.query_one("#dice", Input).value = ""
+        self.query_one("#throw", Input).value = ""
+        self.query_one(CoachPanel).show_lines(_("Coach"), [])
+        self.refresh_view()
+        if keeper.is_over:
+            self.announce_end()
+        else:
+            self.query_one("#dice", Input).focus()
+
+    def announce_end(self) -> None:
+        """The final ranking, in a dialog and in the log."""
+        keeper = self.keeper
+        totals = keeper.totals()
+        order = sorted(range(len(keeper.players)), key=lambda i: -totals[i])
+        lines = [f"{n}. {keeper.players[i]}  {totals[i]}" for n, i in enumerate(order, 1)]
+        winners = ", ".join(keeper.players[i] for i in keeper.winners)
+        how = (
+            _("{name} made a winning hand with the first throw and wins at once.").format(name=winners)
+            if keeper.instant_win
+            else _("Winner: {names}").format(names=winners)
+        )
+        for line in [how, *lines]:
+            self.query_one(GameLog).write(line)
+        self.say(_("The game is over: n for a new game, q to quit."))
+        self.app.push_screen(MessageDialog(_("Final result"), "\n".join([how, "", *lines])))
+
+    # --- keys -----------------------------------------------------------------------------
+    def action_focus_dice(self) -> None:
+        """Back to the dice field, its text selected (typing replaces it)."""
+        dice = self.query_one("#dice", Input)
+        dice.focus()
+        dice.select_all()
+
+    def action_undo(self) -> None:
+        """Take back the last entry."""
+        try:
+            self.keeper.undo()
+        except ScorekeeperError as exc:
+            self.say(str(exc))
+            return
+        self.query_one(GameLog).write(_("— undone —"))
+        self.say(_("Undone: {name} writes again.").format(name=self.keeper.current_player))
+        self.refresh_view()
+
+    def action_suggest(self) -> None:
+        """What to hold (or where to score) for the dice typed, from the solver."""
+        try:
+            faces, throw = self.entry()
+            self.keeper.preview(faces, throw)
+        except ScorekeeperError as exc:
+            self.say(str(exc))
+            return
+        self.query_one(CoachPanel).thinking()
+        self.compute_suggestion(faces, throw)
+
+    @work(thread=True, exclusive=True, group="suggest", exit_on_error=False)
+    def compute_suggestion(self, faces: tuple[int, ...], throw: int) -> None:
+        """Ask the solver (in a thread: the first solve takes a few seconds)."""
+        try:
+            advice = self.keeper.suggest(faces, throw, top=3)
+        except CubileteError as exc:
+            self.app.call_from_thread(self.show_suggestion, [_("No advice: {reason}").format(
+                reason=translate_error(str(exc))
+            )])
+            return
+        lines = [
+            _("{n}. {what}: expected {expected:.1f}, loss {loss:.1f}").format(
+                n=n, what=a.describe(self.rules), expected=a.expected, loss=a.loss
+            )
+            for n, a in enumerate(advice, 1)
+        ] or [_("Nothing to advise here.")]
+        self.app.call_from_thread(self.show_suggestion, lines)
+
+    def show_suggestion(self, lines: list[str]) -> None:
+        """Show the suggestion."""
+        self.query_one(CoachPanel).show_lines(_("Coach: best options"), lines)
+
+    def action_new_game(self) -> None:
+        """Back to the setup screen (only once the game is over)."""
+        if not self.keeper.is_over:
+            self.say(_("Finish the game first (or q to quit)."))
+            return
+        from cubilete.tui.screens.setup import SetupScreen
+
+        self.app.switch_screen(SetupScreen(self.options))
+
+    def action_leave(self) -> None:
+        """Quit, after a confirmation."""
+        self.app.push_screen(
+            ConfirmDialog(_("Quit? The sheet of real dice is not saved.")),
+            lambda yes: self.app.exit() if yes else None,
+        )

@@ -1,0 +1,254 @@
+"""The setup screen: rules (a preset or a house-rule file), 1 to 8 seats, language, and
+whether the app plays the dice or keeps the score of real dice. It remembers the last choice."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Input, Label, Select, Static, Switch
+
+from cubilete.cli.players import bot_spec_of
+from cubilete.errors import CubileteError
+from cubilete.i18n import LANGUAGES, _, current_language, rules_title, set_language, translate_error
+from cubilete.rules import Rules, all_presets, find_rules, load_profile
+from cubilete.tui.options import AppOptions
+from cubilete.tui.session import Session, bot_levels
+from cubilete.tui.settings import BOT, HUMAN, SeatChoice, SetupChoice, save_choice
+from cubilete.tui.widgets.keybar import KeyBar
+from cubilete.tui.words import level_label, rules_facts
+
+PROFILE = "@profile"
+MAX_SEATS = 8
+LANGUAGE_NAMES = {"es": "Español", "pt_BR": "Português (Brasil)", "en": "English"}
+
+
+class SeatRow(Horizontal):
+    """One seat: a person (with a name) or a bot (with its level)."""
+
+    DEFAULT_CSS = """
+    SeatRow { height: auto; }
+    SeatRow > Label { width: 18; padding: 1 1 0 0; }
+    SeatRow > Select { width: 30; }
+    SeatRow > Input { width: 30; }
+    """
+
+    def __init__(self, index: int, seat: SeatChoice) -> None:
+        super().__init__(id=f"seat-{index}")
+        self.index = index
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        """Number, kind and name."""
+        options = [(_("Person"), HUMAN)] + [
+            (_("Bot: {level}").format(level=level_label(level)), f"{BOT}:{level}") for level in bot_levels()
+        ]
+        value = f"{BOT}:{self.seat.level}" if self.seat.is_bot else HUMAN
+        if value not in [v for _label, v in options]:
+            value = HUMAN
+        yield Label(_("Seat {number}").format(number=self.index + 1))
+        yield Select(options, value=value, allow_blank=False, id=f"kind-{self.index}")
+        name = Input(self.seat.name, placeholder=_("name"), id=f"name-{self.index}", max_length=24)
+        name.display = not self.seat.is_bot
+        yield name
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """A bot has no name to type."""
+        self.query_one(Input).display = event.value == HUMAN
+
+    def choice(self) -> SeatChoice:
+        """The seat as chosen now."""
+        kind = str(self.query_one(Select).value)
+        name = self.query_one(Input).value.strip()
+        if kind.startswith(f"{BOT}:"):
+            return SeatChoice(BOT, name, kind.partition(":")[2])
+        return SeatChoice(HUMAN, name)
+
+
+class SetupScreen(Screen[None]):
+    """Choose the game."""
+
+    DEFAULT_CSS = """
+    SetupScreen { layout: vertical; }
+    #setup-title { height: 1; background: $primary; text-style: bold; padding: 0 1; }
+    #form { padding: 0 2; }
+    .field { height: auto; margin-top: 1; }
+    .field > Label { width: 18; padding: 1 1 0 0; }
+    .field > Label.note { width: auto; padding: 1 0 0 1; color: $text-muted; }
+    #rules { width: 60; }
+    #profile-path { width: 60; }
+    #rules-facts { padding: 0 0 0 18; color: $text-muted; }
+    #seat-count { width: 12; }
+    #lang { width: 30; }
+    #seed { width: 50; }
+    #error { color: $error; padding: 1 0 0 0; height: auto; }
+    #start { margin: 1 0 0 18; }
+    """
+
+    def __init__(self, options: AppOptions, choice: SetupChoice | None = None) -> None:
+        super().__init__()
+        self.options = options
+        self.choice = choice or SetupChoice()
+
+    def compose(self) -> ComposeResult:
+        """The form."""
+        c = self.choice
+        yield Static(_("cubilete · New game"), id="setup-title")
+        with VerticalScroll(id="form"):
+            presets = [(f"{rules_title(r)} ({r.name})", r.name) for r in all_presets()]
+            presets.append((_("House rules from a file (.toml)…"), PROFILE))
+            names = [v for _label, v in presets]
+            value = PROFILE if c.use_profile else (c.rules if c.rules in names else "generala")
+            with Horizontal(classes="field"):
+                yield Label(_("Rules"))
+                yield Select(presets, value=value, allow_blank=False, id="rules")
+            with Horizontal(classes="field", id="profile-field"):
+                yield Label(_("Profile file"))
+                yield Input(c.profile, placeholder=_("path to a .toml house-rule file"), id="profile-path")
+            yield Static("", id="rules-facts")
+            with Horizontal(classes="field"):
+                yield Label(_("Players"))
+                counts = [(str(n), n) for n in range(1, MAX_SEATS + 1)]
+                yield Select(counts, value=len(c.seats), allow_blank=False, id="seat-count")
+            seats = [*c.seats, *(SeatChoice() for _ in range(MAX_SEATS - len(c.seats)))]
+            for i, seat in enumerate(seats):
+                row = SeatRow(i, seat)
+                row.display = i < len(c.seats)
+                yield row
+            with Horizontal(classes="field"):
+                yield Label(_("Language"))
+                langs = [(LANGUAGE_NAMES[code], code) for code in LANGUAGES]
+                yield Select(langs, value=current_language(), allow_blank=False, id="lang")
+            with Horizontal(classes="field"):
+                yield Label(_("Scorekeeper"))
+                yield Switch(c.scorekeeper, id="scorekeeper")
+                yield Label(_("real dice on a real table: type what you threw"), classes="note")
+            with Horizontal(classes="field"):
+                yield Label(_("Seed"))
+                yield Input(c.seed, placeholder=_("optional: the same seed, the same dice"), id="seed")
+            yield Static("", id="error")
+            yield Button(_("Start"), variant="primary", id="start")
+        yield KeyBar(id="keys")
+
+    def on_mount(self) -> None:
+        """Show the right fields and start in the first name."""
+        self.query_one(KeyBar).show(
+            [("tab", _("next field")), ("enter", _("choose / start")), ("ctrl+q", _("quit"))]
+        )
+        self._show_profile_field()
+        first = self.query_one("#name-0", Input)
+        (first if first.display else self.query_one("#start", Button)).focus()
+
+    def _show_profile_field(self) -> None:
+        use_profile = self.query_one("#rules", Select).value == PROFILE
+        self.query_one("#profile-field").display = use_profile
+        facts = ""
+        if not use_profile:
+            facts = rules_facts(find_rules(str(self.query_one("#rules", Select).value)))
+        self.query_one("#rules-facts", Static).update(facts)
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        """Rules, seat count or language changed."""
+        if event.select.id == "rules":
+            self._show_profile_field()
+        elif event.select.id == "seat-count":
+            count = int(str(event.value))
+            for row in self.query(SeatRow):
+                row.display = row.index < count
+        elif event.select.id == "lang" and event.value != current_language():
+            self.choice = self.read_choice()
+            set_language(str(event.value))
+            self.choice.lang = str(event.value)
+            await self.recompose()
+            self.on_mount()
+            self.query_one("#lang", Select).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a text field starts the game."""
+        self.start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The start button."""
+        if event.button.id == "start":
+            self.start()
+
+    # --- reading and checking the form --------------------------------------------------------
+    def read_choice(self) -> SetupChoice:
+        """The form as a :class:`SetupChoice`."""
+        rules_value = str(self.query_one("#rules", Select).value)
+        count = int(str(self.query_one("#seat-count", Select).value))
+        seats = [row.choice() for row in self.query(SeatRow) if row.index < count]
+        return SetupChoice(
+            rules=rules_value if rules_value != PROFILE else self.choice.rules,
+            profile=self.query_one("#profile-path", Input).value.strip(),
+            use_profile=rules_value == PROFILE,
+            seats=seats,
+            lang=current_language(),
+            scorekeeper=self.query_one("#scorekeeper", Switch).value,
+            seed=self.query_one("#seed", Input).value.strip(),
+        )
+
+    def chosen_rules(self, choice: SetupChoice) -> Rules:
+        """The rules chosen (a house-rule file is read and checked now)."""
+        if not choice.use_profile:
+            return find_rules(choice.rules)
+        if not choice.profile:
+            raise CubileteError(_("Type the path of the house-rule file."))
+        return load_profile(choice.profile)
+
+    def seat_problems(self, choice: SetupChoice, rules: Rules) -> list[str]:
+        """Why the seats cannot play these rules (empty when they can)."""
+        problems: list[str] = []
+        names: list[str] = []
+        for n, seat in enumerate(choice.seats, 1):
+            if seat.is_bot:
+                if choice.scorekeeper:
+                    problems.append(_("Seat {n}: scorekeeper mode is for people at a table, not bots.").format(n=n))
+                continue
+            if not seat.name:
+                problems.append(_("Seat {n}: a person needs a name.").format(n=n))
+            elif bot_spec_of(seat.name) is not None:
+                problems.append(_("Seat {n}: the name {name} is kept for bots.").format(n=n, name=seat.name))
+            elif seat.name in names:
+                problems.append(_("Two seats are called {name}: names must be different.").format(name=seat.name))
+            names.append(seat.name)
+        count = len(choice.seats)
+        if not rules.min_players <= count <= rules.max_players:
+            problems.append(_("{rules} is for {low} to {high} players.").format(
+                rules=rules_title(rules), low=rules.min_players, high=rules.max_players
+            ))
+        return problems
+
+    def start(self) -> None:
+        """Check the form; start the game (or the scorekeeper) and remember the choice."""
+        choice = self.read_choice()
+        error = self.query_one("#error", Static)
+        try:
+            rules = self.chosen_rules(choice)
+        except CubileteError as exc:
+            error.update(_("Rules: {reason}").format(reason=translate_error(str(exc))))
+            return
+        problems = self.seat_problems(choice, rules)
+        if problems:
+            error.update("\n".join(problems))
+            return
+        save_choice(choice, self.options.data_dir)
+        specs = [seat.spec for seat in choice.seats]
+        if choice.scorekeeper:
+            from cubilete.tui.screens.scorekeeper import ScorekeeperScreen
+
+            try:
+                screen: Screen[None] = ScorekeeperScreen(rules, specs, self.options)
+            except CubileteError as exc:
+                error.update(translate_error(str(exc)))
+                return
+        else:
+            from cubilete.tui.screens.game import GameScreen
+
+            try:
+                session = Session.new(rules, specs, seed=choice.seed or None)
+            except CubileteError as exc:
+                error.update(translate_error(str(exc)))
+                return
+            screen = GameScreen(session, self.options)
+        self.app.switch_screen(screen)

@@ -1,0 +1,1 @@
+"""The widgets of the terminal game, one file per area of the screen."""

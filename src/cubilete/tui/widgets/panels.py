@@ -1,0 +1,60 @@
+"""The text panels around the dice: the turn line, messages, the coach and the game log."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.widgets import RichLog, Static
+
+from cubilete.i18n import _
+
+
+class TurnPanel(Static):
+    """Whose turn, which throw, servida, tie-break: a few short lines beside the dice."""
+
+    DEFAULT_CSS = """
+    TurnPanel { height: 5; padding: 0 1; }
+    """
+
+
+class MessageLine(Static):
+    """The last refusal or notice, in words (so it reads without colour)."""
+
+    DEFAULT_CSS = """
+    MessageLine { height: 2; padding: 0 1; color: $warning; }
+    """
+
+    def say(self, text: str) -> None:
+        """Show a message (an empty string clears it)."""
+        self.update(Text(text))
+
+
+class CoachPanel(Static):
+    """The coach's advice: the best options with their expected score and loss, or a warning."""
+
+    DEFAULT_CSS = """
+    CoachPanel { height: auto; max-height: 12; padding: 0 1; border: round $primary; }
+    """
+
+    def show_lines(self, title: str, lines: Sequence[str]) -> None:
+        """A title and some lines."""
+        text = Text(title, style="bold")
+        for line in lines:
+            text.append("\n" + line)
+        self.update(text)
+
+    def thinking(self) -> None:
+        """The coach is working."""
+        self.show_lines(_("Coach"), [_("thinking…")])
+
+
+class GameLog(RichLog):
+    """Every action, one line each, newest at the bottom."""
+
+    DEFAULT_CSS = """
+    GameLog { height: 1fr; border: round $panel; padding: 0 1; }
+    """
+
+    def __init__(self, **kwargs: str) -> None:
+        super().__init__(wrap=True, markup=False, max_lines=500, min_width=20, **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,152 @@
+"""The score sheet of every player: boxes as rows, players as columns, bonuses and totals.
+
+For the player deciding, two more columns show what each open box would get now and, for
+a box greyed out, why it cannot take these dice (empty while nobody is deciding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey
+
+from cubilete.game import Game
+from cubilete.i18n import _
+from cubilete.rules import Rules
+from cubilete.tui.sheet import SlotState, SlotView, slot_label, upper_progress
+
+UPPER_ROW = "_upper"
+EXTRA_ROW = "_extra"
+TOTAL_ROW = "_total"
+NOTE_WIDTH = 46  # wide enough for the longest reason a box is greyed out
+
+
+@dataclass(frozen=True)
+class SheetData:
+    """What the sheet shows: every player's card and totals, and the current player's view of the dice."""
+
+    rules: Rules
+    names: tuple[str, ...]
+    cards: tuple[tuple[int | None, ...], ...]
+    extra_bonuses: tuple[int, ...]
+    totals: tuple[int, ...]
+    current: int | None = None  # the seat whose turn it is
+    views: tuple[SlotView, ...] | None = None  # the current player's slots judged for the dice on the table
+
+    @classmethod
+    def of_game(cls, game: Game, views: Sequence[SlotView] | None = None) -> SheetData:
+        """The sheet of a game in play (or over)."""
+        seats = game.state.seats
+        return cls(
+            game.rules,
+            game.players,
+            tuple(s.card for s in seats),
+            tuple(s.extra_bonuses for s in seats),
+            tuple(game.totals()),
+            None if game.is_over else game.state.current,
+            tuple(views) if views is not None else None,
+        )
+
+
+def _cell(value: int | None) -> Text:
+    if value is None:
+        return Text("·", style="dim", justify="right")
+    return Text(str(value), justify="right")
+
+
+def _now_cell(view: SlotView) -> Text:
+    if view.state is SlotState.BLOCKED:
+        return Text("—", style="dim", justify="right")
+    if view.points is None:
+        return Text("")
+    style = "dim" if view.greyed else ("bold green" if view.points > 0 else "")
+    return Text(str(view.points), style=style, justify="right")
+
+
+class ScoreCard(DataTable[Text]):
+    """The sheet as a table; a row is chosen with the arrow keys and enter, or by clicking it twice."""
+
+    DEFAULT_CSS = """
+    ScoreCard { height: 1fr; }
+    """
+
+    def __init__(self, **kwargs: str) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)  # type: ignore[arg-type]
+        self.data: SheetData | None = None
+        self._shape: tuple[Rules, tuple[str, ...]] | None = None
+        self._column_keys: list[str] = []
+
+    def show(self, data: SheetData) -> None:
+        """Redraw the sheet: cells are updated in place while the players and rules stay the same."""
+        shape = (data.rules, data.names)
+        rows = self._rows(data)
+        if shape != self._shape:
+            self._shape = shape
+            self._build(data, rows)
+        else:
+            for key, cells in rows.items():
+                for column, cell in zip(self._column_keys, cells, strict=True):
+                    self.update_cell(key, column, cell)
+        for seat, name in enumerate(data.names):
+            mark = "▶ " if seat == data.current else ""
+            self.columns[ColumnKey(f"p{seat}")].label = Text(mark + name, style="bold" if mark else "")
+        self.data = data
+        self.refresh()
+
+    def _build(self, data: SheetData, rows: dict[str, list[Text]]) -> None:
+        """Columns of fixed widths, so that later updates never resize the table."""
+        self.clear(columns=True)
+        labels = [cells[0].cell_len for cells in rows.values()]
+        self.add_column(_("Box"), key="box", width=max(labels))
+        for seat, name in enumerate(data.names):
+            self.add_column(name, key=f"p{seat}", width=max(5, len(name) + 2))
+        self.add_column(_("Now"), key="now", width=max(4, len(_("Now"))))
+        self.add_column(_("Note"), key="note", width=NOTE_WIDTH)
+        self._column_keys = ["box", *(f"p{seat}" for seat in range(len(data.names))), "now", "note"]
+        for key, cells in rows.items():
+            self.add_row(*cells, key=key)
+
+    def _rows(self, data: SheetData) -> dict[str, list[Text]]:
+        rules = data.rules
+        rows: dict[str, list[Text]] = {}
+        for i, slot in enumerate(rules.slots):
+            cells = [Text(slot_label(rules, i))] + [_cell(card[i]) for card in data.cards]
+            if data.views is not None:
+                view = data.views[i]
+                if view.greyed:
+                    cells[0].stylize("dim")
+                elif view.state is SlotState.USABLE:
+                    cells[0].stylize("bold")
+                cells += [_now_cell(view), Text(view.note, style="dim italic" if view.greyed else "italic")]
+            else:
+                cells += [Text(""), Text("")]
+            rows[slot] = cells
+        tail = [Text(""), Text("")]
+        if rules.upper_bonus:
+            label = _("Upper bonus ({points} at {threshold})").format(
+                points=rules.upper_bonus, threshold=rules.upper_bonus_threshold
+            )
+            upper = [Text(upper_progress(rules, c), justify="right") for c in data.cards]
+            rows[UPPER_ROW] = [Text(label, style="italic"), *upper, *tail]
+        if rules.extra_bonus:
+            extra = [Text(str(n * rules.extra_bonus), justify="right") for n in data.extra_bonuses]
+            rows[EXTRA_ROW] = [Text(_("Extra bonuses"), style="italic"), *extra, *tail]
+        totals = [Text(str(t), style="bold", justify="right") for t in data.totals]
+        rows[TOTAL_ROW] = [Text(_("Total"), style="bold"), *totals, *tail]
+        return rows
+
+    def focus_slot(self, index: int) -> None:
+        """Put the cursor on a slot's row."""
+        if 0 <= index < self.row_count:
+            self.move_cursor(row=index, animate=False)
+
+    @property
+    def selected_slot(self) -> str | None:
+        """The slot id under the cursor (None on the bonus and total rows)."""
+        if self.data is None or not 0 <= self.cursor_row < len(self.data.rules.slots):
+            return None
+        return self.data.rules.slots[self.cursor_row]
+

@@ -1,0 +1,109 @@
+"""Scorekeeper mode through the keyboard: real dice typed in, boxes checked under the rules,
+refusals shown with their reason, and a suggestion of what to hold."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from cubilete.rules import find_rules
+from cubilete.tui import make_app
+from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
+from cubilete.tui.screens.scorekeeper import ScorekeeperScreen
+from cubilete.tui.widgets.panels import CoachPanel, MessageLine
+from cubilete.tui.widgets.scorecard import ScoreCard
+from tests.tui.conftest import SIZE, pilot_test, table_rows, wait_until
+
+
+def text_of(widget: object) -> str:
+    """What a Static shows, as plain text."""
+    return str(widget.render())  # type: ignore[attr-defined]
+
+
+async def enter(pilot: Pilot[None], dice: str, throw: str, slot: str) -> None:
+    """Type the dice and the throw number, then choose a box on the sheet with the arrow keys
+    (if the entry was accepted so far: a refused one leaves the cursor in the fields)."""
+    screen = pilot.app.screen
+    assert isinstance(screen, ScorekeeperScreen)
+    await pilot.press("escape", *dice, "enter", *throw, "enter")
+    table = screen.query_one(ScoreCard)
+    if not table.has_focus:
+        return
+    target = screen.rules.slot_index(slot)
+    for _ in range(40):
+        if table.cursor_row == target:
+            break
+        await pilot.press("up" if table.cursor_row > target else "down")
+    await pilot.press("enter")
+
+
+class TestScorekeeper:
+    @pilot_test
+    async def test_entries_are_written_and_refusals_say_why(self) -> None:
+        app = make_app(rules="generala", players=["Ana", "Beto"], scorekeeper=True, lang="en")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, ScorekeeperScreen)
+            message = screen.query_one(MessageLine)
+            # A Full made with the first throw is servido: 35 (RULES.md 3.1).
+            await enter(pilot, "22555", "1", "full")
+            assert screen.keeper.cards[0][screen.rules.slot_index("full")] == 35
+            # Beto: 1 2 3 4 6 is no Full; the refusal says so and a scratch is offered, refused here.
+            await enter(pilot, "12346", "2", "full")
+            assert "do not make" in text_of(message)
+            assert isinstance(app.screen, ConfirmDialog)
+            await pilot.press("n")
+            assert screen.keeper.cards[1][screen.rules.slot_index("full")] is None
+            # An Escalera after the first throw is worth 20.
+            await enter(pilot, "34561", "2", "escalera")
+            assert screen.keeper.cards[1][screen.rules.slot_index("escalera")] == 20
+            # Ana's Full is closed: refused with the reason.
+            await enter(pilot, "33366", "1", "full")
+            assert "already closed" in text_of(message)
+            # A fourth throw does not exist in Generala.
+            await enter(pilot, "33366", "4", "3")
+            assert "3 throws" in text_of(message)
+            assert screen.keeper.current == 0
+            sheet = table_rows(screen.query_one(ScoreCard))
+            assert sheet["full"][1:3] == ["35", "·"] and sheet["escalera"][1:3] == ["·", "20"]
+            assert sheet["_total"][1:3] == ["35", "20"]
+
+    @pilot_test
+    async def test_a_scratch_is_confirmed_and_undo_takes_it_back(self) -> None:
+        app = make_app(rules="generala", players=["Ana"], scorekeeper=True, lang="en")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, ScorekeeperScreen)
+            await enter(pilot, "12346", "3", "generala")
+            assert isinstance(app.screen, ConfirmDialog)
+            await pilot.press("y")
+            generala = screen.rules.slot_index("generala")
+            doble = screen.rules.slot_index("doble")
+            assert screen.keeper.cards[0][generala] == 0
+            assert screen.keeper.cards[0][doble] == 0  # a scratched Generala closes Doble too (RULES.md §4)
+            await pilot.press("u")
+            assert screen.keeper.cards[0][generala] is None and screen.keeper.cards[0][doble] is None
+
+    @pilot_test
+    async def test_suggest_what_to_hold(self) -> None:
+        app = make_app(rules="generala", players=["Ana"], scorekeeper=True, lang="en")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, ScorekeeperScreen)
+            await pilot.press(*"55512", "enter", "1", "enter", "h")
+            panel = screen.query_one(CoachPanel)
+            await wait_until(pilot, lambda: "best options" in text_of(panel), seconds=120)
+            assert "1. " in text_of(panel) and "expected" in text_of(panel)
+
+    @pilot_test
+    async def test_the_last_entry_shows_the_final_result(self) -> None:
+        generala = find_rules("generala")
+        three = generala.replace(name="three", boxes=tuple(generala.box(b) for b in ("1", "escalera", "full")))
+        app = make_app(rules=three, players=["Ana"], scorekeeper=True, lang="en")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, ScorekeeperScreen)
+            for slot, dice, throw in (("1", "11234", "2"), ("escalera", "12345", "1"), ("full", "22333", "3")):
+                await enter(pilot, dice, throw, slot)
+            assert screen.keeper.totals() == [2 + 25 + 30]  # Escalera servida 25, Full armado 30
+            assert isinstance(app.screen, MessageDialog)
+            assert "57" in text_of(app.screen.query_one("#body"))
