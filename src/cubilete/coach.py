@@ -18,7 +18,6 @@ The solver is imported lazily, so ``import cubilete.coach`` stays cheap.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
@@ -37,8 +36,6 @@ Progress = Callable[[int, int], None]
 
 EPSILON = 1e-9  # losses below this are rounding noise: the move was (one of) the best
 _BOT_NAME = re.compile(r"^bot(:[a-z]+)?(-\d+)?$")
-_SOLUTIONS: dict[Rules, Solution] = {}
-_SOLVING = threading.Lock()
 
 
 class OptionLike(Protocol):
@@ -148,16 +145,9 @@ def is_solvable(rules: Rules) -> bool:
 
 def solution_for(rules: Rules, progress: Progress | None = None) -> Solution:
     """The solved tables of the rules, loaded or solved once per process (SolverUnsupportedError if too large)."""
-    from cubilete.solver import check_solvable
-    from cubilete.solver.cache import load_or_solve
+    from cubilete.solver.cache import shared_solution
 
-    with _SOLVING:
-        solution = _SOLUTIONS.get(rules)
-        if solution is None:
-            check_solvable(rules)
-            solution = load_or_solve(rules, progress, moments=False)
-            _SOLUTIONS[rules] = solution
-        return solution
+    return shared_solution(rules, progress)
 
 
 def _held_faces(game: Game) -> tuple[int, ...]:

@@ -21,23 +21,18 @@ from cubilete.rules import scoring
 from cubilete.rules.model import Rules
 from cubilete.solver import Solution, SolverUnsupportedError, check_solvable
 from cubilete.solver.advisor import Option, advise, sheet_state
-from cubilete.solver.cache import load_or_solve
+from cubilete.solver.cache import shared_solution
 
 EXACT_NOTE = "exact: expected final score under optimal play (one player; instant wins not modelled)"
 
-_TABLES: dict[Rules, Solution | None] = {}
 
 
 def solution_for(rules: Rules) -> Solution | None:
     """The solved table of the rules (loaded or solved once per process), or None if too large to solve."""
-    if rules not in _TABLES:
-        try:
-            check_solvable(rules)
-        except SolverUnsupportedError:
-            _TABLES[rules] = None
-        else:
-            _TABLES[rules] = load_or_solve(rules, moments=False)
-    return _TABLES[rules]
+    try:
+        return shared_solution(rules)
+    except SolverUnsupportedError:
+        return None
 
 
 def is_exact(rules: Rules) -> bool:

@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import json
 import os
+import threading
 import zipfile
 from pathlib import Path
 
@@ -19,7 +20,7 @@ import numpy as np
 from cubilete.rules.codec import rules_hash
 from cubilete.rules.model import Rules
 from cubilete.solver.solve import Progress, Solution, solve_space
-from cubilete.solver.space import build_space
+from cubilete.solver.space import build_space, check_solvable
 
 FORMAT = 2  # bump when the meaning or layout of the tables changes
 
@@ -90,3 +91,19 @@ def load_or_solve(rules: Rules, progress: Progress | None = None, moments: bool 
     with contextlib.suppress(OSError):  # a read-only cache folder only costs a new solve next time
         save(solution)
     return solution
+
+
+_SHARED: dict[Rules, Solution] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_solution(rules: Rules, progress: Progress | None = None) -> Solution:
+    """The tables of ``rules`` loaded (or solved) once per process and shared by every caller
+    (bots, coach, advisor apps); raises :class:`SolverUnsupportedError` for rules too large."""
+    with _SHARED_LOCK:
+        solution = _SHARED.get(rules)
+        if solution is None:
+            check_solvable(rules)
+            solution = load_or_solve(rules, progress, moments=False)
+            _SHARED[rules] = solution
+        return solution
