@@ -22,7 +22,8 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from cubilete.dice import Hand, parse_dice
+from cubilete.dice import Hand
+from cubilete.dice import parse_dice as read_faces
 from cubilete.errors import NotationError
 from cubilete.rules import scoring
 from cubilete.rules.model import Box, Rules
@@ -36,6 +37,23 @@ __all__ = [
     "parse_hand",
     "possible_points",
 ]
+
+
+def parse_dice(text: str | Sequence[str], count: int | None = None) -> Hand:
+    """Faces as :func:`cubilete.dice.parse_dice` reads them, refusing characters that look like digits
+    but are not (``²``, ``①``) with the same message instead of a crash.
+
+    >>> parse_dice("1²3")
+    Traceback (most recent call last):
+    ...
+    cubilete.errors.NotationError: '²' is not a die face (1 to 6)
+    """
+    words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    for word in words:
+        odd = [c for c in word if c.isdigit() and not c.isdecimal()]
+        if odd:
+            raise NotationError(f"{odd[0]!r} is not a die face (1 to 6)")
+    return read_faces(text, count)
 
 
 def parse_hand(text: str | Sequence[str], rules: Rules) -> Hand:

@@ -51,7 +51,7 @@ def _check_header(data: object) -> dict[str, Any]:
         raise RecordError("not a cubilete game record (expected a JSON object)")
     if data.get("format") != FORMAT:
         raise RecordError(f"not a cubilete game record (format is {data.get('format')!r}, expected {FORMAT!r})")
-    if data.get("version") != VERSION:
+    if isinstance(data.get("version"), bool) or data.get("version") != VERSION:
         raise RecordError(f"record version {data.get('version')!r} is not supported (this cubilete reads {VERSION})")
     for key, kind in (("rules", dict), ("players", list), ("seed", str), ("throws", list), ("actions", list)):
         if not isinstance(data.get(key), kind):
@@ -112,15 +112,23 @@ def _check_summary(record: dict[str, Any], game: Game) -> None:
             raise RecordError(f"record {key} is {record[key]!r} but its actions give {summary.get(key)!r}")
 
 
-def loads(text: str) -> Game:
-    """A game from the JSON text of its record."""
+def parse(text: str) -> object:
+    """The JSON data of a record's text (not yet checked); bad JSON is a :class:`RecordError`."""
+    if not text.strip():
+        raise RecordError("not a cubilete game record: it is empty")
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not a cubilete game record: invalid JSON at line {exc.lineno} ({exc.msg})") from None
     except RecursionError:
         raise RecordError("not a cubilete game record: JSON nested too deeply") from None
-    return from_record(data)
+    except ValueError:  # json.loads refuses integers of more than 4300 digits
+        raise RecordError("not a cubilete game record: it holds a number too long to read") from None
+
+
+def loads(text: str) -> Game:
+    """A game from the JSON text of its record."""
+    return from_record(parse(text))
 
 
 def load(path: str | Path) -> Game:

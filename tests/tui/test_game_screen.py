@@ -4,10 +4,23 @@ a tie-break round, and the boxes greyed out with their reason."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
 import pytest
+from tests.tui.pilot import (
+    SIZE,
+    game_screen,
+    pilot_test,
+    play_decision_simply,
+    play_to_the_end,
+    settle,
+    table_rows,
+    visible_text,
+    visible_words,
+    wait_until,
+)
 from textual.pilot import Pilot
 
 from cubilete import coach, record
@@ -23,21 +36,8 @@ from cubilete.tui.screens.game import GameScreen
 from cubilete.tui.widgets.dice import Die
 from cubilete.tui.widgets.panels import CoachPanel, MessageLine
 from cubilete.tui.widgets.scorecard import ScoreCard
-from tests.tui.conftest import (
-    SIZE,
-    game_screen,
-    pilot_test,
-    play_decision_simply,
-    play_to_the_end,
-    settle,
-    table_rows,
-    wait_until,
-)
 
-
-def text_of(widget: object) -> str:
-    """What a Static shows, as plain text."""
-    return str(widget.render())  # type: ignore[attr-defined]
+OPTION_ROW = re.compile(r"^(\d)\. (.+): expected (\d+\.\d), loss (\d+\.\d)$")
 
 
 class TestHoldsAndThrows:
@@ -51,8 +51,8 @@ class TestHoldsAndThrows:
             await pilot.press("1", "3")
             die1 = screen.query_one("#die-1", Die)
             die2 = screen.query_one("#die-2", Die)
-            assert "HELD" in text_of(die1) and "╔" in text_of(die1)  # double frame and the word
-            assert "HELD" not in text_of(die2) and "┌" in text_of(die2)
+            assert "HELD" in visible_words(die1) and "╔" in visible_words(die1)  # double frame and the word
+            assert "HELD" not in visible_words(die2) and "┌" in visible_words(die2)
             await pilot.press("r")
             turn = screen.session.game.state.turn
             assert turn.throws == 2
@@ -60,13 +60,57 @@ class TestHoldsAndThrows:
             assert screen.session.game.history[-1] == Roll((0, 2))
 
     @pilot_test
+    async def test_the_mouse_holds_a_die_and_a_second_click_on_a_row_scores_it(self) -> None:
+        app = make_app(rules="generala", players=["Ana"], seed=5, lang="en", bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = game_screen(app)
+            await pilot.press("r")
+            await pilot.click("#die-2")
+            assert screen.held == {1}
+            game = screen.session.game
+            row = game.rules.slot_index("6")
+            await pilot.click(ScoreCard, offset=(3, 1 + row))  # the header is the first line
+            assert game.state.turn.throws == 1  # a first click only moves the cursor
+            await pilot.click(ScoreCard, offset=(3, 1 + row))
+            if isinstance(app.screen, ConfirmDialog):
+                await pilot.press("y")
+            assert game.state.seats[0].card[row] is not None
+
+    @pilot_test
     async def test_holding_before_the_first_throw_is_refused_in_words(self) -> None:
         app = make_app(rules="generala", players=["Ana"], seed=5, lang="en", bot_delay=0)
         async with app.run_test(size=SIZE) as pilot:
             screen = game_screen(app)
             await pilot.press("2")
-            assert "Throw first" in text_of(screen.query_one(MessageLine))
+            assert "Throw first" in visible_words(screen.query_one(MessageLine))
             assert screen.session.game.history == []
+
+
+    @pilot_test
+    async def test_em_baixo_in_bozo_and_not_elsewhere(self) -> None:
+        app = make_app(rules="bozo", players=["Ana"], seed=5, lang="en", bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = game_screen(app)
+            await pilot.press("b")
+            game = screen.session.game
+            assert game.history == [Roll(face_down=True)]
+            raw = record.to_record(game)["throws"][-1]
+            assert list(game.state.turn.dice) == [7 - f for f in raw]  # the faces resting on the table
+        app = make_app(rules="generala", players=["Ana"], seed=5, lang="en", bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = game_screen(app)
+            await pilot.press("b")
+            assert "no em baixo" in visible_words(screen.query_one(MessageLine))
+            assert screen.session.game.history == []
+
+    @pilot_test
+    async def test_locked_holds_cannot_be_released(self) -> None:
+        app = make_app(rules="generala-apartada", players=["Ana"], seed=5, lang="en", bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = game_screen(app)
+            await pilot.press("r", "2", "r", "2")
+            assert "stay held" in visible_words(screen.query_one(MessageLine))
+            assert screen.held == {1}
 
 
 class TestUndo:
@@ -111,21 +155,21 @@ class TestCoach:
     @pilot_test
     async def test_hint_lists_the_best_options_with_expected_score_and_loss(self) -> None:
         app = make_app(rules="generala", players=["Ana"], seed=8, lang="en", bot_delay=0)
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=(100, 30)) as pilot:  # narrow: the coach spans the width, one row each
             screen = game_screen(app)
             await pilot.press("r", "h")
             panel = screen.query_one(CoachPanel)
-            await wait_until(pilot, lambda: "best options" in text_of(panel), seconds=120)
-            lines = text_of(panel).splitlines()
-            options = [line for line in lines if line[:2] in {f"{n}." for n in range(1, 6)}]
-            assert len(options) == 5
-            expected = [float(line.split("expected ")[1].split(",")[0]) for line in options]
-            losses = [float(line.split("loss ")[1]) for line in options]
+            await wait_until(pilot, lambda: "best options" in visible_words(panel), seconds=120)
+            rows = [OPTION_ROW.match(line.strip("│ ")) for line in visible_text(panel).splitlines()]
+            options = [(m[2], float(m[3]), float(m[4])) for m in rows if m]
+            assert [n for n, m in enumerate(rows) if m] and len(options) == 5
+            expected = [e for _what, e, _loss in options]
+            losses = [loss for _what, _e, loss in options]
             assert expected == sorted(expected, reverse=True) and losses[0] == 0.0
             assert all(abs(e - (expected[0] - loss)) < 0.151 for e, loss in zip(expected, losses, strict=True))
             best, _exact = coach.hint(record.loads(record.dumps(screen.session.game)), top=1)
-            assert best[0].describe(screen.session.game.rules) in options[0]
-            assert "instant wins are not modelled" in text_of(panel)
+            assert options[0][0] == best[0].describe(screen.session.game.rules)
+            assert "instant wins are not modelled" in visible_words(panel)
 
     @pilot_test
     async def test_coach_mode_warns_after_a_costly_decision(self) -> None:
@@ -140,8 +184,8 @@ class TestCoach:
             await pilot.press("enter", "y")
             assert game.seat().card[game.rules.slot_index("generala")] == 0
             panel = screen.query_one(CoachPanel)
-            await wait_until(pilot, lambda: "lost about" in text_of(panel), seconds=120)
-            loss = float(text_of(panel).split("lost about ")[1].split(" ")[0])
+            await wait_until(pilot, lambda: "lost about" in visible_words(panel), seconds=120)
+            loss = float(visible_words(panel).split("lost about ")[1].split(" ")[0])
             assert loss > 1.0
 
 
@@ -192,7 +236,7 @@ class TestSaveAndResume:
             await pilot.press("s", "d", "enter")
             dialog = app.screen
             assert isinstance(dialog, SaveDialog)
-            assert "Cannot save" in text_of(dialog.query_one("#error"))
+            assert "Cannot save" in visible_words(dialog.query_one("#error"))
             await pilot.press("escape")
             assert isinstance(app.screen, GameScreen)
 
@@ -229,13 +273,13 @@ class TestEndings:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("r")
             await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
-            assert "Generala servida" in text_of(app.screen.query_one("#title"))
-            assert "wins at once" in text_of(app.screen.query_one("#body"))
+            assert "Generala servida" in visible_words(app.screen.query_one("#title"))
+            assert "wins at once" in visible_words(app.screen.query_one("#body"))
             await pilot.press("enter")
             end = app.screen
             assert isinstance(end, EndScreen)
             assert end.session.game.state.reason is EndReason.INSTANT_WIN
-            assert "wins at once" in text_of(end.query_one("#how"))
+            assert "wins at once" in visible_words(end.query_one("#how"))
 
     @pilot_test
     async def test_a_tie_break_round_is_played_by_standing(self, tmp_path: Path) -> None:
@@ -255,8 +299,8 @@ class TestEndings:
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             screen = game_screen(app)
-            assert "Tie-break round 1" in text_of(screen.query_one("#title"))
-            assert " t " in text_of(screen.query_one("#keys"))
+            assert "Tie-break round 1" in visible_words(screen.query_one("#title"))
+            assert " t " in visible_words(screen.query_one("#keys"))
             await pilot.press("r", "t")
             for _ in range(200):
                 await settle(pilot)
@@ -304,7 +348,7 @@ class TestGreyedBoxes:
             assert "next is Unos" in sheet["full"][3] and sheet["full"][2] == "—"
             screen.query_one(ScoreCard).focus_slot(screen.session.game.rules.slot_index("full"))
             await pilot.press("enter")
-            assert "cannot be used now" in text_of(screen.query_one(MessageLine))
+            assert "cannot be used now" in visible_words(screen.query_one(MessageLine))
             assert screen.session.game.history[-1] == Roll()
 
     @pilot_test

@@ -3,6 +3,7 @@ refusals shown with their reason, and a suggestion of what to hold."""
 
 from __future__ import annotations
 
+from tests.tui.pilot import SIZE, pilot_test, table_rows, visible_words, wait_until
 from textual.pilot import Pilot
 
 from cubilete.rules import find_rules
@@ -11,12 +12,6 @@ from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
 from cubilete.tui.screens.scorekeeper import ScorekeeperScreen
 from cubilete.tui.widgets.panels import CoachPanel, MessageLine
 from cubilete.tui.widgets.scorecard import ScoreCard
-from tests.tui.conftest import SIZE, pilot_test, table_rows, wait_until
-
-
-def text_of(widget: object) -> str:
-    """What a Static shows, as plain text."""
-    return str(widget.render())  # type: ignore[attr-defined]
 
 
 async def enter(pilot: Pilot[None], dice: str, throw: str, slot: str) -> None:
@@ -49,7 +44,7 @@ class TestScorekeeper:
             assert screen.keeper.cards[0][screen.rules.slot_index("full")] == 35
             # Beto: 1 2 3 4 6 is no Full; the refusal says so and a scratch is offered, refused here.
             await enter(pilot, "12346", "2", "full")
-            assert "do not make" in text_of(message)
+            assert "do not make" in visible_words(message)
             assert isinstance(app.screen, ConfirmDialog)
             await pilot.press("n")
             assert screen.keeper.cards[1][screen.rules.slot_index("full")] is None
@@ -58,10 +53,10 @@ class TestScorekeeper:
             assert screen.keeper.cards[1][screen.rules.slot_index("escalera")] == 20
             # Ana's Full is closed: refused with the reason.
             await enter(pilot, "33366", "1", "full")
-            assert "already closed" in text_of(message)
+            assert "already closed" in visible_words(message)
             # A fourth throw does not exist in Generala.
             await enter(pilot, "33366", "4", "3")
-            assert "3 throws" in text_of(message)
+            assert "3 throws" in visible_words(message)
             assert screen.keeper.current == 0
             sheet = table_rows(screen.query_one(ScoreCard))
             assert sheet["full"][1:3] == ["35", "·"] and sheet["escalera"][1:3] == ["·", "20"]
@@ -91,8 +86,8 @@ class TestScorekeeper:
             assert isinstance(screen, ScorekeeperScreen)
             await pilot.press(*"55512", "enter", "1", "enter", "h")
             panel = screen.query_one(CoachPanel)
-            await wait_until(pilot, lambda: "best options" in text_of(panel), seconds=120)
-            assert "1. " in text_of(panel) and "expected" in text_of(panel)
+            await wait_until(pilot, lambda: "best options" in visible_words(panel), seconds=120)
+            assert "1. keep 5 5 5, throw the rest: expected" in visible_words(panel)  # three fives: keep them
 
     @pilot_test
     async def test_the_last_entry_shows_the_final_result(self) -> None:
@@ -106,4 +101,4 @@ class TestScorekeeper:
                 await enter(pilot, dice, throw, slot)
             assert screen.keeper.totals() == [2 + 25 + 30]  # Escalera servida 25, Full armado 30
             assert isinstance(app.screen, MessageDialog)
-            assert "57" in text_of(app.screen.query_one("#body"))
+            assert "57" in visible_words(app.screen.query_one("#body"))

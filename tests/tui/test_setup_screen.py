@@ -6,19 +6,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.tui.pilot import SIZE, pilot_test, visible_words, wait_until
 from textual.widgets import Input, Select, Switch
 
+from cubilete import record
+from cubilete.actions import Roll, Score
+from cubilete.game import Game
 from cubilete.i18n import current_language
+from cubilete.rules import find_rules
 from cubilete.tui import make_app
+from cubilete.tui.screens.end import EndScreen
 from cubilete.tui.screens.game import GameScreen
 from cubilete.tui.screens.scorekeeper import ScorekeeperScreen
 from cubilete.tui.screens.setup import PROFILE, SetupScreen
-from tests.tui.conftest import SIZE, pilot_test
-
-
-def text_of(widget: object) -> str:
-    """What a Static shows, as plain text."""
-    return str(widget.render())  # type: ignore[attr-defined]
+from cubilete.tui.settings import HUMAN, SeatChoice, SetupChoice, save_choice
 
 
 class TestSetup:
@@ -45,7 +46,9 @@ class TestSetup:
             assert isinstance(screen, SetupScreen)
             screen.query_one("#rules", Select).value = "yahtzee"
             screen.query_one("#kind-1", Select).value = "bot:greedy"
+            screen.query_one("#seed", Input).value = "42"
             await pilot.press(*"Beto", "enter")
+            assert first.screen.session.game.seed == "42"
             assert isinstance(first.screen, GameScreen)
             assert first.screen.session.game.players == ("Beto", "bot:greedy")
         again = make_app(lang="en", bot_delay=0, data_dir=tmp_path)
@@ -55,6 +58,23 @@ class TestSetup:
             assert screen.query_one("#rules", Select).value == "yahtzee"
             assert screen.query_one("#name-0", Input).value == "Beto"
             assert screen.query_one("#kind-1", Select).value == "bot:greedy"
+            assert screen.query_one("#seed", Input).value == ""  # a seed is for one game, not remembered
+
+    @pilot_test
+    async def test_new_game_from_the_end_screen_opens_the_remembered_setup(self, tmp_path: Path) -> None:
+        save_choice(SetupChoice(rules="bozo", seats=[SeatChoice(HUMAN, "Carla")]), tmp_path)
+        game = Game(find_rules("generala").replace(name="one", boxes=(find_rules("generala").box("6"),)), ["Ana"])
+        game.apply(Roll())
+        game.apply(Score("6"))
+        record.save(game, tmp_path / "done.json")
+        app = make_app(resume=tmp_path / "done.json", lang="en", bot_delay=0, data_dir=tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            assert isinstance(app.screen, EndScreen)
+            await pilot.press("n")
+            screen = app.screen
+            assert isinstance(screen, SetupScreen)
+            assert screen.query_one("#rules", Select).value == "bozo"
+            assert screen.query_one("#name-0", Input).value == "Carla"
 
     @pilot_test
     async def test_problems_with_the_seats_are_shown_and_nothing_starts(self, tmp_path: Path) -> None:
@@ -63,14 +83,14 @@ class TestSetup:
             screen = app.screen
             assert isinstance(screen, SetupScreen)
             await pilot.press("enter")  # no name typed
-            assert "Seat 1: a person needs a name." in text_of(screen.query_one("#error"))
+            assert "Seat 1: a person needs a name." in visible_words(screen.query_one("#error"))
             screen.query_one("#kind-1", Select).value = "human"
             screen.query_one("#name-1", Input).value = "Ana"
             await pilot.press(*"Ana", "enter")
-            assert "Two seats are called Ana" in text_of(screen.query_one("#error"))
+            assert "Two seats are called Ana" in visible_words(screen.query_one("#error"))
             screen.query_one("#name-1", Input).value = "bot"
             await pilot.press("enter")
-            assert "the name bot is kept for bots" in text_of(screen.query_one("#error"))
+            assert "the name bot is kept for bots" in visible_words(screen.query_one("#error"))
             assert isinstance(app.screen, SetupScreen)
         assert not (tmp_path / "tui.json").exists()
 
@@ -86,7 +106,7 @@ class TestSetup:
             screen.query_one("#profile-path", Input).value = str(tmp_path / "missing.toml")
             screen.query_one("#name-0", Input).value = "Ana"
             await pilot.press("enter")
-            error = text_of(screen.query_one("#error"))
+            error = visible_words(screen.query_one("#error"))
             assert error.startswith("Rules:") and "missing.toml" in error
             screen.query_one("#profile-path", Input).value = str(profile)
             await pilot.press("enter")
@@ -106,7 +126,7 @@ class TestSetup:
             screen.query_one("#profile-path", Input).value = str(profile)
             screen.query_one("#name-0", Input).value = "Ana"
             await pilot.press("enter")
-            assert "throws" in text_of(screen.query_one("#error"))
+            assert "throws" in visible_words(screen.query_one("#error"))
             assert isinstance(app.screen, SetupScreen)
 
     @pilot_test
@@ -117,7 +137,7 @@ class TestSetup:
             assert isinstance(screen, SetupScreen)
             screen.query_one("#scorekeeper", Switch).value = True
             await pilot.press(*"Ana", "enter")
-            assert "not bots" in text_of(screen.query_one("#error"))
+            assert "not bots" in visible_words(screen.query_one("#error"))
             screen.query_one("#kind-1", Select).value = "human"
             screen.query_one("#name-1", Input).value = "Beto"
             await pilot.press("enter")
@@ -132,9 +152,9 @@ class TestSetup:
             assert isinstance(screen, SetupScreen)
             await pilot.press(*"Ana")
             screen.query_one("#lang", Select).value = "es"
-            await pilot.pause()
+            await wait_until(pilot, lambda: any(w.has_focus for w in screen.query("#lang")))  # redrawn
             assert current_language() == "es"
-            assert text_of(screen.query_one("#start")) != "Start"  # the button is in Spanish now
+            assert visible_words(screen.query_one("#start")) != "Start"  # the button is in Spanish now
             assert screen.query_one("#name-0", Input).value == "Ana"  # what was typed is kept
             screen.query_one("#name-0", Input).focus()
             await pilot.press("enter")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.tui.pilot import SIZE, pilot_test, play_to_the_end, table_rows, wait_until
 from textual.widgets import DataTable
 
 from cubilete import record
@@ -14,7 +15,6 @@ from cubilete.store.stats import StatsDB
 from cubilete.tui import make_app
 from cubilete.tui.screens.end import EndScreen
 from cubilete.tui.widgets.scorecard import ScoreCard
-from tests.tui.conftest import SIZE, pilot_test, play_to_the_end, table_rows, wait_until
 
 
 def check_final_table(end: EndScreen) -> None:

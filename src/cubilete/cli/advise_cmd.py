@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 
-from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, rules_arg
+from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
 from cubilete.cli.solve_cmd import progress_bar
 from cubilete.errors import CubileteError, NotationError
 from cubilete.notation import format_dice, format_filled, parse_dice, parse_filled, parse_hand
@@ -40,7 +40,7 @@ def register(subparsers: Subcommands) -> None:
     p = subparsers.add_parser(
         "advise",
         help="every option in a situation, ranked by expected final score",
-        description=(
+        description=paragraph(
             "List every distinct option after a throw (each keep, each box to score) with its expected final "
             "score under optimal play and its loss against the best, best first."
         ),
@@ -95,6 +95,18 @@ def _check_numbers(rules: Rules, args: argparse.Namespace) -> None:
         raise CliError(f"--top: must be 1 or more, not {args.top}")
 
 
+def _check_bonuses(rules: Rules, card: Sequence[int | None], bonuses: int) -> None:
+    """Extra bonuses need their box holding points, and a game has fewer extra turns than its rounds."""
+    if not bonuses or rules.extra_bonus_box is None:
+        return
+    own = [i for i in range(len(rules.slots)) if rules.slot_box(i).id == rules.extra_bonus_box]
+    if not any(card[i] for i in own):
+        box = rules.slots[own[0]]
+        raise CliError(f"--bonuses: they are paid only once {box} holds points; add --filled {box}=...")
+    if bonuses >= rules.turns:
+        raise CliError(f"--bonuses: at most {rules.turns - 1} in a game of {rules.turns} rounds, not {bonuses}")
+
+
 def option_words(option: Option) -> str:
     """``score full (35)`` or ``keep 3 3 3, throw 2``."""
     if option.kind == "score":
@@ -129,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--filled: {exc}") from None
     if sum(v is not None for v in card) >= rules.turns:
         raise CliError("--filled: the sheet is complete; nothing is left to decide")
+    _check_bonuses(rules, card, args.bonuses)
     held = _held(rules, args.held, hand, args.throw)
     show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, f"solving {rules.name}")
     solution = load_or_solve(rules, show, moments=False)

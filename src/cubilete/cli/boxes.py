@@ -138,9 +138,9 @@ def slot_from_word(rules: Rules, word: str) -> int:
                 raise NotationError(translate_error(str(again))) from None
         text = word.strip()
         n = len(rules.slots)
-        if text.isdigit() and 1 <= int(text) <= n:
+        if text.isdecimal() and 1 <= int(text) <= n:  # isdecimal: int() reads every such digit, not '²'
             return int(text) - 1
-        if text.isdigit():
+        if text.isdecimal():
             raise NotationError(_("no line {line}: lines are 1 to {last}").format(line=text, last=n)) from None
         also = _("(or a line number 1 to {last})").format(last=n)
         raise NotationError(f"{translate_error(str(exc))} {also}") from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 from typing import NoReturn, TypeAlias
 
 from cubilete.errors import CubileteError
@@ -27,6 +28,20 @@ def rules_arg(text: str) -> Rules:
         return load_rules(text)
     except CubileteError as exc:
         raise CliError(str(exc)) from None
+
+
+def text_arg(option: str, text: str) -> str:
+    """The text of an argument, refused if it is not valid UTF-8 (it could not be saved, printed or hashed)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise CliError(f"{option}: {text!r} is not valid UTF-8 text") from None
+    return text
+
+
+def paragraph(text: str) -> str:
+    """A help description wrapped to the width of the examples (raw formatters print it as it is)."""
+    return textwrap.fill(text, 88)
 
 
 def one_line(text: str) -> str:

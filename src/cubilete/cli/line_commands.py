@@ -71,11 +71,11 @@ def parse_positions(words: list[str], dice: int) -> tuple[int, ...]:
     ((0, 2), (0, 2, 4))
     """
     text = " ".join(words).replace(",", " ").split()
-    if len(text) == 1 and text[0].isdigit() and len(text[0]) > 1 and dice <= 9:
+    if len(text) == 1 and text[0].isdecimal() and len(text[0]) > 1 and dice <= 9:
         text = list(text[0])
     positions: set[int] = set()
     for word in text:
-        if not word.isdigit() or not 1 <= int(word) <= dice:
+        if not word.isdecimal() or not 1 <= int(word) <= dice:  # not isdigit: int('²') fails
             raise NotationError(
                 _("{word} is not a die position: positions are 1 to {dice}").format(word=repr(word), dice=dice)
             )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from cubilete import __version__
@@ -57,11 +58,31 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit code (bad input never ends in a traceback)."""
+def _innermost(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.ArgumentParser:
+    """The (sub)command parser the words name: ``rules show x`` -> ``cubilete rules show``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            words = [w for w in argv if not w.startswith("-")]  # commands take no option values
+            if words and words[0] in action.choices:
+                return _innermost(action.choices[words[0]], argv[argv.index(words[0]) + 1 :])
+    return parser
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so the flush at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (tests capture stdout)
+        pass
+
+
+def _run(argv: list[str]) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            raise UsageError(f"unrecognized arguments: {' '.join(extra)}", _innermost(parser, argv).prog)
         if args.func is None:
             raise UsageError(f"choose a command: {', '.join(_commands(args.parser))}", args.parser.prog)
         code: int = args.func(args)
@@ -72,6 +93,14 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(exc.message, exc.code)
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit code (bad input never ends in a traceback)."""
+    try:
+        code = _run(sys.argv[1:] if argv is None else argv)
+        sys.stdout.flush()  # here, not at exit: a reader that went away (| head -1) is not an error to report
+        return code
     except BrokenPipeError:
-        sys.stderr.close()
+        _silence_stdout()
         return 1

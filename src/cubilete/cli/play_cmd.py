@@ -62,7 +62,10 @@ def register(subparsers: Subcommands) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--rules", "-r", metavar="R", help=f"preset, alias or .toml profile (default {DEFAULT_RULES})")
-    p.add_argument("--players", "-p", metavar="NAMES", help=f'comma-separated names (default "{DEFAULT_PLAYERS}")')
+    p.add_argument(
+        "--players", "-p", metavar="NAMES",
+        help=f'comma-separated names (full screen: without it, the setup screen asks; line mode: "{DEFAULT_PLAYERS}")',
+    )
     p.add_argument("--seed", "-s", metavar="S", help="seed for the dice and the bots: the same seed, the same game")
     p.add_argument("--save", metavar="FILE", help="write the game record to FILE after every move")
     p.add_argument("--resume", metavar="FILE", help="continue a saved game (saved back there unless --save)")

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from cubilete.bots import DEFAULT_LEVEL, Strategy, UnknownBotError, bot_level, is_bot_spec, make_bot
-from cubilete.cli.common import CliError
+from cubilete.cli.common import CliError, text_arg
 from cubilete.game import Game
 
 _BOT_NAME = re.compile(r"^bot(:[a-z]+)?(-\d+)?$")
@@ -37,9 +38,12 @@ def numbered(names: Sequence[str]) -> list[str]:
 
 def parse_players(text: str) -> list[str]:
     """Seat names from ``"Ana,bot"``; ``bot`` and ``bot:LEVEL`` become bot names."""
-    raw = [p.strip() for p in text.split(",")]
+    raw = [p.strip() for p in text_arg("--players", text).split(",")]
     if any(not p for p in raw):
         raise CliError(f"--players: every player needs a name (got {text!r}); e.g. --players \"Ana,bot\"")
+    odd = [p for p in raw if any(unicodedata.category(c) == "Cc" for c in p)]
+    if odd:
+        raise CliError(f"--players: {odd[0]!r}: a name cannot hold control characters (new lines, tabs, escapes)")
     names: list[str] = []
     for p in raw:
         if is_bot_spec(p):

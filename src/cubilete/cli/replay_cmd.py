@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from cubilete import record
@@ -36,16 +35,18 @@ def register(subparsers: Subcommands) -> None:
 
 
 def _read(path: Path) -> object:
+    if path.is_dir():
+        raise CliError(f"{path} is a folder, not a game record")
     if not path.is_file():
         raise CliError(f"no such file: {path}")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"{path}: cannot read: {exc}", DATA_ERROR) from None
-    except json.JSONDecodeError as exc:
-        raise CliError(
-            f"{path}: not a cubilete game record: invalid JSON at line {exc.lineno} ({exc.msg})", DATA_ERROR
-        ) from None
+        return record.parse(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read: {exc.strerror}", DATA_ERROR) from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path}: not a cubilete game record: not a UTF-8 text file", DATA_ERROR) from None
+    except CubileteError as exc:
+        raise CliError(f"{path}: {exc}", DATA_ERROR) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, one_line, rules_arg
+from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, one_line, paragraph, rules_arg
 from cubilete.errors import CubileteError
 from cubilete.rules import Rules, all_presets, find_rules, load_profile, rules_to_dict
 from cubilete.rules.describe import box_rule, rules_summary
@@ -39,15 +39,21 @@ def register(subparsers: Subcommands) -> None:
     p.set_defaults(func=None, parser=p)
     actions = p.add_subparsers(title="actions", metavar="ACTION")
     lst = actions.add_parser("list", help="every preset with its aliases and title", epilog=EXAMPLES,
+                             description=paragraph("Print every preset rule set: its name, title and aliases."),
                              formatter_class=argparse.RawDescriptionHelpFormatter)
     lst.add_argument("--json", action="store_true", help="print JSON")
     lst.set_defaults(func=run_list)
     show = actions.add_parser("show", help="the parameters and every box in plain words", epilog=EXAMPLES,
+                              description=paragraph("Print one rule set (a preset or a house-rule profile): "
+                                                    "its parameters and every box in plain words."),
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     show.add_argument("rules", metavar="NAME|FILE", help="a preset name or alias, or a .toml profile")
     show.add_argument("--json", action="store_true", help="print JSON (boxes and the full rules data)")
     show.set_defaults(func=run_show)
     check = actions.add_parser("check", help="validate a house-rule profile (.toml)", epilog=EXAMPLES,
+                               description=paragraph("Check a house-rule profile: 'ok: ...' and exit 0, or its "
+                                                     "first mistake with the line and exit 1 (2 if there is "
+                                                     "no such file)."),
                                formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("file", metavar="FILE", help="the TOML profile")
     check.set_defaults(func=run_check)
@@ -116,6 +122,8 @@ def _preset_hint(name: str) -> str:
 
 def run_check(args: argparse.Namespace) -> int:
     """Validate a profile: ``ok: ...`` and 0, or the profile's error and 1 (2 if there is no such file)."""
+    if Path(args.file).is_dir():
+        raise CliError(f"{args.file} is a folder, not a .toml profile")
     if not Path(args.file).is_file():
         raise CliError(f"no such file: {args.file}{_preset_hint(args.file)}")
     try:

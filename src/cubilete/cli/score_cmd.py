@@ -84,8 +84,13 @@ def _line_json(line: BoxLine, rules: Rules) -> dict[str, object]:
 def run(args: argparse.Namespace) -> int:
     """Print the points; bad dice, boxes or ``--filled`` text end with one line and exit 2."""
     rules = rules_arg(args.rules)
-    if args.box is None and len(args.dice) > 1 and not args.dice[-1].isdigit():
-        args.box = args.dice.pop()  # "--dice 4 4 4 4 4 doble": argparse gave the box to --dice
+    words: list[str] = []  # "--dice 4 4 4 4 4 doble generala": argparse gave the box to --dice
+    while len(args.dice) > 1 and not args.dice[-1].isdigit():
+        words.insert(0, args.dice.pop())
+    if words and args.box is not None:
+        raise CliError(f"one BOX at a time: got {args.box!r} and {' '.join(words)!r}")
+    if words:
+        args.box = " ".join(words)
     try:
         hand = parse_hand(args.dice, rules)
     except NotationError as exc:

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import TextIO
 
 from cubilete.bots import BOT_LEVELS, UnknownBotError
-from cubilete.cli.common import CliError, Subcommands, rules_arg
+from cubilete.cli.common import CliError, Subcommands, rules_arg, text_arg
 from cubilete.sim import SimResult, SimulationError, simulate
+
+MAX_GAMES = 1_000_000  # hours of play already; more games would only fill the memory with outcomes
+MAX_WORKERS = 64  # each worker is a process, all started at once
 
 EXAMPLES = f"""\
 examples:
@@ -19,7 +24,7 @@ examples:
   cubilete simulate --rules yahtzee --bots optimal,strong,casual,beginner --games 500 --solo
   cubilete simulate --rules maxi-yatzy --bots optimal,greedy --games 50 --json
 
-Bots: {", ".join(BOT_LEVELS)} (bot:LEVEL works too; a level may repeat).
+{textwrap.fill(f"Bots: {', '.join(BOT_LEVELS)} (bot:LEVEL works too; a level may repeat).", 88)}
 At one table (the default) every bot plays in every game and wins are counted; with
 --solo each bot plays alone, on the same dice seed as the others in that game. Where the
 rules are solved exactly, every decision is judged on the solved table: "loss" is the
@@ -48,11 +53,13 @@ def register(subparsers: Subcommands) -> None:
         "-b",
         default="optimal,heuristic",
         metavar="LEVELS",
-        help="comma-separated bot levels (default optimal,heuristic)",
+        help=f"comma-separated bot levels: {', '.join(BOT_LEVELS)} (default optimal,heuristic)",
     )
-    p.add_argument("--games", "-n", type=int, default=100, metavar="N", help="games to play (default 100)")
+    p.add_argument("--games", "-n", type=int, default=100, metavar="N",
+                   help=f"games to play, 1 to {MAX_GAMES:,} (default 100)")
     p.add_argument("--seed", "-s", metavar="S", help="seed: the same seed, the same games (default: a random one)")
-    p.add_argument("--workers", "-w", type=int, default=2, metavar="W", help="processes (default 2)")
+    p.add_argument("--workers", "-w", type=int, default=2, metavar="W",
+                   help=f"worker processes, 1 to {MAX_WORKERS} (default 2)")
     p.add_argument("--solo", action="store_true", help="each bot plays alone instead of all at one table")
     p.add_argument("--no-loss", action="store_true", help="do not judge the decisions on the solved table")
     p.add_argument("--json", action="store_true", help="print a JSON object")
@@ -118,8 +125,15 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_arg(args.rules)
     if args.games < 1:
         raise CliError(f"--games must be at least 1, not {args.games}")
+    if args.games > MAX_GAMES:
+        raise CliError(f"--games: at most {MAX_GAMES:,} in one run, not {args.games:,} (run again with another --seed)")
     if args.workers < 1:
         raise CliError(f"--workers must be at least 1, not {args.workers}")
+    if args.workers > MAX_WORKERS:
+        raise CliError(f"--workers: at most {MAX_WORKERS}, not {args.workers:,} (one process each; "
+                       f"this machine has {os.cpu_count() or 1} cores)")
+    if args.seed is not None:
+        text_arg("--seed", args.seed)
     specs = [s.strip() for s in args.bots.split(",")]
     if any(not s for s in specs):
         raise CliError(f"--bots: every bot needs a level (got {args.bots!r}); levels: {', '.join(BOT_LEVELS)}")

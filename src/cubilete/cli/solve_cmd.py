@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, rules_arg
+from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
 from cubilete.rules import Rules
 from cubilete.solver import Solution, SolverUnsupportedError, cache, check_solvable, solve
 
@@ -22,7 +22,7 @@ OBJECTIVE = (
 
 EXAMPLES = f"""\
 examples:
-  cubilete solve                          Generala: solve once (about a second), then load from the cache
+  cubilete solve                          Generala: solved once (about a second), then cached
   cubilete solve --rules yahtzee          official Yahtzee (forced joker)
   cubilete solve --rules yatzy --json     machine-readable
   cubilete solve --rules mesa.toml        a house-rule profile
@@ -42,7 +42,7 @@ def register(subparsers: Subcommands) -> None:
     p = subparsers.add_parser(
         "solve",
         help="optimal expected score of a rule set (exact solver)",
-        description=(
+        description=paragraph(
             "Solve a rule set exactly (or load its tables from the cache) and print the optimal expected "
             "final score, its standard deviation, the time taken and the value table's SHA-256. "
             "The objective is the expected final score; instant wins are scored as ordinary points."

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands
+from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, text_arg
 from cubilete.errors import UnknownRulesError
 from cubilete.i18n import _, box_name, rules_title
 from cubilete.rules import Rules, find_rules
@@ -78,12 +80,15 @@ def run(args: argparse.Namespace) -> int:
     if args.where:
         print(path)
         return 0
-    plot = Path(args.plot) if args.plot else None
-    if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
-        raise CliError(_("--plot: {file} must end in .png or .svg").format(file=plot), USAGE_ERROR)
-    stats = load_summary(path, args.player, _rules_name(args.rules))
+    plot = _plot_target(args.plot)
+    player = None if args.player is None else text_arg("--player", args.player)
+    rules = None if args.rules is None else text_arg("--rules", args.rules)
+    stats = load_summary(path, player, _rules_name(rules))
     if args.json:
         print(json.dumps([dataclasses.asdict(s) for s in stats], ensure_ascii=False, indent=1))
+    elif not stats and (player is not None or rules is not None) and load_summary(path, None, None):
+        asked = " and ".join(f"{k} {v!r}" for k, v in (("--player", player), ("--rules", rules)) if v is not None)
+        print(f"No finished games match {asked}; 'cubilete stats' shows every player and rule set.")
     elif not stats:
         print(_("No finished games here yet. Play one with 'cubilete play': every finished game is counted."))
     else:
@@ -95,6 +100,23 @@ def run(args: argparse.Namespace) -> int:
             write_plot(stats, plot)
             print(_("Score distribution written to {file}").format(file=plot))
     return 0
+
+
+def _plot_target(text: str | None) -> Path | None:
+    """The ``--plot`` file, checked before anything is read or printed."""
+    if text is None:
+        return None
+    plot = Path(text_arg("--plot", text))
+    if not text.strip():
+        raise CliError("--plot: give a file name ending in .png or .svg", USAGE_ERROR)
+    if plot.suffix.lower() not in PLOT_FORMATS:
+        raise CliError(_("--plot: {file} must end in .png or .svg").format(file=text), USAGE_ERROR)
+    if plot.is_dir() or text.endswith(("/", os.sep)):
+        raise CliError(f"--plot: {text} is a folder; give a file name ending in .png or .svg", USAGE_ERROR)
+    if not plot.resolve().parent.is_dir():  # the same message and code as a failed write (see write_plot)
+        error = os.strerror(errno.ENOENT)
+        raise CliError(_("cannot write {file}: {error}").format(file=plot, error=error), DATA_ERROR)
+    return plot
 
 
 def load_summary(path: Path, player: str | None, rules: str | None) -> list[PlayerStats]:

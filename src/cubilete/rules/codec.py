@@ -18,6 +18,7 @@ from cubilete.errors import RulesError
 from cubilete.rules.model import Box, Order, Rules
 
 _NOT_DATA = {"aliases"}  # registry facts, not rules
+LARGEST = 10**9  # no rules number (points, dice, rounds) comes near it; bigger ones overflow the solver's arrays
 
 
 def _encode(value: object) -> object:
@@ -91,6 +92,8 @@ def _decode(value: object, tp: Any, where: str) -> object:
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise RulesError(f"{where}: expected an integer, got {value!r}")
+        if abs(value) > LARGEST:
+            raise RulesError(f"{where}: {value} is too large (at most {LARGEST:,})")
         return value
     if tp is str:
         if not isinstance(value, str):
@@ -120,7 +123,7 @@ def _decode_patterns(value: object, where: str) -> tuple[tuple[int, ...], ...]:
         raise RulesError(f'{where}: expected a list of patterns such as ["12345", "23456"]')
     out = []
     for i, p in enumerate(value):
-        if isinstance(p, str) and p.isdigit():
+        if isinstance(p, str) and p.isdecimal():  # isdecimal: int() reads each one ('²' is a digit, not a decimal)
             faces = [int(c) for c in p]
         elif isinstance(p, list | tuple) and all(isinstance(x, int) and not isinstance(x, bool) for x in p):
             faces = list(p)

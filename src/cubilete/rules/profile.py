@@ -24,7 +24,7 @@ import tomllib
 from pathlib import Path
 
 from cubilete.errors import RulesError
-from cubilete.rules.codec import box_fields_from_dict, rules_field
+from cubilete.rules.codec import RULES_FIELDS, box_fields_from_dict, rules_field
 from cubilete.rules.model import Box, Kind, Rules
 from cubilete.rules.presets import find_rules
 
@@ -88,7 +88,10 @@ def rules_from_toml(text: str, source: str = "<profile>") -> Rules:
         try:
             changes[key] = rules_field(key, value, key)
         except RulesError as exc:
-            raise _fail(text, source, None, key, f"{exc}; profile keys also: {', '.join(PROFILE_KEYS)}") from None
+            also = f"; profile keys also: {', '.join(PROFILE_KEYS)}" if key not in RULES_FIELDS else ""
+            raise _fail(text, source, None, key, f"{exc}{also}") from None
+        if key in ("name", "title") and not str(changes[key]).strip():
+            raise _fail(text, source, None, key, f"{key} must not be empty")
     changes.setdefault("name", Path(source).stem if source != "<profile>" else "house-rules")
     changes.setdefault("title", f"{base.title} (house rules)")
 
@@ -161,6 +164,8 @@ def load_profile(path: str | Path) -> Rules:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise RulesError(f"{p} is a folder, not a .toml profile") from None
     except OSError as exc:
         raise RulesError(f"{p}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError:
@@ -169,7 +174,16 @@ def load_profile(path: str | Path) -> Rules:
 
 
 def load_rules(name_or_path: str) -> Rules:
-    """A preset by name or alias, or a profile file (a path ending in ``.toml``)."""
-    if name_or_path.endswith(".toml") or Path(name_or_path).is_file():
+    """A preset by name or alias, or a profile file (a path ending in ``.toml``, or any other file
+    whose name is not a preset's: a file called ``yatzy`` does not hide the preset)."""
+    if name_or_path.endswith(".toml"):
         return load_profile(name_or_path)
-    return find_rules(name_or_path)
+    try:
+        return find_rules(name_or_path)
+    except RulesError:
+        path = Path(name_or_path)
+        if path.is_file():
+            return load_profile(path)
+        if name_or_path.strip() and path.is_dir():
+            raise RulesError(f"{name_or_path} is a folder, not a preset name or a .toml profile") from None
+        raise

@@ -1,8 +1,7 @@
 """The terminal game: one :func:`make_app` factory shared by ``cubilete play`` and the tests.
 
->>> app = make_app(rules="generala", players=["Ana", "bot"], seed=7, lang="en", bot_delay=0)
->>> type(app).__name__
-'CubileteApp'
+``make_app(rules="generala", players=["Ana", "bot"], seed=7).run()`` plays a game against
+the random bot; ``make_app().run()`` opens the setup screen.
 """
 
 from __future__ import annotations

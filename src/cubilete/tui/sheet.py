@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from cubilete.i18n import _, box_name
+from cubilete.i18n import _, box_name, servida_word
 from cubilete.rules import Order, Rules, scoring
 
 
@@ -80,7 +80,7 @@ def _usable_note(rules: Rules, card: Sequence[int | None], index: int, hand: Seq
         return _("scratch")
     notes: list[str] = []
     if first and scoring.servida_points(box, hand) != scoring.base_points(box, hand):
-        notes.append(_("servida"))
+        notes.append(servida_word(rules))
     if not box.is_upper and scoring.joker_active(rules, card, column, hand) and not scoring.makes(box, hand):
         notes.append(_("joker"))
     if scoring.extra_bonus_due(rules, card, index, hand):

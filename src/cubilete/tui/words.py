@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from cubilete.cli.render import servida_matters
 from cubilete.game import Game, tiebreak_value
-from cubilete.i18n import _, ngettext
+from cubilete.i18n import _, ngettext, servida_word
 from cubilete.rules import Rules
 from cubilete.state import Phase
 
@@ -54,7 +54,8 @@ def throw_words(game: Game) -> str:
         extra = turn.allowance - rules.throws
         words += " " + ngettext("({count} carried over)", "({count} carried over)", extra).format(count=extra)
     if turn.first_throw and servida_matters(rules):
-        words += " · " + _("servida!")
+        word = servida_word(rules)  # the game's own word (de boca in Bozó)
+        words += " · " + (_("servida!") if word == _("servida") else f"{word}!")
     return words
 
 

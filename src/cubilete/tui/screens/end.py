@@ -69,9 +69,12 @@ class EndScreen(Screen[None]):
     EndScreen { layout: vertical; }
     #end-title { height: 1; background: $primary; text-style: bold; padding: 0 1; }
     #how { height: auto; padding: 0 1; text-style: bold; }
-    #results { height: 1fr; }
-    #ranking { width: auto; min-width: 30; height: auto; margin-right: 2; }
-    #review-box { height: auto; max-height: 50%; padding: 0 1; }
+    #results { height: auto; max-height: 60%; }
+    EndScreen ScoreCard { height: auto; width: auto; max-height: 100%; }
+    #ranking-box { width: auto; height: auto; margin-right: 2; }
+    #ranking { width: auto; height: auto; }
+    #review-box { height: 1fr; padding: 0 1; margin-top: 1; }
+    #review-title { text-style: bold; }
     #review-progress { width: 60; }
     """
 
@@ -100,7 +103,7 @@ class EndScreen(Screen[None]):
         with Horizontal(id="results"):
             with Vertical(id="ranking-box"):
                 yield DataTable(id="ranking", cursor_type="none", show_cursor=False)
-            yield ScoreCard(id="sheet")
+            yield ScoreCard(show_now=False, id="sheet")
         with VerticalScroll(id="review-box"):
             yield Static(_("Review of your decisions"), id="review-title")
             yield ProgressBar(id="review-progress", show_eta=False)
@@ -139,8 +142,9 @@ class EndScreen(Screen[None]):
 
         try:
             review = coach.review(self.game, humans, progress)
-        except CubileteError as exc:
-            self.app.call_from_thread(self.show_review_problem, translate_error(str(exc)))
+        except Exception as exc:  # the review must never take the end screen down: say what went wrong
+            reason = translate_error(str(exc)) if isinstance(exc, CubileteError) else repr(exc)
+            self.app.call_from_thread(self.show_review_problem, reason)
             return
         self.app.call_from_thread(self.show_review, review)
 

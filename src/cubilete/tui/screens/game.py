@@ -7,7 +7,6 @@ follow, so the screen never freezes.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -15,29 +14,26 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Static
 from textual.worker import Worker
 
-from cubilete import coach
 from cubilete.actions import Action, Roll, Score, Stand
 from cubilete.bots import make_bot
 from cubilete.cli.narrate import describe_step
 from cubilete.cli.render import instant_win_box, start_lines
 from cubilete.errors import CubileteError
-from cubilete.game import Game
-from cubilete.i18n import _, explain_illegal, rules_title, translate_error
-from cubilete.rules import Rules
+from cubilete.i18n import _, explain_illegal, rules_title, servida_word
 from cubilete.state import EndReason, GameState, Phase
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialog
+from cubilete.tui.screens.game_coach import CoachKeys
 from cubilete.tui.session import Session, snapshot
 from cubilete.tui.sheet import SlotState, SlotView, slot_views
 from cubilete.tui.widgets.dice import DiceRow, Die
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.panels import CoachPanel, GameLog, MessageLine, TurnPanel
 from cubilete.tui.widgets.scorecard import ScoreCard, SheetData
-from cubilete.tui.words import dice_words, round_words, throw_words, tiebreak_lines
+from cubilete.tui.words import round_words, throw_words, tiebreak_lines
 
 MAX_DICE = 8
 
@@ -50,20 +46,7 @@ def default_save_path(session: Session) -> Path:
     return Path.cwd() / f"{game.rules.name}-{game.seed[:8]}.json"
 
 
-def advice_lines(advice: Sequence[coach.Advice], rules: Rules) -> list[str]:
-    """The coach's options, one line each: what, expected final score, loss."""
-    lines = []
-    for n, a in enumerate(advice, 1):
-        what = a.describe(rules)
-        lines.append(
-            _("{n}. {what}: expected {expected:.1f}, loss {loss:.1f}").format(
-                n=n, what=what, expected=a.expected, loss=a.loss
-            )
-        )
-    return lines
-
-
-class GameScreen(Screen[None]):
+class GameScreen(CoachKeys):
     """One game in play."""
 
     DEFAULT_CSS = """
@@ -72,9 +55,14 @@ class GameScreen(Screen[None]):
     #table-top { height: auto; }
     #turn-side { width: 1fr; height: auto; }
     #main { height: 1fr; }
-    #side { width: 40; }
+    #side { width: 36; }
     ScoreCard { width: 1fr; }
+    GameScreen.-narrow #side { dock: bottom; width: 100%; height: auto; max-height: 10; }
+    GameScreen.-narrow GameLog { display: none; }
+    GameScreen.-narrow CoachPanel { display: none; }
+    GameScreen.-narrow CoachPanel.-active { display: block; }
     """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 (declared so by Screen)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"hold({n - 1})", show=False) for n in range(1, MAX_DICE + 1)),
@@ -97,11 +85,6 @@ class GameScreen(Screen[None]):
         self.finished = False
         self.bot_worker: Worker[None] | None = None
         self.views: list[SlotView] | None = None
-
-    @property
-    def game(self) -> Game:
-        """The game in play."""
-        return self.session.game
 
     # --- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -224,7 +207,7 @@ class GameScreen(Screen[None]):
             self.finish()
         elif self.session.bot_to_move() is not None:
             self.bot_worker = self.run_bots()
-        elif turn.throws == 1 and self.views is not None:
+        elif self.views is not None and self.game.history and isinstance(self.game.history[-1], Roll):
             self.point_at_first_usable()
 
     def point_at_first_usable(self) -> None:
@@ -297,7 +280,7 @@ class GameScreen(Screen[None]):
             box = instant_win_box(game.rules, st.turn.dice)
             self.app.push_screen(
                 MessageDialog(
-                    _("{box} servida!").format(box=box),
+                    f"{box} {servida_word(game.rules)}!",
                     _("{name} made {box} with the first throw and wins at once.").format(name=winner, box=box),
                 ),
                 lambda _result: self.show_end(),
@@ -312,7 +295,8 @@ class GameScreen(Screen[None]):
         self.app.switch_screen(EndScreen(self.session, self.options))
 
     # --- keys --------------------------------------------------------------------------------
-    def _can_act(self) -> bool:
+    def can_act(self) -> bool:
+        """True when a person at this table may act now (else says why)."""
         if self.game.is_over:
             return False
         if not self.human_deciding():
@@ -323,7 +307,7 @@ class GameScreen(Screen[None]):
     def action_hold(self, position: int) -> None:
         """Hold a die, or throw it again."""
         game, turn = self.game, self.game.state.turn
-        if position >= game.rules.dice or not self._can_act():
+        if position >= game.rules.dice or not self.can_act():
             return
         if turn.throws == 0:
             self.say(_("Throw first: press r."))
@@ -344,7 +328,7 @@ class GameScreen(Screen[None]):
 
     def action_throw(self, face_down: bool) -> None:
         """Throw the dice not held (``b``: calling em baixo)."""
-        if not self._can_act():
+        if not self.can_act():
             return
         turn = self.game.state.turn
         if face_down and not self.game.rules.face_down_call:
@@ -362,7 +346,7 @@ class GameScreen(Screen[None]):
 
     def action_stand(self) -> None:
         """Tie-break: show this hand."""
-        if not self._can_act():
+        if not self.can_act():
             return
         if self.game.state.phase is not Phase.TIEBREAK:
             self.say(_("Standing is only for a tie-break round; choose a box."))
@@ -371,6 +355,13 @@ class GameScreen(Screen[None]):
             self.say(_("Throw first: press r."))
             return
         self.play(Stand())
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """A greyed box under the cursor says why in full (the Note column may cut it)."""
+        if self.views is None or not 0 <= event.cursor_row < len(self.views):
+            return
+        view = self.views[event.cursor_row]
+        self.say(f"{view.label}: {view.note}" if view.greyed else "")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter (or a second click) on a row of the sheet scores that box."""
@@ -381,7 +372,7 @@ class GameScreen(Screen[None]):
 
     def choose_slot(self, slot: str) -> None:
         """Score the dice in a box; a scratch (0 points) is confirmed first."""
-        if not self._can_act():
+        if not self.can_act():
             return
         game, st = self.game, self.game.state
         if st.phase is Phase.TIEBREAK:
@@ -423,76 +414,6 @@ class GameScreen(Screen[None]):
         self.query_one(GameLog).write(_("— undone —"))
         self.query_one(CoachPanel).show_lines(_("Coach"), [])
         self.after_change()
-
-    def action_hint(self) -> None:
-        """Ask the coach for the best options (computed in a thread)."""
-        if not self._can_act():
-            return
-        if self.game.state.turn.throws == 0:
-            self.say(_("Throw first: the coach judges the dice on the table."))
-            return
-        self.query_one(CoachPanel).thinking()
-        self.compute_hint(snapshot(self.game), len(self.game.history))
-
-    @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
-    def compute_hint(self, copy: Game, moment: int) -> None:
-        """The coach's options for a copy of the game (the first solve of a preset takes a few seconds)."""
-        try:
-            advice, exact = coach.hint(copy, top=5)
-        except CubileteError as exc:
-            self.app.call_from_thread(self.show_hint_problem, translate_error(str(exc)), moment)
-            return
-        self.app.call_from_thread(self.show_hint, advice, exact, moment)
-
-    def show_hint(self, advice: list[coach.Advice], exact: bool, moment: int) -> None:
-        """Show the coach's options, if the game has not moved on meanwhile."""
-        if moment != len(self.game.history):
-            return
-        lines = advice_lines(advice, self.game.rules)
-        if not lines:
-            lines = [_("Nothing to advise here.")]
-        lines.append(_("Expected final score with best play from here; instant wins are not modelled."))
-        if not exact:
-            lines.append(_("Approximate values: these rules are too large to solve exactly."))
-        self.query_one(CoachPanel).show_lines(_("Coach: best options"), lines)
-
-    def show_hint_problem(self, reason: str, moment: int) -> None:
-        """The coach could not answer."""
-        if moment == len(self.game.history):
-            self.query_one(CoachPanel).show_lines(_("Coach"), [_("No advice: {reason}").format(reason=reason)])
-
-    def action_coach_mode(self) -> None:
-        """Turn coach mode on or off."""
-        self.coach_mode = not self.coach_mode
-        if self.coach_mode:
-            self.say(_("Coach mode on: a warning after each decision that loses more than {points} points.").format(
-                points=f"{self.options.coach_threshold:g}"
-            ))
-        else:
-            self.say(_("Coach mode off."))
-        self.query_one(KeyBar).show(self.key_hints())
-
-    @work(thread=True, group="judge", exit_on_error=False)
-    def judge(self, copy: Game, action: Action) -> None:
-        """Coach mode: how much a decision lost, judged on a copy of the game from before it."""
-        try:
-            loss = coach.action_loss(copy, action)
-            if loss is None or loss <= self.options.coach_threshold:
-                return
-            best, _exact = coach.hint(copy, top=1)
-        except CubileteError:
-            return
-        rules = self.game.rules
-        dice = dice_words(copy.state.turn.dice)
-        text = _("With {dice} that lost about {loss:.1f} points; best was: {best}.").format(
-            dice=dice, loss=loss, best=best[0].describe(rules) if best else "?"
-        )
-        self.app.call_from_thread(self.warn, text)
-
-    def warn(self, text: str) -> None:
-        """Show a coach-mode warning."""
-        self.query_one(CoachPanel).show_lines(_("Coach mode"), [text])
-        self.app.notify(text, title=_("Coach mode"), severity="warning")
 
     def action_save(self) -> None:
         """Save the game to a file (it is then saved there after every move)."""

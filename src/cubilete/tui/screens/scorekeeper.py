@@ -20,7 +20,7 @@ from cubilete.rules import Rules
 from cubilete.scorekeeper import Scorekeeper, ScorekeeperError
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
-from cubilete.tui.sheet import SlotView, slot_label, slot_views
+from cubilete.tui.sheet import SlotState, SlotView, slot_label, slot_views
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.panels import CoachPanel, GameLog, MessageLine
 from cubilete.tui.widgets.scorecard import ScoreCard, SheetData
@@ -64,8 +64,14 @@ class ScorekeeperScreen(Screen[None]):
     #dice { width: 24; }
     #throw { width: 8; }
     #main { height: 1fr; }
-    #side { width: 44; }
+    #side { width: 36; }
+    ScoreCard { width: 1fr; }
+    ScorekeeperScreen.-narrow #side { dock: bottom; width: 100%; height: auto; max-height: 10; }
+    ScorekeeperScreen.-narrow GameLog { display: none; }
+    ScorekeeperScreen.-narrow CoachPanel { display: none; }
+    ScorekeeperScreen.-narrow CoachPanel.-active { display: block; }
     """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 (declared so by Screen)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "suggest", show=False),
@@ -92,7 +98,7 @@ class ScorekeeperScreen(Screen[None]):
         with Horizontal(id="entry"):
             yield Label(_("Dice"))
             yield DigitsInput(placeholder=_("e.g. 3 4 5 6 1"), id="dice")
-            yield Label(_("Throw"))
+            yield Label(_("Throw"))  # the noun: which throw of the turn made these dice
             yield DigitsInput(placeholder="1", id="throw", max_length=2)
         yield MessageLine(id="message")
         with Horizontal(id="main"):
@@ -110,7 +116,7 @@ class ScorekeeperScreen(Screen[None]):
         self.query_one(CoachPanel).show_lines(_("Coach"), [_("h: what to hold, for the dice typed")])
         self.query_one(KeyBar).show([
             (_("dice"), _("type them, enter")),
-            (_("throw"), _("1, 2, 3, enter")),
+            (_("Throw"), _("1, 2, 3, enter")),
             ("↑↓ ⏎", _("write in a box")),
             ("h", _("suggest")),
             ("u", _("undo")),
@@ -182,7 +188,12 @@ class ScorekeeperScreen(Screen[None]):
             self.say(str(exc))
             return
         self.say("")
-        self.query_one(ScoreCard).focus()
+        sheet = self.query_one(ScoreCard)
+        sheet.focus()
+        if self.views is not None:
+            paying = [v.index for v in self.views if v.state is SlotState.USABLE and (v.points or 0) > 0]
+            usable = [v.index for v in self.views if v.state is SlotState.USABLE]
+            sheet.focus_slot((paying or usable or [0])[0])
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter on a row writes the dice there."""
@@ -298,21 +309,20 @@ class ScorekeeperScreen(Screen[None]):
         try:
             advice = self.keeper.suggest(faces, throw, top=3)
         except CubileteError as exc:
-            self.app.call_from_thread(self.show_suggestion, [_("No advice: {reason}").format(
-                reason=translate_error(str(exc))
-            )])
+            reason = _("No advice: {reason}").format(reason=translate_error(str(exc)))
+            self.app.call_from_thread(self.query_one(CoachPanel).show_lines, _("Coach"), [reason])
             return
-        lines = [
-            _("{n}. {what}: expected {expected:.1f}, loss {loss:.1f}").format(
-                n=n, what=a.describe(self.rules), expected=a.expected, loss=a.loss
-            )
-            for n, a in enumerate(advice, 1)
-        ] or [_("Nothing to advise here.")]
-        self.app.call_from_thread(self.show_suggestion, lines)
+        rows = [(a.describe(self.rules), a.expected, a.loss) for a in advice]
+        self.app.call_from_thread(self.show_suggestion, rows)
 
-    def show_suggestion(self, lines: list[str]) -> None:
+    def show_suggestion(self, rows: list[tuple[str, float, float]]) -> None:
         """Show the suggestion."""
-        self.query_one(CoachPanel).show_lines(_("Coach: best options"), lines)
+        panel = self.query_one(CoachPanel)
+        if not rows:
+            panel.show_lines(_("Coach"), [_("Nothing to advise here.")])
+            return
+        note = _("Expected final score with best play from here; instant wins are not modelled.")
+        panel.show_options(_("Coach: best options"), rows, [note])
 
     def action_new_game(self) -> None:
         """Back to the setup screen (only once the game is over)."""

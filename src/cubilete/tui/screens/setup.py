@@ -3,6 +3,8 @@ whether the app plays the dice or keeps the score of real dice. It remembers the
 
 from __future__ import annotations
 
+import dataclasses
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
@@ -14,7 +16,7 @@ from cubilete.i18n import LANGUAGES, _, current_language, rules_title, set_langu
 from cubilete.rules import Rules, all_presets, find_rules, load_profile
 from cubilete.tui.options import AppOptions
 from cubilete.tui.session import Session, bot_levels
-from cubilete.tui.settings import BOT, HUMAN, SeatChoice, SetupChoice, save_choice
+from cubilete.tui.settings import BOT, HUMAN, SeatChoice, SetupChoice, load_choice, save_choice
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.words import level_label, rules_facts
 
@@ -46,7 +48,7 @@ class SeatRow(Horizontal):
         value = f"{BOT}:{self.seat.level}" if self.seat.is_bot else HUMAN
         if value not in [v for _label, v in options]:
             value = HUMAN
-        yield Label(_("Seat {number}").format(number=self.index + 1))
+        yield Label(f"{_('Player')} {self.index + 1}")
         yield Select(options, value=value, allow_blank=False, id=f"kind-{self.index}")
         name = Input(self.seat.name, placeholder=_("name"), id=f"name-{self.index}", max_length=24)
         name.display = not self.seat.is_bot
@@ -88,7 +90,7 @@ class SetupScreen(Screen[None]):
     def __init__(self, options: AppOptions, choice: SetupChoice | None = None) -> None:
         super().__init__()
         self.options = options
-        self.choice = choice or SetupChoice()
+        self.choice = choice if choice is not None else load_choice(options.data_dir)
 
     def compose(self) -> ComposeResult:
         """The form."""
@@ -232,7 +234,7 @@ class SetupScreen(Screen[None]):
         if problems:
             error.update("\n".join(problems))
             return
-        save_choice(choice, self.options.data_dir)
+        save_choice(dataclasses.replace(choice, seed=""), self.options.data_dir)  # a seed is for one game
         specs = [seat.spec for seat in choice.seats]
         if choice.scorekeeper:
             from cubilete.tui.screens.scorekeeper import ScorekeeperScreen

@@ -34,15 +34,26 @@ class CoachPanel(Static):
     """The coach's advice: the best options with their expected score and loss, or a warning."""
 
     DEFAULT_CSS = """
-    CoachPanel { height: auto; max-height: 12; padding: 0 1; border: round $primary; }
+    CoachPanel { height: auto; max-height: 16; padding: 0 1; border: round $primary; }
     """
 
     def show_lines(self, title: str, lines: Sequence[str]) -> None:
-        """A title and some lines."""
+        """A title and some lines (no lines: the panel is idle, and hidden on a narrow screen)."""
         text = Text(title, style="bold")
         for line in lines:
             text.append("\n" + line)
+        self.set_class(bool(lines), "-active")
         self.update(text)
+
+    def show_options(self, title: str, options: Sequence[tuple[str, float, float]], notes: Sequence[str]) -> None:
+        """Options, best first, one line each: what, expected final score, loss against the best."""
+        lines = [
+            _("{n}. {what}: expected {expected:.1f}, loss {loss:.1f}").format(
+                n=n, what=what, expected=expected, loss=loss
+            )
+            for n, (what, expected, loss) in enumerate(options, 1)
+        ]
+        self.show_lines(title, [*lines, *notes])
 
     def thinking(self) -> None:
         """The coach is working."""
@@ -53,7 +64,7 @@ class GameLog(RichLog):
     """Every action, one line each, newest at the bottom."""
 
     DEFAULT_CSS = """
-    GameLog { height: 1fr; border: round $panel; padding: 0 1; }
+    GameLog { height: 1fr; border: round $panel; padding: 0 1; overflow-y: auto; scrollbar-size-vertical: 1; }
     """
 
     def __init__(self, **kwargs: str) -> None:

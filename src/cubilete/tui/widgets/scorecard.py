@@ -21,7 +21,7 @@ from cubilete.tui.sheet import SlotState, SlotView, slot_label, upper_progress
 UPPER_ROW = "_upper"
 EXTRA_ROW = "_extra"
 TOTAL_ROW = "_total"
-NOTE_WIDTH = 46  # wide enough for the longest reason a box is greyed out
+NOTE_WIDTH = 42  # the longest note or reason a box is greyed out (longer ones are cut)
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,11 @@ class ScoreCard(DataTable[Text]):
     ScoreCard { height: 1fr; }
     """
 
-    def __init__(self, **kwargs: str) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, show_now: bool = True, **kwargs: str) -> None:
+        """``show_now`` False: a finished sheet (no "Now" and "Note" columns, no cursor)."""
+        cursor = "row" if show_now else "none"
+        super().__init__(cursor_type=cursor, zebra_stripes=False, **kwargs)  # type: ignore[arg-type]
+        self.show_now = show_now  # the "Now" and "Note" columns, for a game in play
         self.data: SheetData | None = None
         self._shape: tuple[Rules, tuple[str, ...]] | None = None
         self._column_keys: list[str] = []
@@ -88,7 +91,7 @@ class ScoreCard(DataTable[Text]):
             self._build(data, rows)
         else:
             for key, cells in rows.items():
-                for column, cell in zip(self._column_keys, cells, strict=True):
+                for column, cell in zip(self._column_keys, cells, strict=False):
                     self.update_cell(key, column, cell)
         for seat, name in enumerate(data.names):
             mark = "▶ " if seat == data.current else ""
@@ -103,11 +106,13 @@ class ScoreCard(DataTable[Text]):
         self.add_column(_("Box"), key="box", width=max(labels))
         for seat, name in enumerate(data.names):
             self.add_column(name, key=f"p{seat}", width=max(5, len(name) + 2))
-        self.add_column(_("Now"), key="now", width=max(4, len(_("Now"))))
-        self.add_column(_("Note"), key="note", width=NOTE_WIDTH)
-        self._column_keys = ["box", *(f"p{seat}" for seat in range(len(data.names))), "now", "note"]
+        self._column_keys = ["box", *(f"p{seat}" for seat in range(len(data.names)))]
+        if self.show_now:
+            self.add_column(_("Now"), key="now", width=max(4, len(_("Now"))))
+            self.add_column(_("Note"), key="note", width=NOTE_WIDTH)
+            self._column_keys += ["now", "note"]
         for key, cells in rows.items():
-            self.add_row(*cells, key=key)
+            self.add_row(*cells[: len(self._column_keys)], key=key)
 
     def _rows(self, data: SheetData) -> dict[str, list[Text]]:
         rules = data.rules

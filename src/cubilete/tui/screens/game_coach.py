@@ -1,0 +1,124 @@
+"""The coach on the game screen: ``h`` for the best options now, ``c`` for coach mode (a
+warning after each decision that lost more than a threshold). The solver runs in threads."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual import work
+from textual.screen import Screen
+
+from cubilete import coach
+from cubilete.actions import Action
+from cubilete.errors import CubileteError
+from cubilete.game import Game
+from cubilete.i18n import _, translate_error
+from cubilete.rules import Rules
+from cubilete.tui.options import AppOptions
+from cubilete.tui.session import Session, snapshot
+from cubilete.tui.widgets.keybar import KeyBar
+from cubilete.tui.widgets.panels import CoachPanel
+from cubilete.tui.words import dice_words
+
+
+def advice_rows(advice: Sequence[coach.Advice], rules: Rules) -> list[tuple[str, float, float]]:
+    """The coach's options as (what, expected final score, loss) rows."""
+    return [(a.describe(rules), a.expected, a.loss) for a in advice]
+
+
+class CoachKeys(Screen[None]):
+    """The coach's keys and workers, for a screen that has a session, options and a coach panel."""
+
+    session: Session
+    options: AppOptions
+    coach_mode: bool
+
+    @property
+    def game(self) -> Game:
+        """The game in play."""
+        return self.session.game
+
+    def say(self, text: str) -> None:
+        """Show a message (the game screen shows it under the turn panel)."""
+        raise NotImplementedError
+
+    def can_act(self) -> bool:
+        """True when a person at this table may act now (else says why)."""
+        raise NotImplementedError
+
+    def key_hints(self) -> list[tuple[str, str]]:
+        """The keys of the screen."""
+        raise NotImplementedError
+
+    def action_hint(self) -> None:
+        """Ask the coach for the best options (computed in a thread)."""
+        if not self.can_act():
+            return
+        if self.game.state.turn.throws == 0:
+            self.say(_("Throw first: the coach judges the dice on the table."))
+            return
+        self.query_one(CoachPanel).thinking()
+        self.compute_hint(snapshot(self.game), len(self.game.history))
+
+    @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
+    def compute_hint(self, copy: Game, moment: int) -> None:
+        """The coach's options for a copy of the game (the first solve of a preset takes a few seconds)."""
+        try:
+            advice, exact = coach.hint(copy, top=5)
+        except Exception as exc:  # the coach must never take the game down: say what went wrong
+            reason = translate_error(str(exc)) if isinstance(exc, CubileteError) else repr(exc)
+            self.app.call_from_thread(self.show_hint_problem, reason, moment)
+            return
+        self.app.call_from_thread(self.show_hint, advice, exact, moment)
+
+    def show_hint(self, advice: list[coach.Advice], exact: bool, moment: int) -> None:
+        """Show the coach's options, if the game has not moved on meanwhile."""
+        if moment != len(self.game.history):
+            return
+        panel = self.query_one(CoachPanel)
+        if not advice:
+            panel.show_lines(_("Coach"), [_("Nothing to advise here.")])
+            return
+        notes = [_("Expected final score with best play from here; instant wins are not modelled.")]
+        if not exact:
+            notes.append(_("Approximate values: these rules are too large to solve exactly."))
+        panel.show_options(_("Coach: best options"), advice_rows(advice, self.game.rules), notes)
+
+    def show_hint_problem(self, reason: str, moment: int) -> None:
+        """The coach could not answer."""
+        if moment == len(self.game.history):
+            self.query_one(CoachPanel).show_lines(_("Coach"), [_("No advice: {reason}").format(reason=reason)])
+
+    def action_coach_mode(self) -> None:
+        """Turn coach mode on or off."""
+        self.coach_mode = not self.coach_mode
+        if self.coach_mode:
+            self.say(_("Coach mode on: a warning after each decision that loses more than {points} points.").format(
+                points=f"{self.options.coach_threshold:g}"
+            ))
+        else:
+            self.say(_("Coach mode off."))
+        self.query_one(KeyBar).show(self.key_hints())
+
+    @work(thread=True, group="judge", exit_on_error=False)
+    def judge(self, copy: Game, action: Action) -> None:
+        """Coach mode: how much a decision lost, judged on a copy of the game from before it."""
+        try:
+            loss = coach.action_loss(copy, action)
+            if loss is None or loss <= self.options.coach_threshold:
+                return
+            best, _exact = coach.hint(copy, top=1)
+        except CubileteError:
+            return
+        rules = self.game.rules
+        dice = dice_words(copy.state.turn.dice)
+        text = _("With {dice} that lost about {loss:.1f} points; best was: {best}.").format(
+            dice=dice, loss=loss, best=best[0].describe(rules) if best else "?"
+        )
+        self.app.call_from_thread(self.warn, text)
+
+    def warn(self, text: str) -> None:
+        """Show a coach-mode warning."""
+        self.query_one(CoachPanel).show_lines(_("Coach mode"), [text])
+        self.app.notify(text, title=_("Coach mode"), severity="warning")
+
