@@ -276,15 +276,36 @@ def test_a_reader_that_goes_away_is_not_an_error(argv: list[str]) -> None:
     assert err == ""
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: dice.parse_dice calls int() on '²' (isdigit, not isdecimal)")
 def test_core_parse_dice_refuses_superscripts() -> None:
     with pytest.raises(NotationError):
         parse_dice("²²²²²")
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: model.py accepts two boxes that require each other")
 def test_core_refuses_boxes_that_require_each_other() -> None:
     text = ('[box.x]\nname = "X"\nkind = "chance"\nrequires = "y"\n'
             '[box.y]\nname = "Y"\nkind = "chance"\nrequires = "x"\n')  # fmt: skip
     with pytest.raises(RulesError):
         rules_from_toml(text)
+
+
+def test_core_refuses_an_empty_rules_name_and_an_unwritable_seed() -> None:
+    from cubilete import Game, find_rules
+
+    with pytest.raises(RulesError, match="need a name"):
+        find_rules("generala").replace(name=" ")
+    with pytest.raises(RulesError, match="seed"):
+        Game(find_rules("generala"), ["Ana"], seed="\udcff")
+
+
+def test_line_mode_keeps_finished_games_in_the_statistics(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import io
+
+    from cubilete.cli import main
+    from cubilete.store.stats import StatsDB
+
+    monkeypatch.setenv("CUBILETE_DATA_DIR", str(tmp_path))
+    script = "".join(f"s {i}\n" for i in range(1, 12)) * 3
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    assert main(["play", "--plain", "--rules", "generala", "--players", "Ana", "--seed", "3"]) == 0
+    games = StatsDB(tmp_path / "stats.sqlite3").games()
+    assert len(games) == 1

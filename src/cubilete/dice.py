@@ -74,11 +74,11 @@ def parse_dice(text: str | Sequence[str], count: int | None = None) -> Hand:
     (3, 4, 5, 6, 1)
     """
     parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    if len(parts) == 1 and parts[0].isdigit():
+    if len(parts) == 1 and parts[0].isdecimal():
         parts = list(parts[0])
     faces: list[int] = []
     for p in parts:
-        if not (p.isdigit() and 1 <= int(p) <= 6):
+        if not (p.isdecimal() and 1 <= int(p) <= 6):
             raise NotationError(f"{p!r} is not a die face (1 to 6)")
         faces.append(int(p))
     if not faces:

@@ -57,6 +57,10 @@ class Game:
         self.rules = rules
         self.players = tuple(names)
         self.seed = str(seed) if seed is not None else secrets.token_hex(16)
+        try:
+            self.seed.encode("utf-8")
+        except UnicodeEncodeError:
+            raise RulesError("the seed must be plain text (it could not be written as UTF-8)") from None
         self.dice: DiceSource = dice if dice is not None else SeededDice(self.seed)
         self.throws: list[Hand] = []
         self.history: list[Action] = []

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from cubilete import record
-from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, rules_arg
+from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, one_line, rules_arg
 from cubilete.cli.play_line import LineSession
 from cubilete.cli.players import parse_players, seat_bots
 from cubilete.cli.render import final_table
-from cubilete.errors import CubileteError
+from cubilete.errors import CubileteError, RecordError
 from cubilete.game import Game
 from cubilete.i18n import LANGUAGES, set_language
 
@@ -39,7 +39,7 @@ score a box, h asks the coach, c coach mode, u undo, s save, q quit. Without
 --players it opens the setup screen (it remembers your last choice).
 
 Players: 1 to 8 names separated by commas; bot is the random bot, bot:LEVEL another
-level (greedy, heuristic, beginner, casual, strong, optimal). Repeated names get
+level (greedy, heuristic, beginner, casual, strong, optimal, lookahead). Repeated names get
 suffixes (bot, bot-2).
 
 Line mode (--plain, or when input or output is not a terminal) reads typed commands:
@@ -99,7 +99,7 @@ def _new_game(args: argparse.Namespace) -> Game:
     try:
         return Game(rules, names, seed=args.seed)
     except CubileteError as exc:
-        raise CliError(f"--players: {exc}") from None
+        raise CliError(f"--seed: {exc}" if "seed" in str(exc) else f"--players: {exc}") from None
 
 
 def wants_full_screen(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> bool:
@@ -170,10 +170,25 @@ def run_line_mode(args: argparse.Namespace) -> int:
             record.save(game, save_path)
         except OSError as exc:
             raise CliError(f"--save: cannot write {save_path}: {exc.strerror}") from None
+        except RecordError as exc:
+            raise CliError(f"--save: {exc}") from None
     if game.is_over:
         print("This game is already over.")
         print(*final_table(game), sep="\n")
         return 0
     if args.resume:
         print(f"Resuming {args.resume}: {len(game.history)} moves so far.")
-    return LineSession(game, seat_bots(game), save_path).run()
+    code = LineSession(game, seat_bots(game), save_path).run()
+    if game.is_over:
+        _record_stats(game)
+    return code
+
+
+def _record_stats(game: Game) -> None:
+    """Keep a finished game in the local statistics; a problem there is a note, never a lost game."""
+    from cubilete.store.stats import StatsDB
+
+    try:
+        StatsDB().record_game(game)
+    except (CubileteError, OSError) as exc:
+        print(f"cubilete: note: the game was not added to the statistics: {one_line(str(exc))}", file=sys.stderr)

@@ -190,6 +190,8 @@ class Rules:
 def check_rules(rules: Rules) -> None:
     """Raise :class:`RulesError` if the rule set is inconsistent."""
     where = f"rules {rules.name!r}"
+    if not rules.name.strip():
+        raise RulesError("rules need a name")
     if not rules.boxes:
         raise RulesError(f"{where}: there must be at least one box")
     if not 1 <= rules.dice <= 8:
@@ -212,6 +214,15 @@ def check_rules(rules: Rules) -> None:
         raise RulesError(f"{where}: a joker rule needs extra_bonus_box (the five-of-a-kind box)")
     for b in rules.boxes:
         check_box(b, rules.dice, ids, where)
+    requires = {b.id: b.requires for b in rules.boxes if b.requires}
+    for b in rules.boxes:
+        seen, at = [b.id], b.requires
+        while at is not None:
+            if at in seen:
+                chain = " -> ".join([*seen, at])
+                raise RulesError(f"{where}: boxes {chain} require each other: none could hold points")
+            seen.append(at)
+            at = requires.get(at)
 
 
 def check_box(b: Box, dice: int, ids: tuple[str, ...], where: str) -> None:
