@@ -209,3 +209,19 @@ def parse_filled(text: str, rules: Rules) -> tuple[int | None, ...]:
 def format_filled(rules: Rules, card: Sequence[int | None]) -> str:
     """The written slots of a card as ``--filled`` text (the inverse of :func:`parse_filled`)."""
     return ",".join(f"{rules.slots[i]}={v}" for i, v in enumerate(card) if v is not None)
+
+
+def numbered(names: Sequence[str]) -> list[str]:
+    """Repeated names get suffixes: ``bot, bot-2, bot-3``.
+
+    >>> numbered(["bot", "Ana", "bot"])
+    ['bot', 'Ana', 'bot-2']
+    """
+    out: list[str] = []
+    for name in names:
+        candidate, n = name, 1
+        while candidate in out:
+            n += 1
+            candidate = f"{name}-{n}"
+        out.append(candidate)
+    return out

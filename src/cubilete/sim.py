@@ -30,6 +30,7 @@ from typing import Literal
 from cubilete.bots import action_loss, bot_level, is_bot_spec, is_exact, make_bot, solution_for
 from cubilete.errors import CubileteError
 from cubilete.game import Game
+from cubilete.notation import numbered
 from cubilete.rules.model import Rules
 
 Mode = Literal["table", "solo"]
@@ -128,14 +129,7 @@ def labels_for(levels: Sequence[str]) -> list[str]:
     >>> labels_for(["optimal", "random", "optimal"])
     ['optimal', 'random', 'optimal-2']
     """
-    out: list[str] = []
-    for level in levels:
-        label, n = level, 1
-        while label in out:
-            n += 1
-            label = f"{level}-{n}"
-        out.append(label)
-    return out
+    return numbered(levels)
 
 
 def play_game(rules: Rules, levels: Sequence[str], seed: str, index: int, mode: Mode, loss: bool) -> list[Outcome]:

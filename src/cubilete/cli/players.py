@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 
 from cubilete.bots import DEFAULT_LEVEL, Strategy, UnknownBotError, bot_level, is_bot_spec, make_bot
 from cubilete.cli.common import CliError, text_arg
 from cubilete.game import Game
+from cubilete.notation import numbered
 
 _BOT_NAME = re.compile(r"^bot(:[a-z]+)?(-\d+)?$")
 
@@ -20,20 +20,6 @@ def bot_name(spec: str) -> str:
     return "bot" if level == DEFAULT_LEVEL else f"bot:{level}"
 
 
-def numbered(names: Sequence[str]) -> list[str]:
-    """Repeated names get suffixes: ``bot, bot-2, bot-3``.
-
-    >>> numbered(["bot", "Ana", "bot"])
-    ['bot', 'Ana', 'bot-2']
-    """
-    out: list[str] = []
-    for name in names:
-        candidate, n = name, 1
-        while candidate in out:
-            n += 1
-            candidate = f"{name}-{n}"
-        out.append(candidate)
-    return out
 
 
 def parse_players(text: str) -> list[str]:

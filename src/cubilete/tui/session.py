@@ -11,9 +11,10 @@ from pathlib import Path
 from cubilete import bots, record
 from cubilete.actions import Action
 from cubilete.cli.play_line import undo_to_decision
-from cubilete.cli.players import bot_name, bot_spec_of, numbered
+from cubilete.cli.players import bot_name, bot_spec_of
 from cubilete.errors import CubileteError
 from cubilete.game import Game
+from cubilete.notation import numbered
 from cubilete.rules import Rules
 from cubilete.store.stats import StatsDB
 
