@@ -29,7 +29,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from cubilete.bots.base import Analysis, held_faces
+from cubilete.actions import Action, Roll
+from cubilete.bots.base import Analysis, action_for, check_playable, held_faces, in_play
 from cubilete.bots.search import best_sub_keep, hand_values, keep_values, next_keep_values
 from cubilete.game import Game, tiebreak_value
 from cubilete.rules import scoring
@@ -218,3 +219,14 @@ def tiebreak_options(game: Game) -> Analysis:
         for keep in sub_keeps(turn.dice, held_faces(game)):
             options.append(Option("keep", float(values[tables.index(keep)]), 0.0, keep=keep))
     return _ranked(options, True, TIEBREAK_NOTE)
+
+
+def forced_move(game: Game) -> Action | None:
+    """The move a bot makes without its own judgement: the first throw of a turn, and the best
+    hand of a tie-break round; None when the bot has a real decision to make."""
+    check_playable(game)
+    if game.state.turn.throws == 0:
+        return Roll()
+    if not in_play(game):
+        return action_for(game, tiebreak_options(game)[0])
+    return None

@@ -11,8 +11,8 @@ and throws the rest. Tie-break hands are played like the optimal bot plays them.
 from __future__ import annotations
 
 from cubilete.actions import Action, Roll, Score
-from cubilete.bots.approx import tiebreak_options
-from cubilete.bots.base import Analysis, action_for, bot_seed, check_playable, in_play
+from cubilete.bots.approx import forced_move
+from cubilete.bots.base import Analysis, bot_seed, check_playable
 from cubilete.bots.patterns import slot_maxima, target, usable_maxima
 from cubilete.game import Game
 from cubilete.rules import scoring
@@ -39,12 +39,10 @@ class GreedyBot:
 
     def choose(self, game: Game) -> Action:
         """Score when the best box pays enough or the throws are out; else keep for the best pattern."""
-        check_playable(game)
+        forced = forced_move(game)
+        if forced is not None:
+            return forced
         turn = game.state.turn
-        if turn.throws == 0:
-            return Roll()
-        if not in_play(game):
-            return action_for(game, tiebreak_options(game)[0])
         rules, card = game.rules, game.seat().card
         usable = scoring.usable_slots(rules, card, turn.dice, turn.first_throw)
         maxima = usable_maxima(rules, card)

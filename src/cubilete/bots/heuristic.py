@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cubilete.actions import Action, Roll, Score
-from cubilete.bots.approx import slot_estimates, tiebreak_options
-from cubilete.bots.base import Analysis, action_for, bot_seed, check_playable, in_play
+from cubilete.bots.approx import forced_move, slot_estimates
+from cubilete.bots.base import Analysis, bot_seed, check_playable
 from cubilete.bots.patterns import target
 from cubilete.game import Game
 from cubilete.rules import scoring
@@ -76,12 +76,10 @@ class HeuristicBot:
 
     def choose(self, game: Game) -> Action:
         """Score a made combination, else chase one, else score where the points beat the box's usual worth."""
-        check_playable(game)
+        forced = forced_move(game)
+        if forced is not None:
+            return forced
         turn = game.state.turn
-        if turn.throws == 0:
-            return Roll()
-        if not in_play(game):
-            return action_for(game, tiebreak_options(game)[0])
         rules, card, dice = game.rules, game.seat().card, turn.dice
         usable = scoring.usable_slots(rules, card, dice, turn.first_throw)
         points = {j: scoring.slot_points(rules, card, j, dice, turn.first_throw) for j in usable}
