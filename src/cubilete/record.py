@@ -46,7 +46,8 @@ def dumps(game: Game) -> str:
     return json.dumps(to_record(game), ensure_ascii=False, indent=1)
 
 
-def _check_header(data: object) -> dict[str, Any]:
+def check_header(data: object) -> dict[str, Any]:
+    """The record as a dict once its header and field types are right; else a :class:`RecordError`."""
     if not isinstance(data, dict):
         raise RecordError("not a cubilete game record (expected a JSON object)")
     if data.get("format") != FORMAT:
@@ -76,7 +77,7 @@ def _new_game(data: dict[str, Any]) -> Game:
 
 def steps(data: object) -> Iterator[tuple[Game, Action, GameState]]:
     """Replay a record one action at a time: (game after the action, action, state before)."""
-    record = _check_header(data)
+    record = check_header(data)
     game = _new_game(record)
     for number, raw in enumerate(record["actions"], 1):
         try:
@@ -96,7 +97,7 @@ def from_record(data: object) -> Game:
 
     Throws after the recorded ones come from the seed again, as they would have.
     """
-    record = _check_header(data)
+    record = check_header(data)
     game = _new_game(record)
     for replayed, _, _ in steps(record):
         game = replayed

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import textwrap
+from pathlib import Path
 from typing import NoReturn, TypeAlias
 
+from cubilete import record
 from cubilete.errors import CubileteError
 from cubilete.rules import Rules, load_rules
 
@@ -67,3 +69,19 @@ class Parser(argparse.ArgumentParser):
 
 
 Subcommands: TypeAlias = "argparse._SubParsersAction[Parser]"  # what add_subparsers returns
+
+
+def read_record_data(path: Path) -> object:
+    """The JSON data of a record file (not yet checked); a missing file is a usage error, bad text a data error."""
+    if path.is_dir():
+        raise CliError(f"{path} is a folder, not a game record")
+    if not path.is_file():
+        raise CliError(f"no such file: {path}")
+    try:
+        return record.parse(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read: {exc.strerror}", DATA_ERROR) from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path}: not a cubilete game record: not a UTF-8 text file", DATA_ERROR) from None
+    except CubileteError as exc:
+        raise CliError(f"{path}: {exc}", DATA_ERROR) from None

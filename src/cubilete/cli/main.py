@@ -7,7 +7,18 @@ import os
 import sys
 
 from cubilete import __version__
-from cubilete.cli import advise_cmd, play_cmd, replay_cmd, rules_cmd, score_cmd, simulate_cmd, solve_cmd, stats_cmd
+from cubilete.cli import (
+    advise_cmd,
+    play_cmd,
+    replay_cmd,
+    rules_cmd,
+    score_cmd,
+    serve_cmd,
+    simulate_cmd,
+    solve_cmd,
+    stats_cmd,
+    verify_cmd,
+)
 from cubilete.cli.common import USAGE_ERROR, CliError, Parser, UsageError, one_line
 
 EPILOG = """\
@@ -42,6 +53,8 @@ def build_parser() -> Parser:
     advise_cmd.register(commands)
     simulate_cmd.register(commands)
     stats_cmd.register(commands)
+    verify_cmd.register(commands)
+    serve_cmd.register(commands)
     return parser
 
 

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from cubilete import record
-from cubilete.cli.common import DATA_ERROR, CliError, Subcommands
+from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, read_record_data
 from cubilete.cli.narrate import describe_step
 from cubilete.cli.render import final_table, score_sheet, start_lines, turn_header
 from cubilete.errors import CubileteError
@@ -34,25 +34,10 @@ def register(subparsers: Subcommands) -> None:
     p.set_defaults(func=run)
 
 
-def _read(path: Path) -> object:
-    if path.is_dir():
-        raise CliError(f"{path} is a folder, not a game record")
-    if not path.is_file():
-        raise CliError(f"no such file: {path}")
-    try:
-        return record.parse(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CliError(f"{path}: cannot read: {exc.strerror}", DATA_ERROR) from None
-    except UnicodeDecodeError:
-        raise CliError(f"{path}: not a cubilete game record: not a UTF-8 text file", DATA_ERROR) from None
-    except CubileteError as exc:
-        raise CliError(f"{path}: {exc}", DATA_ERROR) from None
-
-
 def run(args: argparse.Namespace) -> int:
     """Tell the game; a corrupt record ends with its message and exit 1."""
     path = Path(args.file)
-    data = _read(path)
+    data = read_record_data(path)
     lines: list[str] = []
     game: Game | None = None
     try:

@@ -23,12 +23,12 @@ from cubilete.cli.narrate import describe_step
 from cubilete.cli.render import instant_win_box, start_lines
 from cubilete.errors import CubileteError
 from cubilete.i18n import _, explain_illegal, rules_title, servida_word
+from cubilete.sheet import SlotState, SlotView, slot_views
 from cubilete.state import EndReason, GameState, Phase
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialog
 from cubilete.tui.screens.game_coach import CoachKeys
 from cubilete.tui.session import Session, snapshot
-from cubilete.tui.sheet import SlotState, SlotView, slot_views
 from cubilete.tui.widgets.dice import DiceRow, Die
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.panels import CoachPanel, GameLog, MessageLine, TurnPanel

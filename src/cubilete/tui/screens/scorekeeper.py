@@ -18,9 +18,9 @@ from cubilete.errors import CubileteError
 from cubilete.i18n import _, rules_title, translate_error
 from cubilete.rules import Rules
 from cubilete.scorekeeper import Scorekeeper, ScorekeeperError
+from cubilete.sheet import SlotState, SlotView, slot_label, slot_views
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
-from cubilete.tui.sheet import SlotState, SlotView, slot_label, slot_views
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.panels import CoachPanel, GameLog, MessageLine
 from cubilete.tui.widgets.scorecard import ScoreCard, SheetData

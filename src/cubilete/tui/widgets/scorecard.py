@@ -16,7 +16,7 @@ from textual.widgets.data_table import ColumnKey
 from cubilete.game import Game
 from cubilete.i18n import _
 from cubilete.rules import Rules
-from cubilete.tui.sheet import SlotState, SlotView, slot_label, upper_progress
+from cubilete.sheet import SlotState, SlotView, slot_label, upper_progress
 
 UPPER_ROW = "_upper"
 EXTRA_ROW = "_extra"

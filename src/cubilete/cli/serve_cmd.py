@@ -1,0 +1,65 @@
+"""``cubilete serve``: the web game (tables by link, bots, coach) on one process."""
+
+from __future__ import annotations
+
+import argparse
+
+from cubilete.cli.common import DATA_ERROR, CliError, Subcommands
+
+EXAMPLES = """\
+examples:
+  cubilete serve                                     http://127.0.0.1:8000, SQLite in the user data folder
+  cubilete serve --host 0.0.0.0 --port 8080          reachable from phones on the same network
+  cubilete serve --db postgresql+psycopg://cubilete@localhost/cubilete
+
+The database may also be given by CUBILETE_DB_URL. Its schema is created or upgraded at start.
+Tables that were being played when the server stopped (even killed) resume where they were.
+"""
+
+
+def _port(text: str) -> int:
+    if not text.isdecimal() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1-65535)")
+    return int(text)
+
+
+def _delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"{text!r}: the bot delay must be between 0 and 10 seconds")
+    return value
+
+
+def register(subparsers: Subcommands) -> None:
+    """Add the ``serve`` command."""
+    p = subparsers.add_parser(
+        "serve",
+        help="start the web game (online multiplayer by link)",
+        description="Start the web game: create a table, share its link, play with friends and bots in the browser.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    p.add_argument("--db", metavar="URL", default=None,
+                   help="database URL (default: SQLite file web.sqlite3 in the user data folder)")
+    p.add_argument("--bot-delay", type=_delay, default=0.6, metavar="SECONDS",
+                   help="pause before each bot move so people can follow (default 0.6)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    from cubilete.errors import CubileteError
+    from cubilete.web.server import serve
+    from cubilete.web.settings import Settings
+
+    try:
+        settings = Settings.from_environment(db_url=args.db, bot_delay=args.bot_delay)
+        serve(settings, host=args.host, port=args.port)
+    except CubileteError as exc:
+        raise CliError(str(exc), DATA_ERROR) from None
+    return 0

@@ -1,0 +1,298 @@
+"""The web game's database: tables, seats and every accepted action (SQLite or PostgreSQL).
+
+SQLAlchemy Core, synchronous: each call is one short transaction. An action is committed
+(its row and the table's new version together) before the server acknowledges it, so a
+crash never loses an acknowledged move. The schema is owned by Alembic
+(``cubilete/store/migrations``); :meth:`WebStore.migrate` brings a database up to date.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from cubilete.errors import CubileteError
+from cubilete.store.stats import data_dir
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "web_tables",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("preset", sa.String(64), nullable=False),
+    sa.Column("rules_json", sa.Text, nullable=False),
+    sa.Column("seed", sa.String(64), nullable=False),
+    sa.Column("commitment", sa.String(64), nullable=False),
+    sa.Column("timer", sa.Integer, nullable=True),
+    sa.Column("coach", sa.Boolean, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # waiting, playing, finished
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=True),
+)
+
+seats = sa.Table(
+    "web_seats",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),  # human, bot
+    sa.Column("level", sa.String(16), nullable=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("pid", sa.String(16), nullable=True),
+    sa.Column("total", sa.Integer, nullable=True),
+    sa.Column("winner", sa.Boolean, nullable=True),
+)
+
+actions = sa.Table(
+    "web_actions",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action_json", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+sa.Index("ix_web_tables_status", tables.c.status)
+sa.Index("ix_web_tables_preset_finished", tables.c.preset, tables.c.finished_at)
+sa.Index("ix_web_seats_pid", seats.c.pid)
+
+
+class StoreError(CubileteError):
+    """The database refused or lost a write (the action was not accepted)."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat as stored."""
+
+    idx: int
+    kind: str
+    level: str | None
+    name: str | None
+    token_hash: str | None
+    pid: str | None
+    total: int | None = None
+    winner: bool | None = None
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One table as stored, with its seats and its accepted actions in order."""
+
+    id: str
+    created_at: float
+    preset: str
+    rules_json: str
+    seed: str
+    commitment: str
+    timer: int | None
+    coach: bool
+    status: str
+    version: int
+    finished_at: float | None
+    seats: tuple[SeatRow, ...]
+    actions: tuple[tuple[int, str], ...] = ()  # (seat, action JSON), in order
+
+
+def default_url() -> str:
+    """The embedded default: a SQLite file in the user data folder."""
+    return f"sqlite:///{data_dir() / 'web.sqlite3'}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")  # readers never wait for the writer
+    cursor.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a killed process loses nothing committed
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for the URL; SQLite files get their folder created and WAL mode."""
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError:
+        raise StoreError(
+            f"not a database URL: {url!r} (e.g. sqlite:///games.sqlite3 or postgresql+psycopg://...)"
+        ) from None
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(parsed, connect_args={"check_same_thread": False})
+        sa.event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    if parsed.get_backend_name() == "postgresql":
+        return sa.create_engine(parsed, pool_size=5, max_overflow=5, pool_pre_ping=True)
+    raise StoreError(f"unsupported database {parsed.get_backend_name()!r}: use sqlite or postgresql")
+
+
+class WebStore:
+    """Every query of the web game."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.engine.dispose()
+
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the newest Alembic revision."""
+        from cubilete.store.migrate import upgrade
+
+        try:
+            upgrade(self.engine)
+        except sa.exc.OperationalError as exc:
+            raise StoreError(f"cannot open the database {self.engine.url!r}: {exc.orig}") from None
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(f"the database refused the write: {exc.__class__.__name__}") from exc
+
+    # --- writes ----------------------------------------------------------------------
+    def create_table(self, row: TableRow) -> None:
+        """Store a new table and its seats."""
+        with self._write() as conn:
+            conn.execute(
+                tables.insert().values(
+                    id=row.id,
+                    created_at=row.created_at,
+                    preset=row.preset,
+                    rules_json=row.rules_json,
+                    seed=row.seed,
+                    commitment=row.commitment,
+                    timer=row.timer,
+                    coach=row.coach,
+                    status=row.status,
+                    version=row.version,
+                )
+            )
+            conn.execute(
+                seats.insert(),
+                [
+                    {"table_id": row.id, "idx": s.idx, "kind": s.kind, "level": s.level, "name": s.name,
+                     "token_hash": s.token_hash, "pid": s.pid}
+                    for s in row.seats
+                ],
+            )
+
+    def _bump(self, conn: Connection, table_id: str, version: int, **changes: object) -> None:
+        """Move the table from version-1 to version; anything else means a second writer: refuse."""
+        done = conn.execute(
+            tables.update()
+            .where(tables.c.id == table_id, tables.c.version == version - 1)
+            .values(version=version, **changes)
+        )
+        if done.rowcount != 1:
+            raise StoreError(f"table {table_id} is not at version {version - 1}: the write was refused")
+
+    def sit(self, table_id: str, version: int, seat: SeatRow, status: str) -> None:
+        """A player takes a seat (and the table may start)."""
+        with self._write() as conn:
+            self._bump(conn, table_id, version, status=status)
+            conn.execute(
+                seats.update()
+                .where(seats.c.table_id == table_id, seats.c.idx == seat.idx)
+                .values(name=seat.name, token_hash=seat.token_hash, pid=seat.pid)
+            )
+
+    def append_action(
+        self, table_id: str, version: int, seq: int, seat: int, action_json: str,
+        result: tuple[list[int], list[int]] | None = None,
+    ) -> None:
+        """Commit an accepted action; ``result`` (totals, winners) when it ends the game."""
+        now = time.time()
+        with self._write() as conn:
+            changes: dict[str, object] = {}
+            if result is not None:
+                changes = {"status": "finished", "finished_at": now}
+            self._bump(conn, table_id, version, **changes)
+            conn.execute(
+                actions.insert().values(table_id=table_id, seq=seq, seat=seat, action_json=action_json, created_at=now)
+            )
+            if result is not None:
+                totals, winners = result
+                for idx, total in enumerate(totals):
+                    conn.execute(
+                        seats.update()
+                        .where(seats.c.table_id == table_id, seats.c.idx == idx)
+                        .values(total=total, winner=idx in winners)
+                    )
+
+    # --- reads -----------------------------------------------------------------------
+    def _seats(self, conn: Connection, table_id: str) -> tuple[SeatRow, ...]:
+        rows = conn.execute(seats.select().where(seats.c.table_id == table_id).order_by(seats.c.idx))
+        return tuple(
+            SeatRow(r.idx, r.kind, r.level, r.name, r.token_hash, r.pid, r.total, r.winner) for r in rows
+        )
+
+    def _table(self, conn: Connection, r: Any, with_actions: bool) -> TableRow:
+        moves: tuple[tuple[int, str], ...] = ()
+        if with_actions:
+            rows = conn.execute(
+                sa.select(actions.c.seat, actions.c.action_json)
+                .where(actions.c.table_id == r.id)
+                .order_by(actions.c.seq)
+            )
+            moves = tuple((a.seat, a.action_json) for a in rows)
+        return TableRow(
+            r.id, r.created_at, r.preset, r.rules_json, r.seed, r.commitment, r.timer, bool(r.coach), r.status,
+            r.version, r.finished_at, self._seats(conn, r.id), moves,
+        )
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        """A table with its seats and actions, or None."""
+        with self.engine.connect() as conn:
+            r = conn.execute(tables.select().where(tables.c.id == table_id)).first()
+            return self._table(conn, r, True) if r is not None else None
+
+    def unfinished_ids(self) -> list[str]:
+        """The tables still waiting or being played (to resume after a restart)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(tables.c.id).where(tables.c.status != "finished"))
+            return [r.id for r in rows]
+
+    def finished_games(self, preset: str | None = None, limit: int = 50, pid: str | None = None) -> list[TableRow]:
+        """Finished tables, newest first (optionally one preset, or the games of one player)."""
+        query = tables.select().where(tables.c.status == "finished")
+        if preset:
+            query = query.where(tables.c.preset == preset)
+        if pid:
+            mine = sa.select(seats.c.table_id).where(seats.c.pid == pid)
+            query = query.where(tables.c.id.in_(mine))
+        query = query.order_by(tables.c.finished_at.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            return [self._table(conn, r, False) for r in conn.execute(query).all()]
+
+    def player_results(
+        self, preset: str | None = None, pid: str | None = None
+    ) -> list[tuple[str, str, str, int, bool]]:
+        """(pid, name, preset, total, winner) of every human seat in finished games."""
+        query = (
+            sa.select(seats.c.pid, seats.c.name, tables.c.preset, seats.c.total, seats.c.winner)
+            .join(tables, tables.c.id == seats.c.table_id)
+            .where(tables.c.status == "finished", seats.c.kind == "human", seats.c.pid.is_not(None))
+        )
+        if preset:
+            query = query.where(tables.c.preset == preset)
+        if pid:
+            query = query.where(seats.c.pid == pid)
+        with self.engine.connect() as conn:
+            return [(r.pid, r.name, r.preset, r.total or 0, bool(r.winner)) for r in conn.execute(query)]

@@ -1,0 +1,1 @@
+"""The web game: FastAPI app, live tables over WebSockets, pages (``cubilete serve``)."""

@@ -1,0 +1,214 @@
+"""The HTTP API (docs/WEB.md): presets, creating tables, records, history, rankings, reviews.
+
+Every refusal is a JSON body ``{"error": "<specific message>"}`` with a 4xx status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from functools import lru_cache
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from cubilete import coach
+from cubilete.errors import CubileteError
+from cubilete.rules import all_presets, find_rules
+from cubilete.rules.profile import rules_from_toml
+from cubilete.store.webdb import TableRow
+from cubilete.web.hub import PID, Hub, web_record
+from cubilete.web.words import in_language, rules_words
+
+MAX_BODY = 64 * 1024
+router = APIRouter(prefix="/api")
+
+
+class ApiError(Exception):
+    """A refused request: its status and message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def hub_of(request: Request) -> Hub:
+    """The app's hub (set up at start)."""
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+HubDep = Annotated[Hub, Depends(hub_of)]
+
+
+class SeatSpec(BaseModel):
+    """One seat of a new table."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["human", "bot"]
+    level: str | None = None
+
+
+class NewTable(BaseModel):
+    """The body of ``POST /api/tables``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    rules: str | None = Field(default=None, max_length=64)
+    profile: str | None = Field(default=None, max_length=20000)
+    seats: list[SeatSpec] = Field(min_length=1, max_length=8)
+    timer: int | None = Field(default=None, ge=10, le=600)
+    coach: bool = True
+
+
+async def _body(request: Request) -> object:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise ApiError(413, f"the body may hold at most {MAX_BODY} bytes")
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "the body is not valid JSON") from None
+
+
+@router.get("/health")
+async def health() -> dict[str, bool]:
+    """The server is up."""
+    return {"ok": True}
+
+
+@lru_cache(maxsize=1)
+def _presets() -> list[dict[str, Any]]:
+    return [
+        {"name": r.name, "title": rules_words(r)["title"], "min_players": r.min_players,
+         "max_players": r.max_players, "coach": coach.is_solvable(r)}
+        for r in all_presets()
+    ]
+
+
+@router.get("/presets")
+async def presets() -> list[dict[str, Any]]:
+    """Every preset, with its title in each language."""
+    return await asyncio.to_thread(_presets)
+
+
+@router.post("/tables", status_code=201)
+async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
+    """Create a table and get its link and commitment."""
+    try:
+        spec = NewTable.model_validate(await _body(request))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "body"
+        raise ApiError(422, f"{where}: {first['msg']}") from None
+    if (spec.rules is None) == (spec.profile is None):
+        raise ApiError(422, "give either \"rules\" (a preset name) or \"profile\" (house rules as TOML), not both")
+    try:
+        rules = find_rules(spec.rules) if spec.rules is not None else rules_from_toml(spec.profile or "", "profile")
+        room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach)
+    except CubileteError as exc:
+        raise ApiError(422, str(exc)) from None
+    return {"id": room.id, "url": f"/t/{room.id}", "commitment": room.commitment}
+
+
+async def _room(hub: Hub, table_id: str) -> Any:
+    room = await hub.room(table_id)
+    if room is None:
+        raise ApiError(404, f"there is no table {table_id!r}")
+    return room
+
+
+@router.get("/tables/{table_id}")
+async def table(table_id: str, hub: HubDep) -> dict[str, Any]:
+    """A table's info and state."""
+    room = await _room(hub, table_id)
+    return {"table": room.table, "state": room.state()}
+
+
+@router.get("/tables/{table_id}/record")
+async def record(table_id: str, hub: HubDep) -> dict[str, Any]:
+    """The record of a finished game (with the revealed seed)."""
+    room = await _room(hub, table_id)
+    if room.game is None or not room.game.is_over:
+        raise ApiError(409, "the record (and its seed) is published when the game ends")
+    return web_record(room)
+
+
+def _summary(row: TableRow) -> dict[str, Any]:
+    return {
+        "id": row.id, "preset": row.preset, "finished_at": row.finished_at,
+        "players": [{"name": s.name, "pid": s.pid, "total": s.total, "winner": bool(s.winner),
+                     "bot": s.kind == "bot"} for s in row.seats],
+    }
+
+
+@router.get("/games")
+async def games(hub: HubDep, preset: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+    """Finished games, newest first."""
+    rows = await asyncio.to_thread(hub.store.finished_games, preset, max(1, min(limit, 200)))
+    return [_summary(r) for r in rows]
+
+
+def _aggregate(results: list[tuple[str, str, str, int, bool]], by_preset: bool) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for pid, name, preset, total, won in results:
+        fresh = {"name": name, "pid": pid, "games": 0, "wins": 0, "sum": 0, "best": total}
+        entry = out.setdefault(preset if by_preset else pid, fresh)
+        entry["games"] += 1
+        entry["wins"] += int(won)
+        entry["sum"] += total
+        entry["best"] = max(entry["best"], total)
+        entry["name"] = name  # the latest name a browser used
+    for entry in out.values():
+        entry["average"] = round(entry.pop("sum") / entry["games"], 1)
+    return out
+
+
+@router.get("/leaderboard")
+async def leaderboard(hub: HubDep, preset: str = "generala") -> list[dict[str, Any]]:
+    """Humans of one preset, by wins then average."""
+    results = await asyncio.to_thread(hub.store.player_results, preset, None)
+    board = list(_aggregate(results, by_preset=False).values())
+    board.sort(key=lambda e: (-e["wins"], -e["average"], e["name"]))
+    return board
+
+
+@router.get("/players/{pid}")
+async def player(pid: str, hub: HubDep) -> dict[str, Any]:
+    """One browser's games and statistics per preset."""
+    if not PID.match(pid):
+        raise ApiError(404, f"there is no player {pid!r}")
+    results = await asyncio.to_thread(hub.store.player_results, None, pid)
+    if not results:
+        raise ApiError(404, f"player {pid!r} has no finished game")
+    rows = await asyncio.to_thread(hub.store.finished_games, None, 100, pid)
+    stats = _aggregate(results, by_preset=True)
+    for entry in stats.values():
+        entry.pop("pid")
+        entry.pop("name")
+    return {"pid": pid, "names": sorted({r[1] for r in results}), "games": [_summary(r) for r in rows],
+            "stats": stats}
+
+
+@router.get("/games/{table_id}/review")
+async def review(table_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]:
+    """The coach's review of a finished game (expected points lost per player, worst moments)."""
+    room = await _room(hub, table_id)
+    if room.game is None or not room.game.is_over:
+        raise ApiError(409, "the review is made when the game ends")
+    humans = [s.name for s in room.seats if s.kind == "human" and s.name]
+    return await asyncio.to_thread(_review, room.game, humans, lang)
+
+
+def _review(game: Any, humans: list[str], lang: str) -> dict[str, Any]:
+    with in_language(lang):
+        found = coach.review(game, humans or None)
+    return {
+        "exact": found.exact,
+        "players": [{"name": name, "loss": round(loss, 2),
+                     "decisions": sum(1 for d in found.decisions if d.player == name)}
+                    for name, loss in found.total_loss.items()],
+        "worst": [{"player": d.player, "turn": d.turn, "dice": list(d.dice), "chosen": d.action, "best": d.best,
+                   "loss": round(d.loss, 2)} for worst in found.worst.values() for d in worst],
+    }

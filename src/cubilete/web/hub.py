@@ -1,0 +1,116 @@
+"""Every table of the server: creating them, finding them (from memory or the database),
+resuming the unfinished ones after a restart, and the history queries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+import secrets
+import time
+from typing import Any
+
+from cubilete import fairness
+from cubilete.bots import BOT_LEVELS
+from cubilete.errors import CubileteError
+from cubilete.notation import numbered
+from cubilete.record import to_record
+from cubilete.rules import Rules
+from cubilete.rules.codec import rules_from_dict, rules_to_dict
+from cubilete.store.webdb import SeatRow, TableRow, WebStore
+from cubilete.web.room import Room
+from cubilete.web.settings import Settings
+
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,16}$")
+ID_LETTERS = "abcdefghijkmnpqrstuvwxyz23456789"  # no look-alikes (l/1, o/0) in links read aloud
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+PID = re.compile(r"^[0-9a-f]{16}$")
+BOT_NAMES = {"random": "Random", "greedy": "Greedy", "heuristic": "Heuristic", "beginner": "Beginner",
+             "casual": "Casual", "strong": "Strong", "optimal": "Optimal", "lookahead": "Lookahead"}
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a browser token (never the token itself)."""
+    return hashlib.sha256(f"seat:{token}".encode()).hexdigest()
+
+
+def player_id(token: str) -> str:
+    """The public id of a browser: shown in pages and links, reveals nothing of the token."""
+    return hashlib.sha256(f"player:{token}".encode()).hexdigest()[:16]
+
+
+class Hub:
+    """The server's tables."""
+
+    def __init__(self, store: WebStore, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.rooms: dict[str, Room] = {}
+        self._loading = asyncio.Lock()
+
+    async def resume(self) -> int:
+        """Load every unfinished table and let its bots go on; returns how many."""
+        ids = await asyncio.to_thread(self.store.unfinished_ids)
+        for table_id in ids:
+            room = await self.room(table_id)
+            if room is not None:
+                room.schedule()
+        return len(ids)
+
+    async def room(self, table_id: str) -> Room | None:
+        """The live table, loaded from the database if needed (None if there is no such table)."""
+        if not TABLE_ID.match(table_id):
+            return None
+        if table_id in self.rooms:
+            return self.rooms[table_id]
+        async with self._loading:
+            if table_id not in self.rooms:
+                row = await asyncio.to_thread(self.store.load_table, table_id)
+                if row is None:
+                    return None
+                rules = rules_from_dict(json.loads(row.rules_json), "stored rules")
+                self.rooms[table_id] = Room(row, rules, self.store, self.settings)
+        return self.rooms[table_id]
+
+    async def create(self, rules: Rules, seats: list[tuple[str, str | None]], timer: int | None, coach: bool) -> Room:
+        """A new table: seats are (kind, level); bots are named after their level."""
+        if not rules.min_players <= len(seats) <= rules.max_players:
+            raise CubileteError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
+                                f"not {len(seats)}")
+        for kind, level in seats:
+            if kind == "bot" and level not in BOT_LEVELS:
+                raise CubileteError(f"unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
+        bot_names = numbered([f"{BOT_NAMES[level or 'random']} bot" for kind, level in seats if kind == "bot"])
+        names = iter(bot_names)
+        rows = tuple(
+            SeatRow(i, kind, level if kind == "bot" else None, next(names) if kind == "bot" else None, None, None)
+            for i, (kind, level) in enumerate(seats)
+        )
+        seed = fairness.new_seed()
+        status = "playing" if all(kind == "bot" for kind, _ in seats) else "waiting"
+        row = TableRow(
+            id="".join(secrets.choice(ID_LETTERS) for _ in range(8)), created_at=time.time(), preset=rules.name,
+            rules_json=json.dumps(rules_to_dict(rules)), seed=seed, commitment=fairness.commitment(seed),
+            timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows,
+        )
+        await asyncio.to_thread(self.store.create_table, row)
+        room = Room(row, rules, self.store, self.settings)
+        self.rooms[row.id] = room
+        room.schedule()
+        return room
+
+    async def close(self) -> None:
+        """Stop every table's tasks."""
+        for room in list(self.rooms.values()):
+            await room.close()
+
+
+def web_record(room: Room) -> dict[str, Any]:
+    """The game record of a finished table, with its commitment and table id."""
+    assert room.game is not None
+    record = to_record(room.game)
+    record["commitment"] = room.commitment
+    record["table"] = room.id
+    return record

@@ -1,0 +1,89 @@
+"""Schemas of every frame a client may send, and the error frames the server answers with.
+
+A frame is one JSON object of at most :data:`MAX_FRAME` bytes; anything else is answered
+with an error frame and changes nothing (docs/WEB.md lists the codes).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+MAX_FRAME = 4096
+NAME_MAX = 24
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX)]
+
+
+class Frame(BaseModel):
+    """Fields every client frame may not go beyond."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Sit(Frame):
+    """Take an empty human seat."""
+
+    type: Literal["sit"]
+    seat: int = Field(ge=0, le=7)
+    name: Name
+
+
+class Act(Frame):
+    """Play an action (engine JSON: roll / score / stand) on the state version the client saw."""
+
+    type: Literal["act"]
+    version: int = Field(ge=0)
+    action: dict[str, Any]
+
+
+class Hint(Frame):
+    """Ask the coach about the player's own decision."""
+
+    type: Literal["hint"]
+
+
+class Ping(Frame):
+    """Keep-alive."""
+
+    type: Literal["ping"]
+
+
+ClientFrame = Annotated[Sit | Act | Hint | Ping, Field(discriminator="type")]
+_frames: TypeAdapter[Sit | Act | Hint | Ping] = TypeAdapter(ClientFrame)
+
+
+class ProtocolError(Exception):
+    """A frame refused: its code and message go back to the client in an error frame."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def error_frame(code: str, message: str) -> dict[str, str]:
+    """The frame that answers a refused message."""
+    return {"type": "error", "code": code, "message": message}
+
+
+def parse_frame(text: str | bytes) -> Sit | Act | Hint | Ping:
+    """The client frame in ``text``, or a :class:`ProtocolError` saying what is wrong with it."""
+    if isinstance(text, bytes):
+        raise ProtocolError("bad-message", "frames are JSON text, not binary")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME:
+        raise ProtocolError("too-big", f"a frame may hold at most {MAX_FRAME} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad-json", "the frame is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad-message", "a frame is a JSON object with a \"type\"")
+    try:
+        return _frames.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "frame"
+        raise ProtocolError("bad-message", f"{where}: {first['msg']}") from None

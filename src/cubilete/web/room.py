@@ -1,0 +1,363 @@
+"""One live table: its game, its lock, its connections, its bots and its turn timer.
+
+The server is the authority: it throws the dice and checks every action with the engine.
+Every change is committed to the database *before* it is broadcast, under the table's
+lock, so what a client has seen acknowledged survives any crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from cubilete import coach
+from cubilete.actions import Action, action_from_json, action_to_json
+from cubilete.bots import make_bot
+from cubilete.bots.base import Strategy
+from cubilete.errors import CubileteError, IllegalActionError
+from cubilete.game import Game
+from cubilete.rules import Rules
+from cubilete.state import Phase
+from cubilete.store.webdb import SeatRow, StoreError, TableRow, WebStore
+from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, error_frame
+from cubilete.web.settings import Settings
+from cubilete.web.views import SeatInfo, state_view, table_info
+from cubilete.web.words import in_language
+
+log = logging.getLogger("cubilete.web")
+SEND_QUEUE = 256  # frames waiting for a slow client before it is dropped
+
+
+class TokenBucket:
+    """``rate`` frames per second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        """True if a frame may pass now."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Client:
+    """One WebSocket connection: its identity, its seat, its send queue."""
+
+    def __init__(self, send_text: Callable[[str], Awaitable[None]], token_hash: str | None, pid: str | None,
+                 lang: str, settings: Settings) -> None:
+        self.send_text = send_text
+        self.token_hash = token_hash
+        self.pid = pid
+        self.lang = lang
+        self.seat: int | None = None
+        self.bucket = TokenBucket(settings.rate, settings.burst)
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE)
+        self.dropped = False
+
+    def send(self, frame: dict[str, Any] | str) -> None:
+        """Queue a frame; a client too slow to keep up is dropped rather than slowing the table."""
+        text = frame if isinstance(frame, str) else json.dumps(frame, ensure_ascii=False)
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.dropped = True
+
+    async def pump(self) -> None:
+        """Send queued frames in order until told to stop (None)."""
+        while (text := await self.queue.get()) is not None:
+            await self.send_text(text)
+
+
+class Room:
+    """A table as it is being played."""
+
+    def __init__(self, row: TableRow, rules: Rules, store: WebStore, settings: Settings) -> None:
+        self.id = row.id
+        self.rules = rules
+        self.store = store
+        self.settings = settings
+        self.seed = row.seed
+        self.commitment = row.commitment
+        self.timer = row.timer
+        self.coach = row.coach
+        self.status = row.status
+        self.version = row.version
+        self.seats = [SeatInfo(s.idx, s.kind, s.level, s.name, s.token_hash, s.pid) for s in row.seats]
+        self.game: Game | None = None
+        self.last: tuple[int, Action] | None = None
+        self.clients: set[Client] = set()
+        self.lock = asyncio.Lock()
+        self.bots: dict[int, Strategy] = {}
+        self._driver: asyncio.Task[None] | None = None
+        self._timer_task: asyncio.Task[None] | None = None
+        self._turn_key: tuple[object, ...] | None = None
+        self.deadline: float | None = None  # loop time when the current human's turn is handed to a bot
+        if self.status != "waiting":
+            self.game = self._new_game()
+            for seat, text in row.actions:
+                action = action_from_json(json.loads(text))
+                self.game.apply(action)
+                self.last = (seat, action)
+
+    # --- building ----------------------------------------------------------------------
+    def _new_game(self) -> Game:
+        names = [s.name or "" for s in self.seats]
+        return Game(self.rules, names, self.seed)
+
+    def bot(self, idx: int) -> Strategy:
+        """The strategy playing seat ``idx`` (a bot seat, or the stand-in of a human whose timer ran out)."""
+        if idx not in self.bots:
+            seat = self.seats[idx]
+            level = seat.level if seat.kind == "bot" and seat.level else self.settings.timeout_level
+            self.bots[idx] = make_bot(f"bot:{level}", seed=f"{self.seed}:{idx}")
+        return self.bots[idx]
+
+    @property
+    def table(self) -> dict[str, Any]:
+        """The table info frame's body."""
+        return table_info(self.id, self.rules, self.commitment, self.timer, self.coach, self.seats)
+
+    def state(self) -> dict[str, Any]:
+        """The state frame's body."""
+        connected = {c.seat for c in self.clients if c.seat is not None}
+        left = None
+        if self.deadline is not None:
+            left = round(max(0.0, self.deadline - asyncio.get_running_loop().time()), 1)
+        return state_view(self.version, self.status, self.rules, self.seats, connected, self.game, self.last, left)
+
+    def broadcast(self) -> None:
+        """Send the state to everyone at the table (one JSON text for all)."""
+        text = json.dumps({"type": "state", **self.state()}, ensure_ascii=False)
+        for client in list(self.clients):
+            client.send(text)
+
+    # --- connections -------------------------------------------------------------------
+    def join(self, client: Client) -> None:
+        """A connection arrives: it gets its seat back if its token holds one."""
+        if client.token_hash is not None:
+            for seat in self.seats:
+                if seat.kind == "human" and seat.token_hash == client.token_hash:
+                    client.seat = seat.idx
+        self.clients.add(client)
+        client.send({"type": "welcome", "table": self.table, "you": {"seat": client.seat, "pid": client.pid}})
+        self.broadcast()  # the others see the seat connected again
+        self.schedule()
+
+    def leave(self, client: Client) -> None:
+        """A connection goes."""
+        self.clients.discard(client)
+        self.broadcast()
+
+    async def handle(self, client: Client, frame: Sit | Act | Hint | Ping) -> None:
+        """Answer one valid frame; refusals raise :class:`ProtocolError`."""
+        if isinstance(frame, Ping):
+            client.send({"type": "pong"})
+        elif isinstance(frame, Sit):
+            await self._sit(client, frame)
+        elif isinstance(frame, Act):
+            await self._act(client, frame)
+        else:
+            await self._hint(client)
+
+    # --- sitting -----------------------------------------------------------------------
+    async def _sit(self, client: Client, frame: Sit) -> None:
+        if client.token_hash is None:
+            raise ProtocolError("not-seated", "open the table's link in a browser to take a seat (no token given)")
+        name = frame.name
+        if any(not ch.isprintable() for ch in name):
+            raise ProtocolError("bad-message", "a name may not hold control characters")
+        async with self.lock:
+            if client.seat is not None or any(s.token_hash == client.token_hash for s in self.seats):
+                raise ProtocolError("already-seated", "you already have a seat at this table")
+            if frame.seat >= len(self.seats):
+                raise ProtocolError("bad-message", f"this table has {len(self.seats)} seats")
+            seat = self.seats[frame.seat]
+            if seat.kind != "human" or seat.name is not None:
+                raise ProtocolError("seat-taken", f"seat {frame.seat + 1} is taken")
+            taken = {s.name.casefold() for s in self.seats if s.name}
+            if name.casefold() in taken:
+                raise ProtocolError("name-taken", f"someone at this table is already called {name}")
+            filled = all(s.name is not None or s is seat for s in self.seats)
+            status = "playing" if filled else "waiting"
+            row = SeatRow(seat.idx, seat.kind, None, name, client.token_hash, client.pid)
+            await self._write(self.store.sit, self.id, self.version + 1, row, status)
+            seat.name, seat.token_hash, seat.pid = name, client.token_hash, client.pid
+            client.seat = seat.idx
+            self.version += 1
+            self.status = status
+            if filled:
+                self.game = self._new_game()
+            self.broadcast()
+        self.schedule()
+
+    # --- playing -----------------------------------------------------------------------
+    async def _act(self, client: Client, frame: Act) -> None:
+        try:
+            action = action_from_json(frame.action)
+        except CubileteError as exc:
+            raise ProtocolError("bad-message", str(exc)) from None
+        async with self.lock:
+            game = self._playing()
+            if client.seat is None:
+                raise ProtocolError("not-seated", "spectators cannot play: take a seat first")
+            if game.state.current != client.seat:
+                raise ProtocolError("not-your-turn", f"it is {game.current_player}'s turn")
+            if frame.version != self.version:
+                raise ProtocolError("stale", f"the table moved on (version {self.version}); nothing was played")
+            try:
+                await self._commit(client.seat, action)
+            except IllegalActionError as exc:
+                raise ProtocolError("illegal", str(exc)) from None
+        self.schedule()
+
+    def _playing(self) -> Game:
+        if self.game is None:
+            raise ProtocolError("not-started", "the game starts when every seat is taken")
+        if self.game.is_over:
+            raise ProtocolError("game-over", "the game is over")
+        return self.game
+
+    async def _write(self, write: Callable[..., None], *args: Any) -> None:
+        try:
+            await asyncio.to_thread(write, *args)
+        except StoreError as exc:
+            log.error("table %s: %s", self.id, exc)
+            raise ProtocolError("server-error", "the move could not be saved; nothing was played") from None
+
+    async def _commit(self, seat: int, action: Action) -> None:
+        """Apply, write, then broadcast (the caller holds the lock)."""
+        game = self._playing()
+        game.apply(action)
+        result = None
+        if game.is_over:
+            result = (game.totals(), list(game.state.winners))
+        try:
+            await self._write(
+                self.store.append_action, self.id, self.version + 1, len(game.history), seat,
+                json.dumps(action_to_json(action)), result,
+            )
+        except ProtocolError:
+            game.undo()
+            raise
+        self.version += 1
+        self.last = (seat, action)
+        if result is not None:
+            self.status = "finished"
+        self._update_deadline()
+        self.broadcast()
+
+    # --- bots and the timer ------------------------------------------------------------
+    def schedule(self) -> None:
+        """Start the bot driver when a bot (or a timed-out human) is to play."""
+        self._update_deadline()
+        game = self.game
+        if game is None or game.is_over:
+            return
+        if self.seats[game.state.current].kind == "bot" and (self._driver is None or self._driver.done()):
+            self._driver = asyncio.create_task(self._drive_bots())
+
+    def _update_deadline(self) -> None:
+        """A human's turn gets ``timer`` seconds; the clock restarts only when the turn changes hands."""
+        game = self.game
+        if not self.timer or game is None or game.is_over or self.seats[game.state.current].kind == "bot":
+            self._cancel_timer()
+            return
+        st = game.state
+        key = (st.phase, st.tiebreak_round, st.current, st.seats[st.current].turns_taken)
+        if key == self._turn_key:
+            return
+        self._cancel_timer()
+        self._turn_key = key
+        loop = asyncio.get_running_loop()
+        self.deadline = loop.time() + self.timer
+        self._timer_task = asyncio.create_task(self._expire(key))
+
+    def _cancel_timer(self) -> None:
+        if self._timer_task is not None and self._timer_task is not asyncio.current_task():
+            self._timer_task.cancel()
+        self._timer_task = None
+        self._turn_key = None
+        self.deadline = None
+
+    def _key(self) -> tuple[object, ...] | None:
+        game = self.game
+        if game is None or game.is_over:
+            return None
+        st = game.state
+        return (st.phase, st.tiebreak_round, st.current, st.seats[st.current].turns_taken)
+
+    async def _expire(self, key: tuple[object, ...]) -> None:
+        """The timer ran out: a bot plays the rest of that human's turn."""
+        assert self.timer
+        await asyncio.sleep(self.timer)
+        async with self.lock:
+            while self._key() == key and self.game is not None:
+                seat = self.game.state.current
+                action = await asyncio.to_thread(self.bot(seat).choose, self.game)
+                await self._commit(seat, action)
+        self.schedule()
+
+    async def _drive_bots(self) -> None:
+        """Play bot seats one action at a time, with a pause so people can follow."""
+        while True:
+            await asyncio.sleep(self.settings.bot_delay)
+            async with self.lock:
+                game = self.game
+                if game is None or game.is_over or self.seats[game.state.current].kind != "bot":
+                    break
+                seat = game.state.current
+                try:
+                    action = await asyncio.to_thread(self.bot(seat).choose, game)
+                    await self._commit(seat, action)
+                except ProtocolError:  # the database refused: try again after the pause
+                    continue
+        self.schedule()
+
+    # --- coach -------------------------------------------------------------------------
+    async def _hint(self, client: Client) -> None:
+        if not self.coach:
+            raise ProtocolError("coach-off", "the coach is not allowed at this table")
+        async with self.lock:
+            game = self._playing()
+            if client.seat is None or game.state.current != client.seat:
+                raise ProtocolError("not-your-turn", "the coach helps with your own turn")
+            frame = await asyncio.to_thread(_hint_frame, game, client.lang)
+        client.send(frame)
+
+    async def close(self) -> None:
+        """Stop the bots and the timer (server shutdown)."""
+        for task in (self._driver, self._timer_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+
+def _hint_frame(game: Game, lang: str) -> dict[str, Any]:
+    """The coach's advice for the decision at hand, in the client's language (runs in a worker thread)."""
+    advice, exact = coach.hint(game)
+    with in_language(lang):
+        options = [
+            {"text": a.describe(game.rules), "keep": list(a.keep_positions) if a.kind == "keep" else None,
+             "slot": a.slot, "expected": round(a.expected, 3), "loss": round(a.loss, 3)}
+            for a in advice
+        ]
+    note = "" if game.state.turn.throws or game.state.phase is not Phase.PLAY else "throw first"
+    return {"type": "hint", "exact": exact, "advice": options, "note": note}
+
+
+def refuse(client: Client, exc: ProtocolError) -> None:
+    """Answer a refused frame."""
+    client.send(error_frame(exc.code, exc.message))

@@ -1,0 +1,40 @@
+"""Run the app with uvicorn (one process)."""
+
+from __future__ import annotations
+
+import logging
+
+import uvicorn
+
+from cubilete.store.webdb import StoreError, WebStore
+from cubilete.web.app import create_app
+from cubilete.web.protocol import MAX_FRAME
+from cubilete.web.settings import Settings
+
+
+def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Serve until interrupted; a database that cannot be opened is refused before listening."""
+    store = WebStore(settings.db_url)  # fail early, with our message, on a bad URL or database
+    try:
+        store.migrate()
+    finally:
+        store.close()
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    print(f"cubilete web game on http://{host}:{port}  (database: {_shown(settings.db_url)}; Ctrl+C stops)", flush=True)
+    uvicorn.run(
+        create_app(settings), host=host, port=port, log_level="warning",
+        ws_max_size=16 * MAX_FRAME, ws_ping_interval=20, ws_ping_timeout=20,
+    )
+
+
+def _shown(url: str) -> str:
+    """The URL without its password."""
+    try:
+        import sqlalchemy as sa
+
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except Exception:  # any URL problem is reported by the store already
+        return url
+
+
+__all__ = ["StoreError", "serve"]

@@ -1,0 +1,142 @@
+// HTTP calls, the browser's identity token, and small DOM helpers shared by the pages.
+
+const TOKEN_KEY = "cubilete-token";
+const NAME_KEY = "cubilete-name";
+
+/** This browser's secret token: 32 hex chars made once and kept in localStorage. */
+export function token() {
+  let tok = null;
+  try {
+    tok = localStorage.getItem(TOKEN_KEY);
+  } catch {
+    // storage disabled: a token for this page only
+  }
+  if (!/^[0-9a-f]{32}$/.test(tok || "")) {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    tok = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    try {
+      localStorage.setItem(TOKEN_KEY, tok);
+    } catch {
+      // keep it in memory only
+    }
+  }
+  return tok;
+}
+
+export function savedName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || "";
+  } catch {
+    return "";
+  }
+}
+
+export function saveName(name) {
+  try {
+    localStorage.setItem(NAME_KEY, name);
+  } catch {
+    // not remembered: harmless
+  }
+}
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let resp;
+  try {
+    resp = await fetch(path, init);
+  } catch (exc) {
+    throw new ApiError(0, String(exc && exc.message ? exc.message : exc));
+  }
+  let data = null;
+  try {
+    data = await resp.json();
+  } catch {
+    data = null;
+  }
+  if (!resp.ok) {
+    const msg = data && typeof data.error === "string" ? data.error : `HTTP ${resp.status}`;
+    throw new ApiError(resp.status, msg);
+  }
+  return data;
+}
+
+export const api = {
+  presets: () => request("GET", "/api/presets"),
+  createTable: (body) => request("POST", "/api/tables", body),
+  table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
+  record: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/record`),
+  games: (preset, limit = 50) => {
+    const q = new URLSearchParams({ limit: String(limit) });
+    if (preset) q.set("preset", preset);
+    return request("GET", `/api/games?${q}`);
+  },
+  review: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/review`),
+  leaderboard: (preset) => request("GET", `/api/leaderboard?${new URLSearchParams({ preset })}`),
+  player: (pid) => request("GET", `/api/players/${encodeURIComponent(pid)}`),
+};
+
+/**
+ * Build an element: el("button", {class: "x", "data-testid": "roll", onclick: fn}, "text", child).
+ * Strings become text nodes (never HTML), so names and server text cannot inject markup.
+ */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else if (key === "value") node.value = value;
+    else if (key === "checked" || key === "disabled" || key === "selected") node[key] = Boolean(value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(node, child);
+    else node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** An in-app link: the router intercepts clicks on a[data-link]. */
+export function link(href, text, attrs = {}) {
+  return el("a", { href, "data-link": "", ...attrs }, text);
+}
+
+let toastTimer = null;
+
+/** A short message at the bottom of the screen (textContent only). */
+export function toast(text, kind = "error") {
+  const box = document.getElementById("toast");
+  if (!box) return;
+  box.textContent = text;
+  box.className = `toast show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    box.className = "toast";
+  }, 4000);
+}
+
+/** A date from the server (ISO text or epoch seconds) in the user's locale. */
+export function when(value, langCode) {
+  if (value === null || value === undefined || value === "") return "";
+  const date = typeof value === "number" ? new Date(value * 1000) : new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  const tag = langCode === "pt" ? "pt-BR" : langCode === "es" ? "es-AR" : "en";
+  return date.toLocaleString(tag, { dateStyle: "medium", timeStyle: "short" });
+}

@@ -1,0 +1,252 @@
+// Finished games, the leaderboard and a player's page.
+
+import { api, el, link, when } from "./api.js";
+import { lang, num, pick, t } from "./i18n.js";
+import { navigate } from "./nav.js";
+
+function loading(root) {
+  root.replaceChildren(el("p", { class: "loading" }, t("common.loading")));
+}
+
+function failure(root, exc) {
+  root.replaceChildren(el("p", { class: "form-error", role: "alert" }, t("common.error", { message: exc.message })));
+}
+
+function presetTitle(presets, name, fallback) {
+  const p = (presets || []).find((x) => x.name === name);
+  return p ? pick(p.title, name) : pick(fallback, name);
+}
+
+function presetSelect(presets, selected, { all = false, testid = "preset", onchange }) {
+  return el(
+    "select",
+    { "data-testid": testid, "aria-label": t("games.filter"), onchange: (ev) => onchange(ev.target.value) },
+    all ? el("option", { value: "", selected: !selected }, t("games.all")) : null,
+    presets.map((p) => el("option", { value: p.name, selected: p.name === selected }, pick(p.title, p.name))),
+  );
+}
+
+/** One finished game as a card: rules, date, players with totals, winner marked. */
+export function gameCard(game, presets) {
+  const players = (game.players || []).map((p, i) =>
+    el(
+      "li",
+      { class: `gp${p.winner ? " winner" : ""}`, "data-testid": `game-${game.id}-player-${i}` },
+      p.winner ? el("span", { class: "crown", "aria-hidden": "true" }, "★") : null,
+      p.bot || !p.pid ? el("span", { class: "gp-name" }, p.name) : link(`/p/${encodeURIComponent(p.pid)}`, p.name, { class: "gp-name" }),
+      p.bot ? el("span", { class: "tag" }, t("games.bot")) : null,
+      el("span", { class: "gp-total" }, String(p.total ?? "")),
+    ),
+  );
+  return el(
+    "li",
+    { class: "game-card card", "data-testid": `game-${game.id}` },
+    el(
+      "div",
+      { class: "game-head" },
+      el("strong", {}, presetTitle(presets, game.preset, game.title)),
+      el("span", { class: "muted" }, when(game.finished_at, lang())),
+    ),
+    el("ol", { class: "game-players" }, players),
+    link(`/replay/${encodeURIComponent(game.id)}`, t("games.replay"), { class: "btn small ghost" }),
+  );
+}
+
+export function mountGames(root) {
+  const params = new URLSearchParams(location.search);
+  const data = { presets: [], games: null, preset: params.get("preset") || "", error: null };
+  let alive = true;
+
+  async function load() {
+    data.games = null;
+    render();
+    try {
+      const [presets, games] = await Promise.all([api.presets(), api.games(data.preset, 50)]);
+      if (!alive) return;
+      data.presets = presets;
+      data.games = games;
+    } catch (exc) {
+      data.error = exc;
+    }
+    if (alive) render();
+  }
+
+  function render() {
+    document.title = `${t("games.heading")} · ${t("app.title")}`;
+    if (data.error) return failure(root, data.error);
+    if (data.games === null) return loading(root);
+    const filter = presetSelect(data.presets, data.preset, {
+      all: true,
+      onchange: (value) => {
+        data.preset = value;
+        navigate(value ? `/games?preset=${encodeURIComponent(value)}` : "/games", { replace: true });
+      },
+    });
+    root.replaceChildren(
+      el(
+        "section",
+        { class: "list-page" },
+        el("div", { class: "page-head" }, el("h1", {}, t("games.heading")), filter),
+        data.games.length
+          ? el("ol", { class: "game-list", "data-testid": "games" }, data.games.map((g) => gameCard(g, data.presets)))
+          : el("p", { class: "muted", "data-testid": "games-empty" }, t("common.none")),
+      ),
+    );
+  }
+
+  load();
+  return { rerender: render, destroy: () => (alive = false) };
+}
+
+export function mountLeaderboard(root) {
+  const params = new URLSearchParams(location.search);
+  const data = { presets: null, rows: null, preset: params.get("preset") || "generala", error: null };
+  let alive = true;
+
+  async function load() {
+    try {
+      if (!data.presets) data.presets = await api.presets();
+      if (data.presets.length && !data.presets.some((p) => p.name === data.preset)) data.preset = data.presets[0].name;
+      data.rows = null;
+      render();
+      const rows = await api.leaderboard(data.preset);
+      if (!alive) return;
+      data.rows = rows;
+    } catch (exc) {
+      data.error = exc;
+    }
+    if (alive) render();
+  }
+
+  function render() {
+    document.title = `${t("board.heading")} · ${t("app.title")}`;
+    if (data.error) return failure(root, data.error);
+    if (!data.presets) return loading(root);
+    const select = presetSelect(data.presets, data.preset, {
+      onchange: (value) => {
+        data.preset = value;
+        history.replaceState(null, "", `/leaderboard?preset=${encodeURIComponent(value)}`);
+        load();
+      },
+    });
+    let body;
+    if (data.rows === null) body = el("p", { class: "loading" }, t("common.loading"));
+    else if (!data.rows.length) body = el("p", { class: "muted", "data-testid": "board-empty" }, t("common.none"));
+    else {
+      body = el(
+        "table",
+        { class: "board", "data-testid": "board" },
+        el(
+          "thead",
+          {},
+          el(
+            "tr",
+            {},
+            el("th", { scope: "col" }, "#"),
+            el("th", { scope: "col" }, t("board.name")),
+            el("th", { scope: "col", class: "n" }, t("board.games")),
+            el("th", { scope: "col", class: "n" }, t("board.wins")),
+            el("th", { scope: "col", class: "n" }, t("board.average")),
+            el("th", { scope: "col", class: "n" }, t("board.best")),
+          ),
+        ),
+        el(
+          "tbody",
+          {},
+          data.rows.map((r, i) =>
+            el(
+              "tr",
+              { "data-testid": `board-row-${i}` },
+              el("td", {}, String(i + 1)),
+              el("td", {}, link(`/p/${encodeURIComponent(r.pid)}`, r.name)),
+              el("td", { class: "n" }, String(r.games)),
+              el("td", { class: "n" }, String(r.wins)),
+              el("td", { class: "n" }, num(r.average, 1)),
+              el("td", { class: "n" }, String(r.best)),
+            ),
+          ),
+        ),
+      );
+    }
+    root.replaceChildren(
+      el("section", { class: "list-page" }, el("div", { class: "page-head" }, el("h1", {}, t("board.heading")), select), body),
+    );
+  }
+
+  load();
+  return { rerender: render, destroy: () => (alive = false) };
+}
+
+export function mountPlayer(root, { pid }) {
+  const data = { player: null, presets: [], error: null };
+  let alive = true;
+
+  Promise.all([api.player(pid), api.presets()])
+    .then(([player, presets]) => {
+      data.player = player;
+      data.presets = presets;
+    })
+    .catch((exc) => {
+      data.error = exc;
+    })
+    .finally(() => alive && render());
+
+  function render() {
+    if (data.error) return failure(root, data.error);
+    if (!data.player) return loading(root);
+    const p = data.player;
+    const names = p.names || [];
+    document.title = `${names[0] || p.pid} · ${t("app.title")}`;
+    const stats = Object.entries(p.stats || {});
+    root.replaceChildren(
+      el(
+        "section",
+        { class: "list-page" },
+        el("h1", { "data-testid": "player-name" }, t("player.heading", { name: names[0] || p.pid })),
+        names.length > 1 ? el("p", { class: "muted" }, t("player.names", { names: names.slice(1).join(", ") })) : null,
+        el("h2", {}, t("player.stats")),
+        stats.length
+          ? el(
+              "table",
+              { class: "board", "data-testid": "player-stats" },
+              el(
+                "thead",
+                {},
+                el(
+                  "tr",
+                  {},
+                  el("th", { scope: "col" }, t("player.rules")),
+                  el("th", { scope: "col", class: "n" }, t("board.games")),
+                  el("th", { scope: "col", class: "n" }, t("board.wins")),
+                  el("th", { scope: "col", class: "n" }, t("board.average")),
+                  el("th", { scope: "col", class: "n" }, t("board.best")),
+                ),
+              ),
+              el(
+                "tbody",
+                {},
+                stats.map(([preset, s]) =>
+                  el(
+                    "tr",
+                    {},
+                    el("td", {}, presetTitle(data.presets, preset, preset)),
+                    el("td", { class: "n" }, String(s.games)),
+                    el("td", { class: "n" }, String(s.wins)),
+                    el("td", { class: "n" }, num(s.average, 1)),
+                    el("td", { class: "n" }, String(s.best)),
+                  ),
+                ),
+              ),
+            )
+          : el("p", { class: "muted" }, t("common.none")),
+        el("h2", {}, t("player.games")),
+        (p.games || []).length
+          ? el("ol", { class: "game-list" }, p.games.map((g) => gameCard(g, data.presets)))
+          : el("p", { class: "muted" }, t("common.none")),
+      ),
+    );
+  }
+
+  render();
+  return { rerender: render, destroy: () => (alive = false) };
+}

@@ -1,0 +1,750 @@
+// The table page: a WebSocket to /ws/<id>, dice, buttons, scorecard, seats, coach and result.
+// Everything shown is rebuilt from the latest state frame, so a reload or a reconnect
+// after a server restart puts the page back exactly where the server is.
+
+import { api, el, link, savedName, saveName, toast, token } from "./api.js";
+import { dieSvg } from "./dice.js";
+import { describe as describeFair, sha256Hex, verify } from "./fair.js";
+import { joinNames, lang, num, pick, t } from "./i18n.js";
+import { renderSheet, slotLabel } from "./sheet.js";
+
+const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
+const PING_MS = 20000;
+const AUTOSIT_KEY = "cubilete-autosit";
+
+/** Ask the table page to sit this browser at `seat` with `name` once it connects (set by the home page). */
+export function planAutoSit(id, seat, name) {
+  try {
+    sessionStorage.setItem(AUTOSIT_KEY, JSON.stringify({ id, seat, name }));
+  } catch {
+    // the user sits by hand
+  }
+}
+
+function takeAutoSit(id) {
+  try {
+    const plan = JSON.parse(sessionStorage.getItem(AUTOSIT_KEY) || "null");
+    if (plan && plan.id === id) {
+      sessionStorage.removeItem(AUTOSIT_KEY);
+      return plan;
+    }
+  } catch {
+    // ignore a broken plan
+  }
+  return null;
+}
+
+export function mount(root, { id }) {
+  const myPid = sha256Hex(`player:${token()}`).slice(0, 16);
+  const page = {
+    table: null,
+    you: { seat: null, pid: null },
+    st: null,
+    held: new Set(),
+    heldSig: "",
+    pendingVersion: null,
+    hint: null,
+    hintPending: false,
+    fair: null,
+    deadlineAt: null,
+    joinNames: {},
+    joinSig: "",
+    autoSit: takeAutoSit(id),
+    fatal: null,
+  };
+  let ws = null;
+  let attempt = 0;
+  let retryTimer = null;
+  let pingTimer = null;
+  let tickTimer = null;
+  let destroyed = false;
+  let connected = false;
+
+  // --- layout: built once; sections are refilled by render() ----------------------------
+  const $ = {
+    title: el("h1", { class: "table-title", "data-testid": "table-title" }),
+    round: el("span", { class: "round", "data-testid": "round" }),
+    share: el("input", { class: "share-input", readonly: true, "data-testid": "share-link", "aria-label": "" }),
+    copy: el("button", { type: "button", class: "btn small ghost", "data-testid": "copy-link" }),
+    shareLabel: el("span", { class: "share-label" }),
+    conn: el("div", { class: "conn-banner", "data-testid": "conn", role: "status", hidden: true }),
+    status: el("p", { class: "status", "data-testid": "status", role: "status", "aria-live": "polite" }),
+    timer: el("span", { class: "timer", "data-testid": "timer", hidden: true }),
+    last: el("p", { class: "last", "data-testid": "last" }),
+    dice: el("div", { class: "dice-tray", "data-testid": "dice" }),
+    buttons: el("div", { class: "actions" }),
+    hints: el("div", { class: "hints", "data-testid": "hints", hidden: true }),
+    join: el("div", { class: "join" }),
+    result: el("div", { class: "result-box", "data-testid": "result-box", hidden: true }),
+    sheet: el("div", { class: "sheet-box" }),
+    commit: el("p", { class: "commitment" }),
+    modal: el("div", { class: "modal-backdrop", hidden: true }),
+  };
+  $.copy.addEventListener("click", copyLink);
+  $.share.addEventListener("focus", () => $.share.select());
+  root.replaceChildren(
+    el(
+      "section",
+      { class: "table-page" },
+      el(
+        "header",
+        { class: "table-head" },
+        el("div", { class: "title-line" }, $.title, $.round),
+        el("div", { class: "share" }, $.shareLabel, el("div", { class: "share-row" }, $.share, $.copy)),
+      ),
+      $.conn,
+      el(
+        "div",
+        { class: "play-area" },
+        el(
+          "div",
+          { class: "felt-col" },
+          el(
+            "div",
+            { class: "felt" },
+            el("div", { class: "status-line" }, $.status, $.timer),
+            $.last,
+            $.dice,
+            $.buttons,
+          ),
+          $.hints,
+          $.join,
+          $.result,
+        ),
+        el("div", { class: "sheet-col" }, $.sheet, $.commit),
+      ),
+      $.modal,
+    ),
+  );
+
+  // --- connection ---------------------------------------------------------------------
+  function connect() {
+    if (destroyed) return;
+    clearTimeout(retryTimer);
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const q = new URLSearchParams({ token: token(), lang: lang() });
+    const sock = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(id)}?${q}`);
+    ws = sock;
+    sock.addEventListener("message", (ev) => {
+      if (sock !== ws) return;
+      let frame;
+      try {
+        frame = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      onFrame(frame);
+    });
+    sock.addEventListener("close", (ev) => {
+      if (sock !== ws) return;
+      connected = false;
+      clearInterval(pingTimer);
+      page.pendingVersion = null;
+      if (destroyed) return;
+      if (ev.code === 4404) {
+        page.fatal = t("err.notable");
+        render();
+        return;
+      }
+      if (ev.code === 4400) {
+        page.fatal = t("err.bad-message");
+        render();
+        return;
+      }
+      const delay = BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
+      attempt += 1;
+      retryTimer = setTimeout(connect, delay);
+      render();
+    });
+  }
+
+  function send(frame) {
+    if (!ws || ws.readyState !== WebSocket.OPEN) {
+      toast(t("table.reconnecting"));
+      return false;
+    }
+    ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  function onFrame(frame) {
+    switch (frame.type) {
+      case "welcome":
+        connected = true;
+        attempt = 0;
+        page.fatal = null;
+        page.table = frame.table;
+        page.you = frame.you || { seat: null, pid: null };
+        clearInterval(pingTimer);
+        pingTimer = setInterval(() => send({ type: "ping" }), PING_MS);
+        render();
+        break;
+      case "state":
+        onState(frame);
+        break;
+      case "hint":
+        page.hintPending = false;
+        page.hint = { exact: frame.exact, advice: frame.advice || [], version: page.st ? page.st.version : null };
+        render();
+        break;
+      case "error":
+        page.pendingVersion = null;
+        page.hintPending = false;
+        toast(t(`err.${frame.code}`) === `err.${frame.code}` ? t("err.unknown", { message: frame.message }) : t(`err.${frame.code}`));
+        render();
+        break;
+      default:
+        break; // pong and anything newer
+    }
+  }
+
+  function onState(st) {
+    const prev = page.st;
+    page.st = st;
+    page.pendingVersion = null;
+    page.deadlineAt = typeof st.deadline === "number" ? Date.now() + st.deadline * 1000 : null;
+    // the dice held come from the server at every new throw or turn; between throws the player's taps stand
+    const sig = `${st.current}|${st.phase}|${st.turn ? st.turn.throws : ""}|${st.turn ? (st.turn.dice || []).join("") : ""}`;
+    if (sig !== page.heldSig) {
+      page.heldSig = sig;
+      page.held = new Set(st.turn && st.turn.throws > 0 ? st.turn.held || [] : []);
+      page.hint = null;
+    }
+    if (!prev || prev.status !== st.status) page.fair = null;
+    maybeAutoSit();
+    render();
+  }
+
+  function maybeAutoSit() {
+    const plan = page.autoSit;
+    if (!plan || mySeat() !== null || !page.st) return;
+    const seat = page.st.seats[plan.seat];
+    page.autoSit = null;
+    if (seat && seat.kind === "human" && !seat.name && page.st.status !== "finished") {
+      send({ type: "sit", seat: plan.seat, name: plan.name });
+    }
+  }
+
+  // --- derived facts -------------------------------------------------------------------
+  function mySeat() {
+    const st = page.st;
+    if (st) {
+      const mine = st.seats.find((s) => s.pid && s.pid === myPid);
+      if (mine) return mine.index;
+    }
+    return page.you && Number.isInteger(page.you.seat) ? page.you.seat : null;
+  }
+
+  function seatName(index) {
+    const seat = page.st ? page.st.seats[index] : null;
+    if (!seat) return "?";
+    if (seat.name) return seat.name;
+    if (seat.kind === "bot") return t("table.botname", { level: t(`level.${seat.level}`) });
+    return `${t("home.seat", { n: index + 1 })} (${t("table.empty")})`;
+  }
+
+  function myTurn() {
+    const st = page.st;
+    return Boolean(st && st.status === "playing" && mySeat() !== null && st.current === mySeat());
+  }
+
+  function busy() {
+    return !connected || (page.pendingVersion !== null && page.st && page.pendingVersion === page.st.version);
+  }
+
+  // --- actions -------------------------------------------------------------------------
+  function act(action) {
+    if (!page.st || busy()) return;
+    if (send({ type: "act", version: page.st.version, action })) {
+      page.pendingVersion = page.st.version;
+      render();
+    }
+  }
+
+  function roll(faceDown) {
+    const st = page.st;
+    const keep = st.turn && st.turn.throws > 0 ? [...page.held].sort((a, b) => a - b) : [];
+    const action = { roll: keep };
+    if (faceDown) action.face_down = true;
+    act(action);
+  }
+
+  function toggle(pos) {
+    const st = page.st;
+    if (!canHold()) return;
+    const locked = page.table.rules.locked_holds && (st.turn.held || []).includes(pos);
+    if (locked) return;
+    if (page.held.has(pos)) page.held.delete(pos);
+    else page.held.add(pos);
+    renderDice();
+    renderButtons();
+  }
+
+  function canHold() {
+    const st = page.st;
+    return myTurn() && st.turn && st.turn.throws > 0 && st.turn.throws < st.turn.allowance && st.phase !== "over";
+  }
+
+  function pickSlot(slotId, points, label) {
+    if (points === 0) {
+      confirmBox(t("table.confirmscratch", { slot: label }), t("table.scratch"), () => act({ score: slotId }));
+    } else {
+      act({ score: slotId });
+    }
+  }
+
+  function sit(index) {
+    const name = (page.joinNames[index] || "").trim();
+    if (name.length < 1 || name.length > 24) {
+      toast(t("err.badname"));
+      return;
+    }
+    saveName(name);
+    send({ type: "sit", seat: index, name });
+  }
+
+  function askHint() {
+    if (page.hintPending) return;
+    if (send({ type: "hint" })) {
+      page.hintPending = true;
+      renderButtons();
+    }
+  }
+
+  async function verifyDice() {
+    page.fair = { text: t("fair.checking"), ok: null };
+    renderResult();
+    try {
+      const record = await api.record(id);
+      const committed = page.table ? page.table.commitment : record.commitment;
+      // the record must also carry the commitment published before the first throw
+      const res =
+        record.commitment && record.commitment !== committed
+          ? { ok: false, throws: 0, problem: { kind: "commitment" } }
+          : verify(record.seed, committed, record.throws);
+      page.fair = { result: res, ok: res.ok };
+    } catch (exc) {
+      page.fair = { text: t("common.error", { message: exc.message }), ok: false };
+    }
+    renderResult();
+  }
+
+  async function copyLink() {
+    const text = $.share.value;
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      // clipboard API needs https or localhost: select the text and use the old command
+      $.share.select();
+      try {
+        document.execCommand("copy");
+      } catch {
+        // nothing more to try; the text stays selected for the user
+      }
+    }
+    toast(t("table.copied"), "info");
+  }
+
+  function confirmBox(question, yes, onYes) {
+    const close = () => {
+      $.modal.hidden = true;
+      $.modal.replaceChildren();
+    };
+    const yesBtn = el(
+      "button",
+      { type: "button", class: "btn danger", "data-testid": "confirm-yes", onclick: () => (close(), onYes()) },
+      yes,
+    );
+    const noBtn = el("button", { type: "button", class: "btn ghost", "data-testid": "confirm-no", onclick: close }, t("common.cancel"));
+    $.modal.replaceChildren(
+      el(
+        "div",
+        { class: "modal", role: "dialog", "aria-modal": "true", "data-testid": "confirm" },
+        el("p", {}, question),
+        el("div", { class: "modal-buttons" }, noBtn, yesBtn),
+      ),
+    );
+    $.modal.hidden = false;
+    yesBtn.focus();
+  }
+
+  function onKey(ev) {
+    if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || !page.st || !myTurn()) return;
+    if (!$.modal.hidden) {
+      if (ev.key === "Escape") {
+        $.modal.hidden = true;
+        $.modal.replaceChildren();
+      }
+      return;
+    }
+    const n = Number(ev.key);
+    if (Number.isInteger(n) && n >= 1 && page.table && n <= page.table.rules.dice) {
+      toggle(n - 1);
+      ev.preventDefault();
+    } else if (ev.key === "r" && page.st.can_roll) {
+      roll(false);
+      ev.preventDefault();
+    }
+  }
+  document.addEventListener("keydown", onKey);
+
+  // --- rendering -----------------------------------------------------------------------
+  function render() {
+    const st = page.st;
+    const table = page.table;
+    $.shareLabel.textContent = t("table.share");
+    $.share.setAttribute("aria-label", t("table.share"));
+    $.share.value = `${location.origin}/t/${id}`;
+    $.copy.textContent = t("table.copy");
+    if (page.fatal) {
+      $.conn.hidden = false;
+      $.conn.textContent = page.fatal;
+      $.conn.className = "conn-banner fatal";
+    } else if (!connected) {
+      $.conn.hidden = false;
+      $.conn.textContent = st ? t("table.reconnecting") : t("table.connecting");
+      $.conn.className = "conn-banner";
+    } else {
+      $.conn.hidden = true;
+    }
+    if (!table || !st) {
+      $.status.textContent = page.fatal ? "" : t("common.loading");
+      return;
+    }
+    $.title.textContent = pick(table.rules.title, table.rules.name);
+    document.title = `${pick(table.rules.title, table.rules.name)} · ${t("app.title")}`;
+    $.round.textContent = st.rounds ? t("table.round", { n: Math.min(st.round, st.rounds), m: st.rounds }) : "";
+    $.commit.replaceChildren(
+      el("span", { class: "commit-label" }, `${t("table.commitment")}: `),
+      el("code", { "data-testid": "commitment" }, table.commitment),
+    );
+    renderStatus();
+    renderLast();
+    renderDice();
+    renderButtons();
+    renderHints();
+    renderJoin();
+    renderResult();
+    renderSheetBox();
+  }
+
+  function renderStatus() {
+    const st = page.st;
+    let text;
+    if (st.status === "waiting") text = t("table.status.waiting");
+    else if (st.status === "finished" || st.phase === "over") text = t("table.status.over");
+    else {
+      const turn = st.turn || { throws: 0, allowance: 0 };
+      const mine = myTurn();
+      if (turn.throws === 0) text = mine ? t("table.status.yourturn0") : t("table.status.turn0", { name: seatName(st.current) });
+      else {
+        const params = { name: seatName(st.current), n: turn.throws, m: turn.allowance };
+        text = mine ? t("table.status.yourturn", params) : t("table.status.turn", params);
+      }
+      if (st.phase === "tiebreak") text = t("table.status.tiebreak") + text;
+    }
+    $.status.textContent = text;
+    $.status.classList.toggle("mine", myTurn());
+    tick();
+  }
+
+  function tick() {
+    if (page.deadlineAt === null || !page.st || page.st.status !== "playing") {
+      $.timer.hidden = true;
+      return;
+    }
+    const left = Math.max(0, Math.ceil((page.deadlineAt - Date.now()) / 1000));
+    $.timer.hidden = false;
+    $.timer.textContent = t("table.timer", { s: left });
+    $.timer.classList.toggle("urgent", left <= 10);
+  }
+
+  function renderLast() {
+    const st = page.st;
+    const last = st.last;
+    if (!last || !last.action) {
+      $.last.textContent = "";
+      return;
+    }
+    const name = seatName(last.seat);
+    const a = last.action;
+    let text = "";
+    if ("roll" in a) {
+      const kept = (a.roll || []).map((p) => p + 1);
+      if (a.face_down) text = t("table.last.facedown", { name });
+      else if (kept.length) text = t("table.last.rollkeep", { name, kept: kept.join(", ") });
+      else text = t("table.last.roll", { name });
+    } else if ("score" in a) {
+      const label = slotLabel(page.table.rules, a.score);
+      const si = page.table.rules.slots.findIndex((s) => s.slot === a.score);
+      const seat = st.seats[last.seat];
+      const points = seat && si >= 0 ? seat.card[si] : null;
+      text = points === 0 ? t("table.last.scratch", { name, slot: label }) : t("table.last.score", { name, points: points ?? "?", slot: label });
+    } else if ("stand" in a) {
+      text = t("table.last.stand", { name });
+    }
+    $.last.textContent = text;
+  }
+
+  function renderDice() {
+    const st = page.st;
+    const n = page.table.rules.dice;
+    const dice = (st.turn && st.turn.dice) || [];
+    const clickable = canHold() && !busy();
+    const items = [];
+    for (let i = 0; i < n; i++) {
+      const face = dice[i] || 0;
+      const held = face > 0 && page.held.has(i);
+      const locked = held && page.table.rules.locked_holds && (st.turn.held || []).includes(i);
+      const label = face ? t("table.die", { n: i + 1, face }) + (held ? `, ${t("table.held")}` : "") : t("table.nodice");
+      items.push(
+        el(
+          "button",
+          {
+            type: "button",
+            class: `die${held ? " held" : ""}${face ? "" : " blank"}${locked ? " locked" : ""}`,
+            "data-testid": `die-${i}`,
+            "data-face": String(face),
+            "aria-pressed": face ? String(held) : null,
+            "aria-label": label,
+            disabled: !clickable || !face || locked,
+            onclick: () => toggle(i),
+          },
+          dieSvg(face, 64),
+          el("span", { class: "held-label", "aria-hidden": "true" }, held ? t("table.held") : ""),
+        ),
+      );
+    }
+    $.dice.replaceChildren(...items);
+  }
+
+  function renderButtons() {
+    const st = page.st;
+    const table = page.table;
+    const mine = myTurn();
+    const idle = !busy();
+    const buttons = [];
+    const rollLabel = t("table.roll");
+    buttons.push(
+      el(
+        "button",
+        {
+          type: "button",
+          class: "btn primary big",
+          "data-testid": "roll",
+          disabled: !(mine && st.can_roll && idle),
+          onclick: () => roll(false),
+        },
+        rollLabel,
+      ),
+    );
+    if (table.rules.face_down_call) {
+      buttons.push(
+        el(
+          "button",
+          {
+            type: "button",
+            class: "btn big",
+            "data-testid": "facedown",
+            disabled: !(mine && st.can_roll && idle),
+            onclick: () => roll(true),
+          },
+          t("table.facedown"),
+        ),
+      );
+    }
+    if (st.phase === "tiebreak") {
+      buttons.push(
+        el(
+          "button",
+          {
+            type: "button",
+            class: "btn big",
+            "data-testid": "stand",
+            disabled: !(mine && st.can_stand && idle),
+            onclick: () => act({ stand: true }),
+          },
+          t("table.stand"),
+        ),
+      );
+    }
+    if (table.coach && mySeat() !== null && st.status !== "finished") {
+      buttons.push(
+        el(
+          "button",
+          {
+            type: "button",
+            class: "btn ghost",
+            "data-testid": "hint",
+            disabled: !(mine && idle) || page.hintPending,
+            onclick: askHint,
+          },
+          t("table.hint"),
+        ),
+      );
+    }
+    $.buttons.replaceChildren(...buttons);
+  }
+
+  function renderHints() {
+    const hint = page.hint;
+    if (!hint) {
+      $.hints.hidden = true;
+      $.hints.replaceChildren();
+      return;
+    }
+    const items = hint.advice.map((a, i) =>
+      el(
+        "li",
+        { class: i === 0 ? "best" : "", "data-testid": `advice-${i}` },
+        el("span", { class: "advice-text" }, a.text),
+        el(
+          "span",
+          { class: "advice-nums" },
+          typeof a.expected === "number" ? t("table.hint.expected", { value: num(a.expected, 1) }) : "",
+          typeof a.loss === "number" && a.loss > 0.0005 ? ` · ${t("table.hint.loss", { value: num(a.loss, 2) })}` : "",
+        ),
+      ),
+    );
+    $.hints.hidden = false;
+    $.hints.replaceChildren(
+      el("h2", {}, t("table.hints"), hint.exact ? "" : ` ${t("table.hint.approx")}`),
+      items.length ? el("ol", {}, items) : el("p", {}, t("table.hint.none")),
+    );
+  }
+
+  function renderJoin() {
+    const st = page.st;
+    const seated = mySeat() !== null;
+    const empty = st.seats.filter((s) => s.kind === "human" && !s.name).map((s) => s.index);
+    const canJoin = !seated && st.status !== "finished" && empty.length > 0;
+    const sig = `${lang()}|${canJoin}|${empty.join(",")}|${seated}|${st.status}`;
+    if (sig === page.joinSig) return; // keep focus and typing in the name fields
+    page.joinSig = sig;
+    if (canJoin) {
+      const remembered = savedName();
+      const rows = empty.map((i) => {
+        if (!(i in page.joinNames)) page.joinNames[i] = remembered;
+        const input = el("input", {
+          type: "text",
+          maxlength: "24",
+          autocomplete: "nickname",
+          placeholder: t("home.name"),
+          "aria-label": t("table.sitname", { n: i + 1 }),
+          "data-testid": `seat-name-input-${i}`,
+          value: page.joinNames[i],
+        });
+        input.addEventListener("input", () => {
+          page.joinNames[i] = input.value;
+        });
+        input.addEventListener("keydown", (ev) => {
+          if (ev.key === "Enter") sit(i);
+        });
+        return el(
+          "div",
+          { class: "join-row" },
+          el("span", { class: "join-seat" }, t("home.seat", { n: i + 1 })),
+          input,
+          el("button", { type: "button", class: "btn primary", "data-testid": `sit-${i}`, onclick: () => sit(i) }, t("table.sit")),
+        );
+      });
+      $.join.replaceChildren(el("h2", {}, t("table.sit")), ...rows);
+      $.join.hidden = false;
+    } else if (!seated) {
+      $.join.replaceChildren(el("p", { class: "spectating", "data-testid": "spectating" }, t("table.spectating")));
+      $.join.hidden = false;
+    } else {
+      $.join.replaceChildren();
+      $.join.hidden = true;
+    }
+  }
+
+  function renderResult() {
+    const st = page.st;
+    if (!st || !st.result || st.status !== "finished") {
+      $.result.hidden = true;
+      $.result.replaceChildren();
+      return;
+    }
+    const winners = (st.result.winners || []).map((i) => seatName(i));
+    const headline = winners.length > 1 ? t("table.winners", { names: joinNames(winners) }) : t("table.winner", { names: winners[0] || "?" });
+    const reason = st.result.reason ? t(`table.reason.${st.result.reason}`) : "";
+    let verdict = null;
+    if (page.fair) {
+      const text = page.fair.result ? describeFair(page.fair.result, t) : page.fair.text;
+      verdict = el(
+        "p",
+        { class: `verify-result${page.fair.ok === true ? " ok" : page.fair.ok === false ? " bad" : ""}`, "data-testid": "verify-result" },
+        text,
+      );
+    }
+    $.result.hidden = false;
+    $.result.replaceChildren(
+      el("h2", {}, t("table.result")),
+      el("p", { class: "result", "data-testid": "result" }, headline, reason && reason !== "table.reason." ? ` — ${reason}` : ""),
+      el(
+        "div",
+        { class: "result-actions" },
+        el("button", { type: "button", class: "btn", "data-testid": "verify", onclick: verifyDice }, t("table.verify")),
+        link(`/replay/${encodeURIComponent(id)}`, t("table.replay"), { class: "btn ghost", "data-testid": "replay-link" }),
+        link("/", t("table.newgame"), { class: "btn ghost" }),
+      ),
+      verdict,
+    );
+  }
+
+  function renderSheetBox() {
+    const st = page.st;
+    const me = mySeat();
+    const columns = st.seats.map((s) => ({
+      index: s.index,
+      name: seatName(s.index) + (s.kind === "human" && s.name && s.connected === false ? ` (${t("table.offline")})` : ""),
+      card: s.card,
+      total: s.total,
+      current: st.status === "playing" && st.current === s.index,
+      you: me === s.index,
+    }));
+    const showPreview = st.status === "playing" && st.phase === "play" && st.turn && st.turn.throws > 0;
+    const preview = showPreview
+      ? {
+          seat: st.current,
+          sheet: st.sheet || [],
+          clickable: myTurn() && !busy(),
+          onPick: pickSlot,
+        }
+      : null;
+    $.sheet.replaceChildren(renderSheet(page.table.rules, columns, preview));
+  }
+
+  // --- life cycle ----------------------------------------------------------------------
+  tickTimer = setInterval(tick, 500);
+  render();
+  connect();
+
+  return {
+    rerender() {
+      page.joinSig = "";
+      page.hint = null; // advice text came in the old language
+      render();
+      // the server writes hints in the connection's language: reconnect with the new one
+      if (ws && connected) {
+        const old = ws;
+        ws = null;
+        connected = false;
+        old.close(1000);
+        attempt = 0;
+        connect();
+      }
+    },
+    destroy() {
+      destroyed = true;
+      clearTimeout(retryTimer);
+      clearInterval(pingTimer);
+      clearInterval(tickTimer);
+      document.removeEventListener("keydown", onKey);
+      if (ws) ws.close(1000);
+      ws = null;
+    },
+  };
+}

@@ -1,0 +1,116 @@
+"""JSON views of a live table for its clients (docs/WEB.md: table info and state).
+
+Everything a client sees is public: dice, cards, totals. The seed appears only once the
+game is over; tokens never appear (a player is shown by name and public id).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cubilete.actions import Action, Stand, action_to_json
+from cubilete.game import Game
+from cubilete.rules import Rules
+from cubilete.sheet import slot_views
+from cubilete.state import Phase
+from cubilete.web.words import rules_words
+
+
+@dataclass
+class SeatInfo:
+    """A seat of a table: a human (once someone sits) or a bot."""
+
+    idx: int
+    kind: str  # human, bot
+    level: str | None
+    name: str | None
+    token_hash: str | None
+    pid: str | None
+
+
+def table_info(table_id: str, rules: Rules, commitment: str, timer: int | None, coach: bool,
+               seats: Sequence[SeatInfo]) -> dict[str, Any]:
+    """What never changes at a table: rules, labels, commitment, seats' kinds."""
+    words = rules_words(rules)
+    return {
+        "id": table_id,
+        "commitment": commitment,
+        "timer": timer,
+        "coach": coach,
+        "rules": {
+            "name": rules.name,
+            "title": words["title"],
+            "dice": rules.dice,
+            "throws": rules.throws,
+            "columns": len(rules.columns),
+            "locked_holds": rules.locked_holds,
+            "face_down_call": rules.face_down_call,
+            "slots": words["slots"],
+        },
+        "seats": [{"index": s.idx, "kind": s.kind, "level": s.level} for s in seats],
+    }
+
+
+def _sheet(game: Game) -> list[dict[str, Any]]:
+    st = game.state
+    card = st.seats[st.current].card
+    hand = st.turn.dice if st.phase is Phase.PLAY and st.turn.throws else None
+    return [
+        {"slot": v.slot, "state": v.state.value, "points": v.points, "written": v.written}
+        for v in slot_views(game.rules, card, hand, st.turn.first_throw)
+    ]
+
+
+def state_view(
+    version: int,
+    status: str,
+    rules: Rules,
+    seats: Sequence[SeatInfo],
+    connected: set[int],
+    game: Game | None,
+    last: tuple[int, Action] | None,
+    deadline: float | None,
+) -> dict[str, Any]:
+    """The whole visible state of a table (the ``state`` frame without its type)."""
+    view: dict[str, Any] = {
+        "version": version,
+        "status": status,
+        "seats": [
+            {"index": s.idx, "name": s.name, "kind": s.kind, "level": s.level, "pid": s.pid,
+             "connected": s.kind == "bot" or s.idx in connected, "card": [None] * len(rules.slots), "total": 0}
+            for s in seats
+        ],
+        "current": None, "phase": None, "round": 0, "rounds": rules.turns,
+        "turn": {"dice": [], "throws": 0, "allowance": rules.throws, "held": [], "first_throw": False},
+        "sheet": [], "can_roll": False, "can_stand": False, "last": None,
+        "deadline": deadline, "result": None, "seed": None, "throws": 0,
+    }
+    if game is None:
+        return view
+    st = game.state
+    totals = game.totals()
+    for seat, played, total in zip(view["seats"], st.seats, totals, strict=True):
+        seat["card"] = list(played.card)
+        seat["total"] = total
+    legal = game.legal_actions()
+    view.update(
+        current=st.current,
+        phase=st.phase.value,
+        round=min(st.seats[st.current].turns_taken + 1, rules.turns),
+        turn={"dice": list(st.turn.dice), "throws": st.turn.throws, "allowance": st.turn.allowance,
+              "held": list(st.turn.held), "first_throw": st.turn.first_throw},
+        sheet=_sheet(game) if st.phase is not Phase.OVER else [],
+        can_roll=st.turn.throws < st.turn.allowance and not game.is_over,
+        can_stand=Stand() in legal,
+        throws=len(game.throws),
+    )
+    if last is not None:
+        view["last"] = {"seat": last[0], "action": action_to_json(last[1])}
+    if game.is_over:
+        view["result"] = {"winners": list(st.winners), "reason": st.reason.value if st.reason else None,
+                          "totals": totals}
+        view["seed"] = game.seed
+        view["deadline"] = None
+    return view

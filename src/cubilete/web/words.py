@@ -1,0 +1,65 @@
+"""Texts of the web game in a client's language (es, pt, en).
+
+The catalogs are one process-wide choice (:mod:`cubilete.i18n`); the server serves many
+languages at once, so every text is made under one lock, in a worker thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any, TypeVar
+
+from cubilete.i18n import current_language, rules_title, set_language
+from cubilete.rules import Rules
+from cubilete.sheet import slot_label
+
+WEB_LANGUAGES = {"es": "es", "pt": "pt_BR", "en": "en"}
+_LOCK = threading.Lock()
+T = TypeVar("T")
+
+
+def web_language(code: str | None) -> str:
+    """``es``, ``pt`` or ``en`` from what a browser or a URL says (default ``en``)."""
+    word = (code or "").strip().lower().replace("_", "-")
+    for short in WEB_LANGUAGES:
+        if word == short or word.startswith(short + "-"):
+            return short
+    return "en"
+
+
+@contextmanager
+def in_language(lang: str) -> Iterator[None]:
+    """Make texts in ``lang`` (a web code); blocks other threads' texts meanwhile."""
+    with _LOCK:
+        before = current_language()
+        set_language(WEB_LANGUAGES[web_language(lang)])
+        try:
+            yield
+        finally:
+            set_language(before)
+
+
+def in_each_language(make: Callable[[], T]) -> dict[str, T]:
+    """``make()`` once in every web language."""
+    out: dict[str, T] = {}
+    for lang in WEB_LANGUAGES:
+        with in_language(lang):
+            out[lang] = make()
+    return out
+
+
+@lru_cache(maxsize=256)
+def rules_words(rules: Rules) -> dict[str, Any]:
+    """The rules' title and every slot's label, in every web language."""
+    titles = in_each_language(lambda: rules_title(rules))
+    labels = in_each_language(lambda: [slot_label(rules, i) for i in range(len(rules.slots))])
+    return {
+        "title": titles,
+        "slots": [
+            {"slot": slot, "labels": {lang: labels[lang][i] for lang in WEB_LANGUAGES}}
+            for i, slot in enumerate(rules.slots)
+        ],
+    }
