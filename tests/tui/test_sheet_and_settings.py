@@ -10,9 +10,9 @@ import pytest
 
 from cubilete.actions import Roll, Score
 from cubilete.rules import find_rules
+from cubilete.sheet import SlotState, slot_views, upper_progress
 from cubilete.tui.session import Session, seat_names
 from cubilete.tui.settings import BOT, HUMAN, SeatChoice, SetupChoice, load_choice, save_choice
-from cubilete.tui.sheet import SlotState, slot_views, upper_progress
 
 
 def by_slot(views: list) -> dict:  # type: ignore[type-arg]

@@ -82,7 +82,7 @@ export const api = {
     if (preset) q.set("preset", preset);
     return request("GET", `/api/games?${q}`);
   },
-  review: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/review`),
+  review: (id, lang) => request("GET", `/api/games/${encodeURIComponent(id)}/review?${new URLSearchParams({ lang })}`),
   leaderboard: (preset) => request("GET", `/api/leaderboard?${new URLSearchParams({ preset })}`),
   player: (pid) => request("GET", `/api/players/${encodeURIComponent(pid)}`),
 };

@@ -33,7 +33,9 @@ export function gameCard(game, presets) {
       "li",
       { class: `gp${p.winner ? " winner" : ""}`, "data-testid": `game-${game.id}-player-${i}` },
       p.winner ? el("span", { class: "crown", "aria-hidden": "true" }, "★") : null,
-      p.bot || !p.pid ? el("span", { class: "gp-name" }, p.name) : link(`/p/${encodeURIComponent(p.pid)}`, p.name, { class: "gp-name" }),
+      p.bot || !p.pid
+        ? el("span", { class: "gp-name" }, p.name)
+        : link(`/p/${encodeURIComponent(p.pid)}`, p.name, { class: "gp-name" }),
       p.bot ? el("span", { class: "tag" }, t("games.bot")) : null,
       el("span", { class: "gp-total" }, String(p.total ?? "")),
     ),
@@ -106,7 +108,10 @@ export function mountLeaderboard(root) {
   async function load() {
     try {
       if (!data.presets) data.presets = await api.presets();
-      if (data.presets.length && !data.presets.some((p) => p.name === data.preset)) data.preset = data.presets[0].name;
+      // a house-rule table's name is no preset: keep it selectable so its board can be shown
+      if (data.preset && !data.presets.some((p) => p.name === data.preset)) {
+        data.presets = [...data.presets, { name: data.preset, title: data.preset }];
+      }
       data.rows = null;
       render();
       const rows = await api.leaderboard(data.preset);
@@ -169,7 +174,12 @@ export function mountLeaderboard(root) {
       );
     }
     root.replaceChildren(
-      el("section", { class: "list-page" }, el("div", { class: "page-head" }, el("h1", {}, t("board.heading")), select), body),
+      el(
+        "section",
+        { class: "list-page" },
+        el("div", { class: "page-head" }, el("h1", {}, t("board.heading")), select),
+        body,
+      ),
     );
   }
 

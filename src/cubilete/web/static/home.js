@@ -36,6 +36,7 @@ export function mount(root) {
       render();
     });
 
+  const firstHuman = () => form.seats.findIndex((s) => s.kind === "human");
   const preset = () => (form.presets || []).find((p) => p.name === form.rules) || null;
 
   function countProblem() {
@@ -49,8 +50,8 @@ export function mount(root) {
     ev.preventDefault();
     if (form.busy || countProblem()) return;
     const name = form.name.trim();
-    const firstHuman = form.seats.findIndex((s) => s.kind === "human");
-    if (firstHuman >= 0 && (name.length < 1 || name.length > 24)) {
+    const human = firstHuman();
+    if (human >= 0 && (name.length < 1 || name.length > 24)) {
       form.error = t("err.badname");
       render();
       return;
@@ -66,9 +67,9 @@ export function mount(root) {
         timer: form.timer,
         coach: Boolean(p && p.coach && form.coach),
       });
-      if (firstHuman >= 0) {
+      if (human >= 0) {
         saveName(name);
-        planAutoSit(made.id, firstHuman, name);
+        planAutoSit(made.id, human, name);
       }
       if (!destroyed) navigate(made.url || `/t/${made.id}`);
     } catch (exc) {
@@ -105,7 +106,7 @@ export function mount(root) {
             },
             LEVELS.map((lv) => el("option", { value: lv, selected: seat.level === lv }, t(`level.${lv}`))),
           )
-        : el("span", { class: "seat-filler" }, i === form.seats.findIndex((s) => s.kind === "human") ? t("table.you") : "");
+        : el("span", { class: "seat-filler" }, i === firstHuman() ? t("table.you") : "");
     const remove = el(
       "button",
       {
@@ -143,7 +144,9 @@ export function mount(root) {
           render();
         },
       },
-      form.presets.map((ps) => el("option", { value: ps.name, selected: ps.name === form.rules }, pick(ps.title, ps.name))),
+      form.presets.map((ps) =>
+        el("option", { value: ps.name, selected: ps.name === form.rules }, pick(ps.title, ps.name)),
+      ),
     );
     const nameInput = el("input", {
       id: "name",
@@ -235,10 +238,17 @@ export function mount(root) {
             el("div", { class: "field" }, coach),
           ),
           problem ? el("p", { class: "form-error", "data-testid": "count-error" }, problem) : null,
-          form.error ? el("p", { class: "form-error", role: "alert", "data-testid": "create-error" }, form.error) : null,
+          form.error
+            ? el("p", { class: "form-error", role: "alert", "data-testid": "create-error" }, form.error)
+            : null,
           el(
             "button",
-            { type: "submit", class: "btn primary big wide", "data-testid": "create", disabled: form.busy || Boolean(problem) },
+            {
+              type: "submit",
+              class: "btn primary big wide",
+              "data-testid": "create",
+              disabled: form.busy || Boolean(problem),
+            },
             form.busy ? t("home.creating") : t("home.create"),
           ),
         ),

@@ -11,7 +11,7 @@ export function slotLabel(rules, slotId) {
 }
 
 /**
- * columns: [{index, name, card: [...], total, current: bool, you: bool}]
+ * columns: [{index, name, tag, card: [...], total, current: bool, you: bool}] (tag: a small note under the name)
  * preview: null or {seat, sheet: [{slot, state, points}], clickable: bool, onPick(slotId, points)}
  */
 export function renderSheet(rules, columns, preview = null) {
@@ -31,6 +31,7 @@ export function renderSheet(rules, columns, preview = null) {
           "data-testid": `col-${c.index}`,
         },
         el("span", { class: "seat-head-name" }, c.name),
+        c.tag ? el("span", { class: "seat-tag" }, c.tag) : null,
         c.you ? el("span", { class: "you-badge" }, t("table.you")) : null,
       ),
     ),

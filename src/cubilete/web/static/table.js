@@ -190,7 +190,7 @@ export function mount(root, { id }) {
       case "error":
         page.pendingVersion = null;
         page.hintPending = false;
-        toast(t(`err.${frame.code}`) === `err.${frame.code}` ? t("err.unknown", { message: frame.message }) : t(`err.${frame.code}`));
+        toast(errorText(frame));
         render();
         break;
       default:
@@ -198,13 +198,21 @@ export function mount(root, { id }) {
     }
   }
 
+  function errorText(frame) {
+    const key = `err.${frame.code}`;
+    const text = t(key);
+    return text === key ? t("err.unknown", { message: frame.message }) : text; // a code newer than this page
+  }
+
   function onState(st) {
     const prev = page.st;
     page.st = st;
-    page.pendingVersion = null;
+    // a frame of the same version (someone connected) does not answer our action: stay busy until it is
+    if (page.pendingVersion !== st.version) page.pendingVersion = null;
     page.deadlineAt = typeof st.deadline === "number" ? Date.now() + st.deadline * 1000 : null;
     // the dice held come from the server at every new throw or turn; between throws the player's taps stand
-    const sig = `${st.current}|${st.phase}|${st.turn ? st.turn.throws : ""}|${st.turn ? (st.turn.dice || []).join("") : ""}`;
+    const turn = st.turn || {};
+    const sig = `${st.current}|${st.phase}|${turn.throws ?? ""}|${(turn.dice || []).join("")}`;
     if (sig !== page.heldSig) {
       page.heldSig = sig;
       page.held = new Set(st.turn && st.turn.throws > 0 ? st.turn.held || [] : []);
@@ -240,7 +248,14 @@ export function mount(root, { id }) {
     if (!seat) return "?";
     if (seat.name) return seat.name;
     if (seat.kind === "bot") return t("table.botname", { level: t(`level.${seat.level}`) });
-    return `${t("home.seat", { n: index + 1 })} (${t("table.empty")})`;
+    return t("home.seat", { n: index + 1 });
+  }
+
+  /** A note under a seat's name: a bot's level, or that a player has no connection now. */
+  function seatTag(s) {
+    if (s.kind === "bot") return t("table.bottag", { level: t(`level.${s.level}`) });
+    if (!s.name) return t("table.empty");
+    return s.connected === false ? t("table.offline") : "";
   }
 
   function myTurn() {
@@ -355,7 +370,11 @@ export function mount(root, { id }) {
       { type: "button", class: "btn danger", "data-testid": "confirm-yes", onclick: () => (close(), onYes()) },
       yes,
     );
-    const noBtn = el("button", { type: "button", class: "btn ghost", "data-testid": "confirm-no", onclick: close }, t("common.cancel"));
+    const noBtn = el(
+      "button",
+      { type: "button", class: "btn ghost", "data-testid": "confirm-no", onclick: close },
+      t("common.cancel"),
+    );
     $.modal.replaceChildren(
       el(
         "div",
@@ -414,7 +433,8 @@ export function mount(root, { id }) {
     }
     $.title.textContent = pick(table.rules.title, table.rules.name);
     document.title = `${pick(table.rules.title, table.rules.name)} · ${t("app.title")}`;
-    $.round.textContent = st.rounds ? t("table.round", { n: Math.min(st.round, st.rounds), m: st.rounds }) : "";
+    const showRound = st.status === "playing" && st.phase === "play" && st.rounds && st.round > 0;
+    $.round.textContent = showRound ? t("table.round", { n: Math.min(st.round, st.rounds), m: st.rounds }) : "";
     $.commit.replaceChildren(
       el("span", { class: "commit-label" }, `${t("table.commitment")}: `),
       el("code", { "data-testid": "commitment" }, table.commitment),
@@ -437,11 +457,9 @@ export function mount(root, { id }) {
     else {
       const turn = st.turn || { throws: 0, allowance: 0 };
       const mine = myTurn();
-      if (turn.throws === 0) text = mine ? t("table.status.yourturn0") : t("table.status.turn0", { name: seatName(st.current) });
-      else {
-        const params = { name: seatName(st.current), n: turn.throws, m: turn.allowance };
-        text = mine ? t("table.status.yourturn", params) : t("table.status.turn", params);
-      }
+      const params = { name: seatName(st.current), n: turn.throws, m: turn.allowance };
+      if (turn.throws === 0) text = mine ? t("table.status.yourturn0") : t("table.status.turn0", params);
+      else text = mine ? t("table.status.yourturn", params) : t("table.status.turn", params);
       if (st.phase === "tiebreak") text = t("table.status.tiebreak") + text;
     }
     $.status.textContent = text;
@@ -480,7 +498,10 @@ export function mount(root, { id }) {
       const si = page.table.rules.slots.findIndex((s) => s.slot === a.score);
       const seat = st.seats[last.seat];
       const points = seat && si >= 0 ? seat.card[si] : null;
-      text = points === 0 ? t("table.last.scratch", { name, slot: label }) : t("table.last.score", { name, points: points ?? "?", slot: label });
+      text =
+        points === 0
+          ? t("table.last.scratch", { name, slot: label })
+          : t("table.last.score", { name, points: points ?? "?", slot: label });
     } else if ("stand" in a) {
       text = t("table.last.stand", { name });
     }
@@ -495,9 +516,10 @@ export function mount(root, { id }) {
     const items = [];
     for (let i = 0; i < n; i++) {
       const face = dice[i] || 0;
-      const held = face > 0 && page.held.has(i);
+      const held = face > 0 && page.held.has(i) && st.status !== "finished";
       const locked = held && page.table.rules.locked_holds && (st.turn.held || []).includes(i);
-      const label = face ? t("table.die", { n: i + 1, face }) + (held ? `, ${t("table.held")}` : "") : t("table.nodice");
+      let label = face ? t("table.die", { n: i + 1, face }) : t("table.nodice");
+      if (held) label += `, ${t("table.held")}`;
       items.push(
         el(
           "button",
@@ -525,6 +547,10 @@ export function mount(root, { id }) {
     const mine = myTurn();
     const idle = !busy();
     const buttons = [];
+    if (st.status !== "playing" || mySeat() === null) {
+      $.buttons.replaceChildren(); // nothing to press before everyone sits, after the end, or when watching
+      return;
+    }
     const rollLabel = t("table.roll");
     buttons.push(
       el(
@@ -594,11 +620,27 @@ export function mount(root, { id }) {
       $.hints.replaceChildren();
       return;
     }
+    const canApply = canHold();
     const items = hint.advice.map((a, i) =>
       el(
         "li",
         { class: i === 0 ? "best" : "", "data-testid": `advice-${i}` },
-        el("span", { class: "advice-text" }, a.text),
+        Array.isArray(a.keep) && canApply
+          ? el(
+              "button",
+              {
+                type: "button",
+                class: "advice-text linklike",
+                title: t("table.hint.apply"),
+                onclick: () => {
+                  // hold exactly the dice the coach keeps; the player still presses Roll
+                  page.held = new Set(a.keep);
+                  renderDice();
+                },
+              },
+              a.text,
+            )
+          : el("span", { class: "advice-text" }, a.text),
         el(
           "span",
           { class: "advice-nums" },
@@ -646,7 +688,11 @@ export function mount(root, { id }) {
           { class: "join-row" },
           el("span", { class: "join-seat" }, t("home.seat", { n: i + 1 })),
           input,
-          el("button", { type: "button", class: "btn primary", "data-testid": `sit-${i}`, onclick: () => sit(i) }, t("table.sit")),
+          el(
+            "button",
+            { type: "button", class: "btn primary", "data-testid": `sit-${i}`, onclick: () => sit(i) },
+            t("table.sit"),
+          ),
         );
       });
       $.join.replaceChildren(el("h2", {}, t("table.sit")), ...rows);
@@ -668,26 +714,35 @@ export function mount(root, { id }) {
       return;
     }
     const winners = (st.result.winners || []).map((i) => seatName(i));
-    const headline = winners.length > 1 ? t("table.winners", { names: joinNames(winners) }) : t("table.winner", { names: winners[0] || "?" });
+    const headline =
+      winners.length > 1
+        ? t("table.winners", { names: joinNames(winners) })
+        : t("table.winner", { names: winners[0] || "?" });
     const reason = st.result.reason ? t(`table.reason.${st.result.reason}`) : "";
     let verdict = null;
     if (page.fair) {
       const text = page.fair.result ? describeFair(page.fair.result, t) : page.fair.text;
       verdict = el(
         "p",
-        { class: `verify-result${page.fair.ok === true ? " ok" : page.fair.ok === false ? " bad" : ""}`, "data-testid": "verify-result" },
+        {
+          class: `verify-result${page.fair.ok === true ? " ok" : page.fair.ok === false ? " bad" : ""}`,
+          "data-testid": "verify-result",
+        },
         text,
       );
     }
     $.result.hidden = false;
     $.result.replaceChildren(
       el("h2", {}, t("table.result")),
-      el("p", { class: "result", "data-testid": "result" }, headline, reason && reason !== "table.reason." ? ` — ${reason}` : ""),
+      el("p", { class: "result", "data-testid": "result" }, headline, reason ? ` — ${reason}` : ""),
       el(
         "div",
         { class: "result-actions" },
         el("button", { type: "button", class: "btn", "data-testid": "verify", onclick: verifyDice }, t("table.verify")),
-        link(`/replay/${encodeURIComponent(id)}`, t("table.replay"), { class: "btn ghost", "data-testid": "replay-link" }),
+        link(`/replay/${encodeURIComponent(id)}`, t("table.replay"), {
+          class: "btn ghost",
+          "data-testid": "replay-link",
+        }),
         link("/", t("table.newgame"), { class: "btn ghost" }),
       ),
       verdict,
@@ -699,7 +754,8 @@ export function mount(root, { id }) {
     const me = mySeat();
     const columns = st.seats.map((s) => ({
       index: s.index,
-      name: seatName(s.index) + (s.kind === "human" && s.name && s.connected === false ? ` (${t("table.offline")})` : ""),
+      name: seatName(s.index),
+      tag: seatTag(s),
       card: s.card,
       total: s.total,
       current: st.status === "playing" && st.current === s.index,

@@ -1,0 +1,422 @@
+// The replay page: a finished game rebuilt step by step from its record (throws + actions),
+// the coach's review and the fairness check.
+//
+// The browser does not score hands: the points of each write come from the final scorecard
+// (GET /api/tables/<id>), and whose turn it is follows the rules' opening, direction and
+// turn count, as cubilete.game does.
+
+import { api, el, when } from "./api.js";
+import { diceRow, dieSvg } from "./dice.js";
+import { describe as describeFair, verify } from "./fair.js";
+import { joinNames, lang, num, pick, t } from "./i18n.js";
+import { renderSheet, slotLabel } from "./sheet.js";
+
+/** Turn the record into steps: [{seat, action, dice, kept, slot, points, turn, tiebreak}], plus opening throws. */
+export function buildSteps(record, finalCards) {
+  const rules = record.rules || {};
+  const n = (record.players || []).length;
+  const actions = record.actions || [];
+  const throws = record.throws || [];
+  const rolls = actions.filter((a) => a && "roll" in a).length;
+  const openingCount = Math.max(0, throws.length - rolls);
+  const opening = throws.slice(0, openingCount);
+  const slots = slotIds(rules);
+  const turns = Number.isInteger(rules.rounds) ? rules.rounds : slots.length;
+
+  // who starts: the opening throws, read the way the rules say
+  let starter = 0;
+  let known = true;
+  if (n > 1 && rules.start && rules.start !== "seat-order") {
+    let contenders = [...Array(n).keys()];
+    let at = 0;
+    while (contenders.length > 1 && at < opening.length) {
+      const values = new Map();
+      for (const seat of contenders) {
+        const faces = opening[at++] || [];
+        values.set(seat, faces.reduce((a, b) => a + b, 0));
+      }
+      const all = [...values.values()];
+      const best = rules.start === "lowest-sum" ? Math.min(...all) : Math.max(...all);
+      contenders = contenders.filter((s) => values.get(s) === best);
+    }
+    starter = contenders[0];
+    known = at === opening.length;
+  }
+  const step = rules.direction === "counter-clockwise" ? -1 : 1;
+  const order = [...Array(n).keys()].map((k) => (((starter + step * k) % n) + n) % n);
+
+  const taken = new Array(n).fill(0);
+  let current = order[0];
+  let tiebreak = null; // {contenders, stood}
+  let dice = [];
+  let tp = openingCount;
+  let turnNo = 1;
+  const out = [];
+  const totals = record.totals || [];
+  for (const action of actions) {
+    const entry = { seat: known ? current : null, action, turn: turnNo, tiebreak: Boolean(tiebreak) };
+    if ("roll" in action) {
+      const keep = Array.isArray(action.roll) ? action.roll : [];
+      const thrown = (throws[tp++] || []).map((f) => (action.face_down ? 7 - f : f));
+      const size = rules.dice || thrown.length + keep.length;
+      const next = [];
+      let j = 0;
+      for (let p = 0; p < size; p++) next.push(keep.includes(p) && dice.length ? dice[p] : thrown[j++]);
+      dice = next;
+      Object.assign(entry, { dice: [...dice], kept: keep });
+    } else if ("score" in action) {
+      const si = slots.indexOf(action.score);
+      const card = current !== null && finalCards ? finalCards[current] : null;
+      const points = card && si >= 0 ? card[si] : null;
+      Object.assign(entry, { dice: [...dice], slot: action.score, slotIndex: si, points });
+      if (current !== null) taken[current] += 1;
+      current = nextSeat(order, current, taken, turns);
+      if (current === null && totals.length === n) {
+        // everyone is done and the game goes on: a tie-break among the top totals
+        const top = Math.max(...totals);
+        tiebreak = { contenders: order.filter((s) => totals[s] === top), stood: 0 };
+        current = tiebreak.contenders[0];
+      }
+      dice = [];
+      turnNo += 1;
+    } else if ("stand" in action) {
+      Object.assign(entry, { dice: [...dice], stand: true });
+      if (tiebreak) {
+        tiebreak.stood += 1;
+        if (tiebreak.stood < tiebreak.contenders.length) current = tiebreak.contenders[tiebreak.stood];
+        else if (tiebreak.contenders.length === 2) {
+          tiebreak.stood = 0; // still tied (the game went on): the same two throw again
+          current = tiebreak.contenders[0];
+        } else current = null; // who stays tied needs the hands' values: not shown
+      }
+      dice = [];
+      turnNo += 1;
+    }
+    out.push(entry);
+  }
+  return { opening, steps: out, known };
+}
+
+function slotIds(rules) {
+  const boxes = (rules.boxes || []).map((b) => b.id);
+  const cols = Array.isArray(rules.columns) ? rules.columns.length : 1;
+  if (cols <= 1) return boxes;
+  const ids = [];
+  for (let c = 1; c <= cols; c++) for (const b of boxes) ids.push(`${b}@${c}`);
+  return ids;
+}
+
+function nextSeat(order, current, taken, turns) {
+  if (current === null) return null;
+  const at = order.indexOf(current);
+  for (let k = 1; k <= order.length; k++) {
+    const seat = order[(at + k) % order.length];
+    if (taken[seat] < turns) return seat;
+  }
+  return null;
+}
+
+export function mount(root, { id }) {
+  const data = { record: null, info: null, review: undefined, error: null, at: 0, built: null };
+  let alive = true;
+
+  Promise.all([api.record(id), api.table(id)])
+    .then(([record, info]) => {
+      data.record = record;
+      data.info = info;
+      const cards = info && info.state ? info.state.seats.map((s) => s.card) : null;
+      data.built = buildSteps(record, cards);
+      data.at = data.built.steps.length;
+    })
+    .catch((exc) => {
+      data.error = exc;
+    })
+    .finally(() => alive && render());
+  api
+    .review(id, lang())
+    .then((review) => {
+      data.review = review;
+    })
+    .catch(() => {
+      data.review = null;
+    })
+    .finally(() => alive && data.record && render());
+
+  const names = () => (data.record.players || []).map(String);
+  const nameOf = (seat) => (seat === null || seat === undefined ? "?" : names()[seat] ?? "?");
+
+  function rulesInfo() {
+    return (data.info && data.info.table && data.info.table.rules) || { slots: [], title: data.record.rules.title };
+  }
+
+  function describeStep(s) {
+    const who = nameOf(s.seat);
+    if ("roll" in s.action) {
+      const kept = (s.kept || []).map((p) => p + 1);
+      const keptText = kept.length ? `${t("replay.kept", { kept: kept.join(", ") })}, ` : "";
+      return `${who}: ${keptText}${t("replay.threw")}${s.action.face_down ? " (em baixo)" : ""}`;
+    }
+    if (s.stand) return `${who}: ${t("replay.stood")}`;
+    const label = slotLabel(rulesInfo(), s.slot);
+    const points = s.points === null || s.points === undefined ? "" : ` = ${s.points}`;
+    return `${who}: ${t("replay.wrote", { slot: label })}${points}`;
+  }
+
+  function stepButton(testid, text, onclick, disabled, label = null, cls = "btn") {
+    return el(
+      "button",
+      { type: "button", class: cls, "data-testid": testid, "aria-label": label, title: label, onclick, disabled },
+      text,
+    );
+  }
+
+  function wroteText(s) {
+    return `${slotLabel(rulesInfo(), s.slot)} ${s.points ?? ""}`;
+  }
+
+  function go(k) {
+    data.at = Math.max(0, Math.min(k, data.built.steps.length));
+    render();
+  }
+
+  function cardsAt(k) {
+    const n = names().length;
+    const size = (rulesInfo().slots || []).length;
+    const cards = Array.from({ length: n }, () => new Array(size).fill(null));
+    for (const s of data.built.steps.slice(0, k)) {
+      if (s.slot !== undefined && s.seat !== null && s.slotIndex >= 0) cards[s.seat][s.slotIndex] = s.points;
+    }
+    return cards;
+  }
+
+  function render() {
+    if (data.error) {
+      const message = t("common.error", { message: data.error.message });
+      root.replaceChildren(el("p", { class: "form-error", role: "alert" }, message));
+      return;
+    }
+    if (!data.record) {
+      root.replaceChildren(el("p", { class: "loading" }, t("common.loading")));
+      return;
+    }
+    const rec = data.record;
+    const rules = rulesInfo();
+    const title = pick(rules.title, rec.rules.name);
+    document.title = `${t("replay.heading")} · ${title}`;
+    const steps = data.built.steps;
+    const k = data.at;
+    const last = data.at === steps.length;
+    const cards = cardsAt(k);
+    // mid-game totals are the boxes written so far; the final ones (with any bonus) are the record's
+    const sums = cards.map((c) => c.reduce((a, v) => a + (v || 0), 0));
+    const totals = last && Array.isArray(rec.totals) ? rec.totals : sums;
+    const current = k > 0 ? steps[k - 1] : null;
+    const seats = data.info && data.info.state ? data.info.state.seats : [];
+    const columns = names().map((name, i) => ({
+      index: i,
+      name,
+      tag: seats[i] && seats[i].kind === "bot" ? t("table.bottag", { level: t(`level.${seats[i].level}`) }) : "",
+      card: cards[i],
+      total: totals[i],
+      current: current ? current.seat === i : false,
+      you: false,
+    }));
+    const winners = Array.isArray(rec.winners) ? rec.winners : [];
+    const stepper = el(
+      "div",
+      { class: "felt replay-felt" },
+      el("p", { class: "status", "data-testid": "replay-step" }, t("replay.step", { n: k, m: steps.length })),
+      el("p", { class: "last", "data-testid": "replay-action" }, current ? describeStep(current) : ""),
+      el(
+        "div",
+        { class: "dice-tray" },
+        (current && current.dice && current.dice.length ? current.dice : []).map((f, i) =>
+          el(
+            "span",
+            {
+              class: `die static${current.kept && current.kept.includes(i) ? " held" : ""}`,
+              "data-testid": `replay-die-${i}`,
+              "data-face": String(f),
+            },
+            dieSvg(f, 52),
+            el("span", { class: "held-label" }, current.kept && current.kept.includes(i) ? t("table.held") : ""),
+          ),
+        ),
+      ),
+      el(
+        "div",
+        { class: "actions" },
+        stepButton("replay-first", "«", () => go(0), k === 0, t("replay.first")),
+        stepButton("replay-prev", t("replay.prev"), () => go(k - 1), k === 0),
+        stepButton("replay-next", t("replay.next"), () => go(k + 1), last, null, "btn primary"),
+        stepButton("replay-last", "»", () => go(steps.length), last, t("replay.last")),
+      ),
+      el("input", {
+        type: "range",
+        min: "0",
+        max: String(steps.length),
+        value: String(k),
+        "aria-label": t("replay.step", { n: k, m: steps.length }),
+        class: "scrub",
+        oninput: (ev) => go(Number(ev.target.value)),
+      }),
+    );
+    root.replaceChildren(
+      el(
+        "section",
+        { class: "replay-page" },
+        el(
+          "header",
+          { class: "page-head" },
+          el("h1", {}, `${t("replay.heading")}: ${title}`),
+          el("span", { class: "muted" }, when(rec.finished_at, lang())),
+        ),
+        el(
+          "p",
+          { class: "result", "data-testid": "result" },
+          winners.length > 1
+            ? t("table.winners", { names: joinNames(winners) })
+            : t("table.winner", { names: winners[0] ?? "?" }),
+          rec.reason ? ` — ${t(`table.reason.${rec.reason}`)}` : "",
+        ),
+        el(
+          "div",
+          { class: "play-area" },
+          el("div", { class: "felt-col" }, stepper, fairBox(rec), reviewBox()),
+          el(
+            "div",
+            { class: "sheet-col" },
+            el("h2", {}, last ? t("replay.final") : t("replay.sheet")),
+            renderSheet(rules, columns),
+          ),
+        ),
+        movesList(),
+      ),
+    );
+  }
+
+  function movesList() {
+    const { steps, opening } = data.built;
+    const groups = [];
+    steps.forEach((s, i) => {
+      const g = groups[groups.length - 1];
+      if (!g || g.turn !== s.turn) groups.push({ turn: s.turn, seat: s.seat, tiebreak: s.tiebreak, items: [] });
+      groups[groups.length - 1].items.push([s, i]);
+    });
+    return el(
+      "section",
+      { class: "moves card" },
+      el("h2", {}, t("replay.turns")),
+      opening.length
+        ? el("p", { class: "muted" }, t("replay.opening", { throws: opening.map((o) => o.join("")).join(" · ") }))
+        : null,
+      el(
+        "ol",
+        { class: "turn-list", "data-testid": "turns" },
+        groups.map((g) =>
+          el(
+            "li",
+            { class: "turn-item" },
+            el("span", { class: "turn-who" }, nameOf(g.seat), g.tiebreak ? ` (${t("replay.tiebreak")})` : ""),
+            el(
+              "span",
+              { class: "turn-steps" },
+              g.items.map(([s, i]) =>
+                el(
+                  "button",
+                  {
+                    type: "button",
+                    class: `step-btn${data.at === i + 1 ? " on" : ""}`,
+                    "data-testid": `step-${i + 1}`,
+                    onclick: () => go(i + 1),
+                    title: describeStep(s),
+                  },
+                  "roll" in s.action
+                    ? diceRow(s.dice, { size: 20, held: s.kept })
+                    : el("span", { class: "wrote" }, s.stand ? t("replay.stood") : wroteText(s)),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function fairBox(rec) {
+    const committed = data.info && data.info.table ? data.info.table.commitment : rec.commitment;
+    const res =
+      rec.commitment && committed && rec.commitment !== committed
+        ? { ok: false, throws: 0, problem: { kind: "commitment" } }
+        : verify(rec.seed, committed, rec.throws);
+    return el(
+      "section",
+      { class: "card fair" },
+      el("h2", {}, t("replay.fair")),
+      el(
+        "p",
+        { class: `verify-result ${res.ok ? "ok" : "bad"}`, "data-testid": "verify-result" },
+        describeFair(res, t),
+      ),
+      el("p", { class: "commitment" }, `${t("table.commitment")}: `, el("code", {}, committed || "")),
+    );
+  }
+
+  function reviewBox() {
+    const r = data.review;
+    const heading = el("h2", {}, t("replay.review"));
+    if (r === undefined) {
+      return el("section", { class: "card review" }, heading, el("p", { class: "loading" }, t("common.loading")));
+    }
+    if (!r || !(r.players || []).length) {
+      return el(
+        "section",
+        { class: "card review", "data-testid": "review" },
+        heading,
+        el("p", { class: "muted" }, t("replay.review.none")),
+      );
+    }
+    return el(
+      "section",
+      { class: "card review", "data-testid": "review" },
+      heading,
+      r.exact ? null : el("p", { class: "muted" }, t("replay.review.approx")),
+      el(
+        "ul",
+        {},
+        r.players.map((p) =>
+          el("li", {}, t("replay.review.loss", { name: p.name, loss: num(p.loss, 1), n: p.decisions })),
+        ),
+      ),
+      (r.worst || []).length
+        ? [
+            el("h3", {}, t("replay.review.worst")),
+            el(
+              "ol",
+              { class: "worst" },
+              r.worst.map((w) =>
+                el(
+                  "li",
+                  {},
+                  el("strong", {}, `${w.player}, ${t("replay.review.turn", { turn: w.turn })}: `),
+                  t("replay.review.chosen", { chosen: w.chosen }),
+                  "; ",
+                  t("replay.review.best", { best: w.best }),
+                  ` (−${num(w.loss, 1)})`,
+                ),
+              ),
+            ),
+          ]
+        : null,
+    );
+  }
+
+  render();
+  return {
+    rerender: render,
+    destroy: () => {
+      alive = false;
+    },
+  };
+}
+

@@ -1,0 +1,69 @@
+"""Fixtures for the browser tests: one headless Chromium and one live ``cubilete serve`` per session.
+
+Chromium is Debian's (/usr/bin/chromium); the machine is offline, so ``playwright install`` is never used.
+Every page a test opens fails the test on an uncaught JavaScript error.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from tests.web.conftest import sqlite_url
+from tests.web.servers import LiveServer, start_server
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+]  # fmt: skip
+TIMEOUT_MS = 15_000  # generous for a busy 2-core machine; never asserted as a duration
+expect.set_options(timeout=TIMEOUT_MS)  # expect() has its own default (5 s), separate from the pages'
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Headless Chromium for the whole session."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package", pytrace=False)
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server (SQLite, no bot delay) shared by the browser tests; each test makes its own tables."""
+    folder = tmp_path_factory.mktemp("browser-server")
+    server = start_server(sqlite_url(folder / "web.sqlite3"), bot_delay=0.0, log_path=folder / "server.log")
+    yield server
+    server.stop()
+
+
+NewPage = Callable[..., Page]
+
+
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[NewPage]:
+    """``new_page(locale="en-US", viewport=(1280, 900))``: a page in a fresh context (its own localStorage).
+
+    Each call is a separate browser profile, i.e. another player. JavaScript errors fail the test.
+    """
+    contexts: list[BrowserContext] = []
+    errors: list[str] = []
+
+    def make(locale: str = "en-US", viewport: tuple[int, int] = (1280, 900)) -> Page:
+        ctx = browser.new_context(locale=locale, viewport={"width": viewport[0], "height": viewport[1]})
+        ctx.set_default_timeout(TIMEOUT_MS)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"

@@ -1,0 +1,102 @@
+"""The browser's own checks against the Python originals: fair.js (SHA-256, the dice derivation, verify)
+and i18n.js (every string in every language). Golden values come from hashlib and SeededDice."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+from tests.web.browser.conftest import NewPage
+from tests.web.servers import LiveServer
+
+from cubilete.dice import SeededDice
+from cubilete.fairness import commitment, new_seed
+
+TEXTS = ["", "abc", "a" * 55, "a" * 56, "a" * 64, "x" * 1000, "ñandú 🎲", "player:" + "0" * 32]
+
+
+@pytest.fixture
+def page(web: LiveServer, new_page: NewPage) -> Page:
+    """A page of the app (plain http, so no crypto.subtle is used)."""
+    p = new_page()
+    p.goto(f"{web.url}/games")
+    return p
+
+
+def _fair(page: Page, body: str, arg: object) -> Any:
+    return page.evaluate(f"async (arg) => {{ const f = await import('/static/fair.js'); {body} }}", arg)
+
+
+def test_sha256_matches_hashlib_across_block_boundaries(page: Page) -> None:
+    got = _fair(page, "return arg.map((s) => f.sha256Hex(s));", TEXTS)
+    assert got == [hashlib.sha256(s.encode()).hexdigest() for s in TEXTS]
+
+
+def test_derivation_matches_seeded_dice(page: Page) -> None:
+    cases = [["7", 0, 5], ["s3cret", 12, 3], ["x", 3, 40], [new_seed(), 99, 6], ["ñ", 1, 1]]
+    got = _fair(page, "return arg.map(([s, i, n]) => f.deriveThrow(s, i, n));", cases)
+    assert got == [list(SeededDice(s).throw(i, n)) for s, i, n in cases]
+
+
+def test_verify_accepts_the_truth_and_names_the_first_bad_throw(page: Page) -> None:
+    seed = new_seed()
+    throws = [list(SeededDice(seed).throw(i, n)) for i, n in enumerate([1, 1, 5, 3, 5, 2])]
+    args = {"seed": seed, "commitment": commitment(seed), "throws": throws}
+    ok = _fair(page, "return f.verify(arg.seed, arg.commitment, arg.throws);", args)
+    assert ok == {"ok": True, "throws": 6, "problem": None}
+    text = _fair(
+        page, "return f.describe(f.verify(arg.seed, arg.commitment, arg.throws), (k, p) => k + ':' + p.n);", args
+    )
+    assert text == "fair.ok:6"
+
+    tampered = [list(t) for t in throws]
+    tampered[3][1] = tampered[3][1] % 6 + 1  # one die of the fourth throw changed
+    tampered[4][0] = tampered[4][0] % 6 + 1  # and a later one: the first bad throw is reported
+    bad = _fair(page, "return f.verify(arg.seed, arg.commitment, arg.throws);", {**args, "throws": tampered})
+    assert bad["ok"] is False
+    assert bad["problem"] == {"kind": "throw", "index": 4, "got": tampered[3], "want": throws[3]}
+
+    wrong_commit = _fair(
+        page, "return f.verify(arg.seed, arg.commitment, arg.throws);", {**args, "commitment": commitment(seed + "x")}
+    )
+    assert wrong_commit["problem"] == {"kind": "commitment"}
+    no_seed = _fair(page, "return f.verify(null, arg.commitment, arg.throws);", args)
+    assert no_seed["problem"] == {"kind": "noseed"}
+
+
+def test_every_string_is_in_every_language(page: Page) -> None:
+    tables = page.evaluate("async () => (await import('/static/i18n.js')).STRINGS")
+    assert set(tables) == {"es", "pt", "en"}
+    keys = {lang: set(strings) for lang, strings in tables.items()}
+    assert keys["es"] == keys["pt"] == keys["en"]
+    for lang, strings in tables.items():
+        assert all(isinstance(v, str) and v.strip() for v in strings.values()), lang
+
+    # placeholders agree across languages, so no translation drops a value
+    def holes(text: str) -> set[str]:
+        return set(re.findall(r"\{(\w+)\}", text))
+
+    for key in keys["en"]:
+        assert holes(tables["es"][key]) == holes(tables["pt"][key]) == holes(tables["en"][key]), key
+    # every error code of docs/WEB.md has a translation
+    codes = [
+        "bad-json",
+        "too-big",
+        "bad-message",
+        "rate-limited",
+        "not-seated",
+        "not-your-turn",
+        "stale",
+        "illegal",
+        "seat-taken",
+        "name-taken",
+        "already-seated",
+        "game-over",
+        "coach-off",
+        "not-started",
+        "server-error",
+    ]
+    assert {f"err.{c}" for c in codes} <= keys["en"]

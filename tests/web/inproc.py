@@ -1,0 +1,64 @@
+"""The web app in the test process (FastAPI's TestClient: real app, real database, real WebSockets
+over an in-memory transport), and small players that pick legal moves from state frames."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from cubilete.web.app import create_app
+from cubilete.web.settings import Settings
+
+
+@contextmanager
+def running_app(db_url: str, **settings: Any) -> Iterator[TestClient]:
+    """The app on ``db_url`` with lifespan (migrations, resume) run; bots move at once by default."""
+    settings.setdefault("bot_delay", 0.0)
+    with TestClient(create_app(Settings(db_url=db_url, **settings))) as client:
+        yield client
+
+
+def new_token() -> str:
+    """A browser token like the page makes."""
+    return secrets.token_hex(16)
+
+
+def create(client: TestClient, seats: list[dict[str, Any]], rules: str = "generala", **extra: Any) -> str:
+    """Create a table over HTTP; its id."""
+    r = client.post("/api/tables", json={"rules": rules, "seats": seats, **extra})
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+def next_frame(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
+    """The next frame of ``kind`` (frames of other kinds before it are skipped)."""
+    while True:
+        frame: dict[str, Any] = ws.receive_json()
+        if frame["type"] == kind:
+            return frame
+
+
+def state_at_least(ws: WebSocketTestSession, version: int) -> dict[str, Any]:
+    """The first state frame at ``version`` or later."""
+    while True:
+        frame = next_frame(ws, "state")
+        if frame["version"] >= version:
+            return frame
+
+
+def choose(state: dict[str, Any], throws_wanted: int = 2) -> dict[str, Any]:
+    """A legal action for the player to move: throw (keeping the first die) up to ``throws_wanted``, then
+    write the first slot the sheet allows; stand in a tie-break."""
+    turn = state["turn"]
+    if state["phase"] == "tiebreak":
+        return {"stand": True} if state["can_stand"] else {"roll": []}
+    if turn["throws"] == 0 or (turn["throws"] < min(throws_wanted, turn["allowance"]) and state["can_roll"]):
+        keep = sorted(set(turn["held"]) | ({0} if turn["throws"] else set()))
+        return {"roll": keep}
+    slot = next(s["slot"] for s in state["sheet"] if s["state"] in ("usable", "scratch-only"))
+    return {"score": slot}
