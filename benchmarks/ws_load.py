@@ -128,7 +128,8 @@ def serve_echo(port: int, frame_bytes: int) -> None:
             members.remove(socket)
 
     # the same uvicorn settings as `cubilete serve` (web/server.py), so only the app differs
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
+                ws_per_message_deflate=False)
 
 
 # --- the players --------------------------------------------------------------------------

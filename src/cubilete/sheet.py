@@ -117,6 +117,34 @@ def slot_views(
     return views
 
 
+def _scratch_only(rules: Rules, card: Sequence[int | None], index: int, first_throw: bool) -> bool:
+    """True where the dice may go only as a scratch (first-throw column, box paying after another)."""
+    box = rules.slot_box(index)
+    column = rules.slot_column(index)
+    if rules.columns[column] is Order.FIRST_THROW and not first_throw:
+        return True
+    return box.requires is not None and not card[scoring.slot_of(rules, box.requires, column)]
+
+
+def slot_states(
+    rules: Rules, card: Sequence[int | None], hand: Sequence[int] | None = None, first_throw: bool = False
+) -> list[tuple[str, SlotState, int | None, int | None]]:
+    """(slot, state, points now, written) for every slot: :func:`slot_views` without words, for the web."""
+    usable = set(scoring.usable_slots(rules, card, hand, first_throw)) if hand else set()
+    out: list[tuple[str, SlotState, int | None, int | None]] = []
+    for i, slot in enumerate(rules.slots):
+        if card[i] is not None:
+            out.append((slot, SlotState.CLOSED, None, card[i]))
+        elif not hand:
+            out.append((slot, SlotState.OPEN, None, None))
+        elif i not in usable:
+            out.append((slot, SlotState.BLOCKED, None, None))
+        else:
+            state = SlotState.SCRATCH_ONLY if _scratch_only(rules, card, i, first_throw) else SlotState.USABLE
+            out.append((slot, state, scoring.slot_points(rules, card, i, hand, first_throw), None))
+    return out
+
+
 def upper_progress(rules: Rules, card: Sequence[int | None]) -> str:
     """The upper bonus cell: the bonus once earned, else ``sum/threshold``.
 

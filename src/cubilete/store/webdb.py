@@ -116,6 +116,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a killed process loses nothing committed
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints (the only fsyncs) run apart: WebStore.checkpoint
     cursor.close()
 
 
@@ -129,7 +130,11 @@ def make_engine(url: str) -> Engine:
         ) from None
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(parsed.database).expanduser().parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot make the folder {str(folder)!r} for the database: {exc.strerror}") from None
         engine = sa.create_engine(parsed, connect_args={"check_same_thread": False})
         sa.event.listen(engine, "connect", _sqlite_pragmas)
         return engine
@@ -144,6 +149,7 @@ class WebStore:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
+        self.local = self.engine.dialect.name == "sqlite"  # a file on this machine: commits take microseconds
 
     def close(self) -> None:
         """Release the connections."""
@@ -155,8 +161,9 @@ class WebStore:
 
         try:
             upgrade(self.engine)
-        except sa.exc.OperationalError as exc:
-            raise StoreError(f"cannot open the database {self.engine.url!r}: {exc.orig}") from None
+        except sa.exc.DBAPIError as exc:  # unreachable server, refused login, a file that is not a database
+            shown = self.engine.url.render_as_string(hide_password=True)
+            raise StoreError(f"cannot open the database {shown}: {str(exc.orig).strip()}") from None
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
@@ -165,6 +172,13 @@ class WebStore:
                 yield conn
         except sa.exc.SQLAlchemyError as exc:
             raise StoreError(f"the database refused the write: {exc.__class__.__name__}") from exc
+
+    def checkpoint(self) -> None:
+        """Copy the SQLite write-ahead log into the database file (a worker thread calls this now and
+        then, so the fsync it needs never stalls the event loop); nothing to do on other databases."""
+        if self.local:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     # --- writes ----------------------------------------------------------------------
     def create_table(self, row: TableRow) -> None:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from cubilete import coach
 from cubilete.errors import CubileteError
 from cubilete.rules import all_presets, find_rules
+from cubilete.rules.codec import rules_from_dict
 from cubilete.rules.profile import rules_from_toml
 from cubilete.store.webdb import TableRow
 from cubilete.web.hub import PID, Hub, web_record
@@ -136,8 +137,9 @@ async def record(table_id: str, hub: HubDep) -> dict[str, Any]:
 
 
 def _summary(row: TableRow) -> dict[str, Any]:
+    rules = rules_from_dict(json.loads(row.rules_json), "stored rules")
     return {
-        "id": row.id, "preset": row.preset, "finished_at": row.finished_at,
+        "id": row.id, "preset": row.preset, "title": rules_words(rules)["title"], "finished_at": row.finished_at,
         "players": [{"name": s.name, "pid": s.pid, "total": s.total, "winner": bool(s.winner),
                      "bot": s.kind == "bot"} for s in row.seats],
     }

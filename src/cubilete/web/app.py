@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -23,6 +26,16 @@ PAGES = ("/", "/t/{table_id}", "/games", "/leaderboard", "/p/{pid}", "/replay/{t
 log = logging.getLogger("cubilete.web")
 
 
+async def _checkpoint_now_and_then(store: WebStore, every: float = 2.0) -> None:
+    """SQLite's write-ahead log is folded into the database from a worker thread, off the event loop."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await asyncio.to_thread(store.checkpoint)
+        except Exception:  # a busy database: the next round will do it
+            log.warning("checkpoint failed", exc_info=True)
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The app: migrates the database and resumes unfinished tables at start."""
 
@@ -35,10 +48,14 @@ def create_app(settings: Settings) -> FastAPI:
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d unfinished table(s)", resumed)
+        checkpoints = asyncio.create_task(_checkpoint_now_and_then(store))
+        gc.freeze()  # what was loaded at start stays: the collector has less to walk during play
         try:
             yield
         finally:
+            checkpoints.cancel()
             await hub.close()
+            await asyncio.to_thread(store.checkpoint)
             store.close()
 
     app = FastAPI(title="cubilete", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
@@ -52,9 +69,23 @@ def create_app(settings: Settings) -> FastAPI:
     for path in PAGES:
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
+    @app.middleware("http")
+    async def revalidate_static(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        """Pages and scripts are revalidated on each load, so an upgrade never mixes old and new code."""
+        response = await call_next(request)
+        if request.url.path.startswith("/static/"):
+            response.headers["Cache-Control"] = "no-cache"
+        return response
+
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(p) for p in first["loc"] if p not in ("query", "path", "body")) or "request"
+        return JSONResponse({"error": f"{where}: {first['msg']}"}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:

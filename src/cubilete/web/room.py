@@ -22,7 +22,6 @@ from cubilete.bots.base import Strategy
 from cubilete.errors import CubileteError, IllegalActionError
 from cubilete.game import Game
 from cubilete.rules import Rules
-from cubilete.state import Phase
 from cubilete.store.webdb import SeatRow, StoreError, TableRow, WebStore
 from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, error_frame
 from cubilete.web.settings import Settings
@@ -152,8 +151,8 @@ class Room:
                     client.seat = seat.idx
         self.clients.add(client)
         client.send({"type": "welcome", "table": self.table, "you": {"seat": client.seat, "pid": client.pid}})
-        self.broadcast()  # the others see the seat connected again
         self.schedule()
+        self.broadcast()  # the others see the seat connected again
 
     def leave(self, client: Client) -> None:
         """A connection goes."""
@@ -199,6 +198,7 @@ class Room:
             self.status = status
             if filled:
                 self.game = self._new_game()
+                self._update_deadline()
             self.broadcast()
         self.schedule()
 
@@ -230,8 +230,13 @@ class Room:
         return self.game
 
     async def _write(self, write: Callable[..., None], *args: Any) -> None:
+        """Commit through the store: SQLite in the loop (a local commit is quicker than a thread hop),
+        a database server from a worker thread (so other tables go on while it answers)."""
         try:
-            await asyncio.to_thread(write, *args)
+            if self.store.local:
+                write(*args)
+            else:
+                await asyncio.to_thread(write, *args)
         except StoreError as exc:
             log.error("table %s: %s", self.id, exc)
             raise ProtocolError("server-error", "the move could not be saved; nothing was played") from None
@@ -354,8 +359,7 @@ def _hint_frame(game: Game, lang: str) -> dict[str, Any]:
              "slot": a.slot, "expected": round(a.expected, 3), "loss": round(a.loss, 3)}
             for a in advice
         ]
-    note = "" if game.state.turn.throws or game.state.phase is not Phase.PLAY else "throw first"
-    return {"type": "hint", "exact": exact, "advice": options, "note": note}
+    return {"type": "hint", "exact": exact, "advice": options}
 
 
 def refuse(client: Client, exc: ProtocolError) -> None:

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cubilete.actions import Action, Stand, action_to_json
+from cubilete.actions import Action, action_to_json
 from cubilete.game import Game
 from cubilete.rules import Rules
-from cubilete.sheet import slot_views
+from cubilete.sheet import slot_states
 from cubilete.state import Phase
 from cubilete.web.words import rules_words
 
@@ -58,8 +58,8 @@ def _sheet(game: Game) -> list[dict[str, Any]]:
     card = st.seats[st.current].card
     hand = st.turn.dice if st.phase is Phase.PLAY and st.turn.throws else None
     return [
-        {"slot": v.slot, "state": v.state.value, "points": v.points, "written": v.written}
-        for v in slot_views(game.rules, card, hand, st.turn.first_throw)
+        {"slot": slot, "state": state.value, "points": points, "written": written}
+        for slot, state, points, written in slot_states(game.rules, card, hand, st.turn.first_throw)
     ]
 
 
@@ -94,7 +94,6 @@ def state_view(
     for seat, played, total in zip(view["seats"], st.seats, totals, strict=True):
         seat["card"] = list(played.card)
         seat["total"] = total
-    legal = game.legal_actions()
     view.update(
         current=st.current,
         phase=st.phase.value,
@@ -103,7 +102,7 @@ def state_view(
               "held": list(st.turn.held), "first_throw": st.turn.first_throw},
         sheet=_sheet(game) if st.phase is not Phase.OVER else [],
         can_roll=st.turn.throws < st.turn.allowance and not game.is_over,
-        can_stand=Stand() in legal,
+        can_stand=st.phase is Phase.TIEBREAK and st.turn.throws > 0,
         throws=len(game.throws),
     )
     if last is not None:
