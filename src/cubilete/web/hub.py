@@ -95,7 +95,10 @@ class Hub:
             rules_json=json.dumps(rules_to_dict(rules)), seed=seed, commitment=fairness.commitment(seed),
             timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows,
         )
-        await asyncio.to_thread(self.store.create_table, row)
+        if self.store.local:  # SQLite has one writer: writing from a worker would make the loop's commits wait
+            self.store.create_table(row)
+        else:
+            await asyncio.to_thread(self.store.create_table, row)
         room = Room(row, rules, self.store, self.settings)
         self.rooms[row.id] = room
         room.schedule()
