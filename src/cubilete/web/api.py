@@ -114,7 +114,10 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
 
 
 async def _room(hub: Hub, table_id: str) -> Any:
-    room = await hub.room(table_id)
+    try:
+        room = await hub.room(table_id)
+    except (ValueError, KeyError) as exc:  # stored moves that no longer replay
+        raise ApiError(500, f"table {table_id!r} cannot be loaded: {exc}") from None
     if room is None:
         raise ApiError(404, f"there is no table {table_id!r}")
     return room

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import re
 import secrets
 import time
@@ -23,6 +24,7 @@ from cubilete.store.webdb import SeatRow, TableRow, WebStore
 from cubilete.web.room import Room
 from cubilete.web.settings import Settings
 
+log = logging.getLogger("cubilete.web")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,16}$")
 ID_LETTERS = "abcdefghijkmnpqrstuvwxyz23456789"  # no look-alikes (l/1, o/0) in links read aloud
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -53,11 +55,17 @@ class Hub:
     async def resume(self) -> int:
         """Load every unfinished table and let its bots go on; returns how many."""
         ids = await asyncio.to_thread(self.store.unfinished_ids)
+        resumed = 0
         for table_id in ids:
-            room = await self.room(table_id)
+            try:
+                room = await self.room(table_id)
+            except (ValueError, KeyError) as exc:  # one table that no longer replays must not keep the others down
+                log.error("table %s cannot be resumed: %s", table_id, exc)
+                continue
             if room is not None:
                 room.schedule()
-        return len(ids)
+                resumed += 1
+        return resumed
 
     async def room(self, table_id: str) -> Room | None:
         """The live table, loaded from the database if needed (None if there is no such table)."""

@@ -25,7 +25,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if token is not None and not TOKEN.match(token):
         await websocket.close(code=4400, reason="bad token")
         return
-    room = await hub.room(table_id)
+    try:
+        room = await hub.room(table_id)
+    except (ValueError, KeyError):  # stored moves that no longer replay (logged at start)
+        await websocket.close(code=1011, reason="table cannot be loaded")
+        return
     if room is None:
         await websocket.close(code=4404, reason="no such table")
         return
