@@ -20,7 +20,8 @@ from cubilete.rules.codec import rules_from_dict
 from cubilete.rules.profile import rules_from_toml
 from cubilete.store.webdb import TableRow
 from cubilete.web.hub import PID, Hub, web_record
-from cubilete.web.words import in_language, rules_words
+from cubilete.web.room import Room
+from cubilete.web.words import in_language, rules_words, web_language
 
 MAX_BODY = 64 * 1024
 router = APIRouter(prefix="/api")
@@ -113,7 +114,7 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
     return {"id": room.id, "url": f"/t/{room.id}", "commitment": room.commitment}
 
 
-async def _room(hub: Hub, table_id: str) -> Any:
+async def _room(hub: Hub, table_id: str) -> Room:
     try:
         room = await hub.room(table_id)
     except (ValueError, KeyError) as exc:  # stored moves that no longer replay
@@ -203,7 +204,10 @@ async def review(table_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]
     if room.game is None or not room.game.is_over:
         raise ApiError(409, "the review is made when the game ends")
     humans = [s.name for s in room.seats if s.kind == "human" and s.name]
-    return await asyncio.to_thread(_review, room.game, humans, lang)
+    lang = web_language(lang)
+    if lang not in room.reviews:  # a finished game never changes: review it once per language
+        room.reviews[lang] = await asyncio.to_thread(_review, room.game, humans, lang)
+    return room.reviews[lang]
 
 
 def _review(game: Any, humans: list[str], lang: str) -> dict[str, Any]:

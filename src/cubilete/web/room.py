@@ -99,6 +99,7 @@ class Room:
         self.clients: set[Client] = set()
         self.lock = asyncio.Lock()
         self.bots: dict[int, Strategy] = {}
+        self.reviews: dict[str, dict[str, Any]] = {}  # the coach's review of the finished game, by language
         self._driver: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
         self._turn_key: tuple[object, ...] | None = None
