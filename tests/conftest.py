@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +91,14 @@ def _english_and_private_folders(monkeypatch: pytest.MonkeyPatch, tmp_path_facto
     if "CUBILETE_DATA_DIR" not in os.environ:
         monkeypatch.setenv("CUBILETE_DATA_DIR", str(tmp_path_factory.mktemp("data")))
     i18n.reset_language()
+
+
+@pytest.fixture(scope="module")
+def bots_solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One solver cache for the modules that play bots, so each preset is solved once per session."""
+    path = tmp_path_factory.getbasetemp() / "bots-solver-cache"
+    path.mkdir(exist_ok=True)
+    mp = pytest.MonkeyPatch()
+    mp.setenv("CUBILETE_CACHE_DIR", str(path))
+    yield path
+    mp.undo()

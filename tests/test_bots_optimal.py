@@ -3,9 +3,6 @@ search for rules too large to solve, and the loss judge."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from cubilete.actions import Roll, Score, Stand
@@ -18,15 +15,7 @@ from cubilete.rules.model import Start
 from cubilete.solver.advisor import advise
 from cubilete.state import Phase
 
-
-@pytest.fixture(scope="module", autouse=True)
-def _solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    path = tmp_path_factory.getbasetemp() / "bots-solver-cache"
-    path.mkdir(exist_ok=True)
-    mp = pytest.MonkeyPatch()
-    mp.setenv("CUBILETE_CACHE_DIR", str(path))
-    yield path
-    mp.undo()
+pytestmark = pytest.mark.usefixtures("bots_solver_cache")
 
 
 def scripted(rules: Rules, throws: list[list[int]], players: int = 1) -> Game:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from cubilete.bots import BOT_LEVELS, Strategy, make_bot
@@ -20,14 +17,7 @@ FEATURES = ["generala", "generala-apartada", "generala-obligada", "generala-espa
 LOOKAHEAD_FEATURES = ["generala", "generala-apartada", "generala-obligada", "bozo", "yahtzee", "yatzy-13"]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    path = tmp_path_factory.getbasetemp() / "bots-solver-cache"
-    path.mkdir(exist_ok=True)
-    mp = pytest.MonkeyPatch()
-    mp.setenv("CUBILETE_CACHE_DIR", str(path))
-    yield path
-    mp.undo()
+pytestmark = pytest.mark.usefixtures("bots_solver_cache")
 
 
 def play_out(game: Game, bots: list[Strategy]) -> list[object]:

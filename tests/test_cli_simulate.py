@@ -4,23 +4,13 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from cubilete.cli import main
 from cubilete.cli.simulate_cmd import progress_bar
 
-
-@pytest.fixture(scope="module", autouse=True)
-def _solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    path = tmp_path_factory.getbasetemp() / "bots-solver-cache"
-    path.mkdir(exist_ok=True)
-    mp = pytest.MonkeyPatch()
-    mp.setenv("CUBILETE_CACHE_DIR", str(path))
-    yield path
-    mp.undo()
+pytestmark = pytest.mark.usefixtures("bots_solver_cache")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

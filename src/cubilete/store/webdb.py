@@ -175,8 +175,12 @@ class WebStore:
         try:
             upgrade(self.engine)
         except sa.exc.DBAPIError as exc:  # unreachable server, refused login, a file that is not a database
-            shown = self.engine.url.render_as_string(hide_password=True)
-            raise StoreError(f"cannot open the database {shown}: {str(exc.orig).strip()}") from None
+            raise StoreError(f"cannot open the database {self.shown_url}: {str(exc.orig).strip()}") from None
+
+    @property
+    def shown_url(self) -> str:
+        """The database URL as it may be printed (no password)."""
+        return self.engine.url.render_as_string(hide_password=True)
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:

@@ -36,13 +36,16 @@ async def _checkpoint_now_and_then(store: WebStore, every: float = 2.0) -> None:
             log.warning("checkpoint failed", exc_info=True)
 
 
-def create_app(settings: Settings) -> FastAPI:
-    """The app: migrates the database and resumes unfinished tables at start."""
+def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
+    """The app: resumes unfinished tables at start. It uses ``opened`` (a store already migrated)
+    when given, else opens and migrates the database of the settings itself."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = WebStore(settings.db_url)
-        store.migrate()
+        store = opened
+        if store is None:
+            store = WebStore(settings.db_url)
+            store.migrate()
         hub = Hub(store, settings)
         app.state.hub = hub
         resumed = await hub.resume()

@@ -21,7 +21,7 @@ from cubilete.record import to_record
 from cubilete.rules import Rules
 from cubilete.rules.codec import rules_from_dict, rules_to_dict
 from cubilete.store.webdb import SeatRow, TableRow, WebStore
-from cubilete.web.room import Room
+from cubilete.web.room import Room, store_write
 from cubilete.web.settings import Settings
 
 log = logging.getLogger("cubilete.web")
@@ -103,10 +103,7 @@ class Hub:
             rules_json=json.dumps(rules_to_dict(rules)), seed=seed, commitment=fairness.commitment(seed),
             timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows,
         )
-        if self.store.local:  # SQLite has one writer: writing from a worker would make the loop's commits wait
-            self.store.create_table(row)
-        else:
-            await asyncio.to_thread(self.store.create_table, row)
+        await store_write(self.store, self.store.create_table, row)
         room = Room(row, rules, self.store, self.settings)
         self.rooms[row.id] = room
         room.schedule()

@@ -32,6 +32,16 @@ log = logging.getLogger("cubilete.web")
 SEND_QUEUE = 256  # frames waiting for a slow client before it is dropped
 
 
+async def store_write(store: WebStore, write: Callable[..., None], *args: Any) -> None:
+    """Commit through the store: SQLite in the loop (one writer; a local commit is quicker than a thread
+    hop, and a worker's write would make the loop's commits wait), a database server from a worker thread
+    (so other tables go on while it answers)."""
+    if store.local:
+        write(*args)
+    else:
+        await asyncio.to_thread(write, *args)
+
+
 class TokenBucket:
     """``rate`` frames per second, bursts up to ``burst``."""
 
@@ -62,7 +72,7 @@ class Client:
         self.lang = lang
         self.seat: int | None = None
         self.bucket = TokenBucket(settings.rate, settings.burst)
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE)
+        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=SEND_QUEUE)
         self.dropped = False
 
     def send(self, frame: dict[str, Any] | str) -> None:
@@ -74,9 +84,9 @@ class Client:
             self.dropped = True
 
     async def pump(self) -> None:
-        """Send queued frames in order until told to stop (None)."""
-        while (text := await self.queue.get()) is not None:
-            await self.send_text(text)
+        """Send queued frames in order (until the connection's task cancels it)."""
+        while True:
+            await self.send_text(await self.queue.get())
 
 
 class Room:
@@ -231,13 +241,8 @@ class Room:
         return self.game
 
     async def _write(self, write: Callable[..., None], *args: Any) -> None:
-        """Commit through the store: SQLite in the loop (a local commit is quicker than a thread hop),
-        a database server from a worker thread (so other tables go on while it answers)."""
         try:
-            if self.store.local:
-                write(*args)
-            else:
-                await asyncio.to_thread(write, *args)
+            await store_write(self.store, write, *args)
         except StoreError as exc:
             log.error("table %s: %s", self.id, exc)
             raise ProtocolError("server-error", "the move could not be saved; nothing was played") from None
@@ -276,12 +281,10 @@ class Room:
 
     def _update_deadline(self) -> None:
         """A human's turn gets ``timer`` seconds; the clock restarts only when the turn changes hands."""
-        game = self.game
-        if not self.timer or game is None or game.is_over or self.seats[game.state.current].kind == "bot":
+        key = self._turn_of_play()
+        if not self.timer or key is None or self.seats[self._current()].kind == "bot":
             self._cancel_timer()
             return
-        st = game.state
-        key = (st.phase, st.tiebreak_round, st.current, st.seats[st.current].turns_taken)
         if key == self._turn_key:
             return
         self._cancel_timer()
@@ -297,22 +300,31 @@ class Room:
         self._turn_key = None
         self.deadline = None
 
-    def _key(self) -> tuple[object, ...] | None:
+    def _turn_of_play(self) -> tuple[object, ...] | None:
+        """What changes exactly when the turn changes hands (None once the game is over or before it starts)."""
         game = self.game
         if game is None or game.is_over:
             return None
         st = game.state
         return (st.phase, st.tiebreak_round, st.current, st.seats[st.current].turns_taken)
 
+    def _current(self) -> int:
+        assert self.game is not None
+        return self.game.state.current
+
+    async def _play_for(self, seat: int) -> None:
+        """The seat's bot (or stand-in) chooses in a worker thread; the move is committed like anyone's."""
+        assert self.game is not None
+        action = await asyncio.to_thread(self.bot(seat).choose, self.game)
+        await self._commit(seat, action)
+
     async def _expire(self, key: tuple[object, ...]) -> None:
         """The timer ran out: a bot plays the rest of that human's turn."""
         assert self.timer
         await asyncio.sleep(self.timer)
         async with self.lock:
-            while self._key() == key and self.game is not None:
-                seat = self.game.state.current
-                action = await asyncio.to_thread(self.bot(seat).choose, self.game)
-                await self._commit(seat, action)
+            while self._turn_of_play() == key:
+                await self._play_for(self._current())
         self.schedule()
 
     async def _drive_bots(self) -> None:
@@ -323,10 +335,8 @@ class Room:
                 game = self.game
                 if game is None or game.is_over or self.seats[game.state.current].kind != "bot":
                     break
-                seat = game.state.current
                 try:
-                    action = await asyncio.to_thread(self.bot(seat).choose, game)
-                    await self._commit(seat, action)
+                    await self._play_for(game.state.current)
                 except ProtocolError:  # the database refused: try again after the pause
                     continue
         self.schedule()

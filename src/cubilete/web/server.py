@@ -6,7 +6,7 @@ import logging
 
 import uvicorn
 
-from cubilete.store.webdb import StoreError, WebStore
+from cubilete.store.webdb import WebStore
 from cubilete.web.app import create_app
 from cubilete.web.protocol import MAX_FRAME
 from cubilete.web.settings import Settings
@@ -17,25 +17,14 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000) -> None
     store = WebStore(settings.db_url)  # fail early, with our message, on a bad URL or database
     try:
         store.migrate()
-    finally:
+    except BaseException:
         store.close()
+        raise
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    print(f"cubilete web game on http://{host}:{port}  (database: {_shown(settings.db_url)}; Ctrl+C stops)", flush=True)
+    print(f"cubilete web game on http://{host}:{port}  (database: {store.shown_url}; Ctrl+C stops)", flush=True)
     uvicorn.run(
-        create_app(settings), host=host, port=port, log_level="warning",
+        create_app(settings, store), host=host, port=port, log_level="warning",
         ws_max_size=16 * MAX_FRAME, ws_ping_interval=20, ws_ping_timeout=20,
         ws_per_message_deflate=False,  # frames are small: compressing them costs more CPU than it saves
     )
 
-
-def _shown(url: str) -> str:
-    """The URL without its password."""
-    try:
-        import sqlalchemy as sa
-
-        return sa.engine.make_url(url).render_as_string(hide_password=True)
-    except Exception:  # any URL problem is reported by the store already
-        return url
-
-
-__all__ = ["StoreError", "serve"]

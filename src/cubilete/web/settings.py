@@ -22,4 +22,4 @@ class Settings:
     def from_environment(cls, db_url: str | None = None, bot_delay: float | None = None) -> Settings:
         """Arguments first, then ``CUBILETE_DB_URL``, then the SQLite file in the user data folder."""
         url = db_url or os.environ.get("CUBILETE_DB_URL") or default_url()
-        return cls(db_url=url, bot_delay=0.6 if bot_delay is None else bot_delay)
+        return cls(db_url=url) if bot_delay is None else cls(db_url=url, bot_delay=bot_delay)

@@ -63,7 +63,6 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         pass
     finally:
         room.leave(client)
-        client.queue.put_nowait(None) if not client.queue.full() else None
         pump.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await pump

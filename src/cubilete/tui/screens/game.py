@@ -28,6 +28,7 @@ from cubilete.state import EndReason, GameState, Phase
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialog
 from cubilete.tui.screens.game_coach import CoachKeys
+from cubilete.tui.screens.layout import BREAKPOINTS, card_and_side_css
 from cubilete.tui.session import Session, snapshot
 from cubilete.tui.widgets.dice import DiceRow, Die
 from cubilete.tui.widgets.keybar import KeyBar
@@ -54,15 +55,8 @@ class GameScreen(CoachKeys):
     #title { height: 1; background: $primary; color: $text; text-style: bold; padding: 0 1; }
     #table-top { height: auto; }
     #turn-side { width: 1fr; height: auto; }
-    #main { height: 1fr; }
-    #side { width: 36; }
-    ScoreCard { width: 1fr; }
-    GameScreen.-narrow #side { dock: bottom; width: 100%; height: auto; max-height: 10; }
-    GameScreen.-narrow GameLog { display: none; }
-    GameScreen.-narrow CoachPanel { display: none; }
-    GameScreen.-narrow CoachPanel.-active { display: block; }
-    """
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 (declared so by Screen)
+    """ + card_and_side_css("GameScreen")
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"hold({n - 1})", show=False) for n in range(1, MAX_DICE + 1)),

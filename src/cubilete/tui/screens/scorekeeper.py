@@ -21,6 +21,7 @@ from cubilete.scorekeeper import Scorekeeper, ScorekeeperError
 from cubilete.sheet import SlotState, SlotView, slot_label, slot_views
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
+from cubilete.tui.screens.layout import BREAKPOINTS, card_and_side_css
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.panels import CoachPanel, GameLog, MessageLine
 from cubilete.tui.widgets.scorecard import ScoreCard, SheetData
@@ -63,15 +64,8 @@ class ScorekeeperScreen(Screen[None]):
     #entry > Label { padding: 1 1 0 0; }
     #dice { width: 24; }
     #throw { width: 8; }
-    #main { height: 1fr; }
-    #side { width: 36; }
-    ScoreCard { width: 1fr; }
-    ScorekeeperScreen.-narrow #side { dock: bottom; width: 100%; height: auto; max-height: 10; }
-    ScorekeeperScreen.-narrow GameLog { display: none; }
-    ScorekeeperScreen.-narrow CoachPanel { display: none; }
-    ScorekeeperScreen.-narrow CoachPanel.-active { display: block; }
-    """
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 (declared so by Screen)
+    """ + card_and_side_css("ScorekeeperScreen")
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "suggest", show=False),
