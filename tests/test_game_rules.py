@@ -437,14 +437,35 @@ class TestTieBreak:
         assert t.game.totals() == [1, 1]  # the extra round does not change the sheets
         assert t.state.tiebreak_hands == ((0, 25), (1, 50))
 
-    def test_tiebreak_servida_generala_is_a_hand_not_an_instant_win(self, make_table):
-        t = self.tied(make_table)
+    def test_tiebreak_servida_generala_wins_at_once(self, make_table):
+        """Issue 9.1. S1: "Generala servida: Cuando se logra la generala de un solo tiro, se llama generala
+        servida y en cualquier tiro se gana la partida"; S2: "Un jugador que hace Generala en el primer rollo
+        de un turno gana automáticamente el juego": a tie-break turn is a turn too."""
+        t = self.tied(make_table, players=("Ana", "Beto"))
+        t.roll((1, 2, 3, 4, 5))
+        t.stand()
+        assert t.state.current == 1
+        t.roll((5, 5, 5, 5, 5))
+        assert t.game.is_over
+        assert t.state.winners == (1,)
+        assert t.state.reason is EndReason.INSTANT_WIN
+        assert t.game.legal_actions() == []
+
+    def test_tiebreak_servida_generala_after_a_scratch_is_only_a_hand(self, make_table):
+        """S1: "(excepto si el jugador ha desechado previamente la generala ...)"; S2: "si un jugador rasca
+        Generala y posteriormente tira Generala en el primer rollo de un turno, no puede usarse como una
+        victoria automática": in the tie-break it is a hand like any other."""
+        t = make_table(players=["Ana", "Beto"], rounds=1)
+        for _ in range(2):
+            t.turn((1, 2, 2, 3, 6), "generala")  # both scratch Generala: 0 - 0
+        assert t.state.phase is Phase.TIEBREAK
         t.roll((5, 5, 5, 5, 5))
         assert t.state.phase is Phase.TIEBREAK
         t.stand()
         t.roll((2, 2, 4, 4, 4))
         t.stand()
         assert t.state.winners == (0,)
+        assert t.state.reason is EndReason.TIE_BREAK
 
     def test_repeat_while_tied(self, make_table):
         t = self.tied(make_table)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import secrets
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 
 from cubilete.actions import Action, Roll, Score, Stand
 from cubilete.dice import DiceSource, Hand, SeededDice
@@ -216,7 +216,8 @@ class Game:
         new_turn = Turn(dice, turn.throws + 1, turn.allowance, action.keep)
         new = _replace(st, turn=new_turn, throws_made=st.throws_made + 1)
         card = st.seats[st.current].card
-        if st.phase is Phase.PLAY and new_turn.first_throw and scoring.instant_win(self.rules, card, dice):
+        # S1 "en cualquier tiro se gana la partida", S2 "en el primer rollo de un turno": a tie-break turn too
+        if new_turn.first_throw and scoring.instant_win(self.rules, card, dice):
             new = _replace(new, phase=Phase.OVER, winners=(st.current,), reason=EndReason.INSTANT_WIN)
         return new
 
@@ -290,26 +291,69 @@ class Game:
     # --- opening: who starts -------------------------------------------------------
     def _opening(self) -> GameState:
         rules, n = self.rules, len(self.players)
+        procedure = start_procedure(rules, n)
         index = 0
-        starter = 0
-        if n > 1 and rules.start is not Start.SEAT_ORDER:
-            contenders = list(range(n))
-            while len(contenders) > 1 and index < 50 * n:
-                values = {}
-                for seat in contenders:
-                    faces = self._throw(index, 1 if rules.start is Start.HIGHEST_DIE else rules.dice)
-                    self.start_throws.append((seat, faces))
-                    index += 1
-                    values[seat] = sum(faces)
-                pick = max if rules.start is Start.HIGHEST_DIE else min
-                best = pick(values.values())
-                contenders = [s for s in contenders if values[s] == best]
-            starter = contenders[0]
-        step = 1 if rules.direction is Direction.CLOCKWISE else -1
-        order = tuple((starter + step * k) % n for k in range(n))
+        try:
+            seat, count = next(procedure)
+            while True:
+                faces = self._throw(index, count)
+                self.start_throws.append((seat, faces))
+                index += 1
+                seat, count = procedure.send(faces)
+        except StopIteration as done:
+            order: tuple[int, ...] = done.value
         card: tuple[int | None, ...] = (None,) * len(rules.slots)
         seats = tuple(Seat(name, card) for name in self.players)
-        return GameState(seats, order, starter, Turn(allowance=rules.throws), throws_made=index)
+        return GameState(seats, order, order[0], Turn(allowance=rules.throws), throws_made=index)
+
+
+StartRequest = tuple[int, int]  # (seat, dice to throw)
+
+
+def start_procedure(rules: Rules, n: int) -> Generator[StartRequest, Hand, tuple[int, ...]]:
+    """Who starts and the order of play (P15, P16), as a dialogue: it yields ``(seat, dice)``
+    for each start throw it needs, is sent the faces thrown, and returns the turn order
+    (the starter first). The game feeds it seeded dice; the scorekeeper, dice typed in."""
+    if n <= 1 or rules.start is Start.SEAT_ORDER:
+        starter = 0
+    elif rules.order_by_start:
+        return (yield from _rank(rules, list(range(n)), [50 * n]))
+    else:
+        contenders, thrown = list(range(n)), 0
+        while len(contenders) > 1 and thrown < 50 * n:
+            values: dict[int, int] = {}
+            for seat in contenders:
+                faces = yield seat, _start_dice(rules)
+                thrown += 1
+                values[seat] = sum(faces)
+            best = (max if rules.start is Start.HIGHEST_DIE else min)(values.values())
+            contenders = [s for s in contenders if values[s] == best]
+        starter = contenders[0]
+    step = 1 if rules.direction is Direction.CLOCKWISE else -1
+    return tuple((starter + step * k) % n for k in range(n))
+
+
+def _start_dice(rules: Rules) -> int:
+    return 1 if rules.start is Start.HIGHEST_DIE else rules.dice
+
+
+def _rank(rules: Rules, group: list[int], budget: list[int]) -> Generator[StartRequest, Hand, tuple[int, ...]]:
+    """S1: "el que quede en segundo lugar se sentará a su izquierda y así sucesivamente": every player
+    throws, the best starts, the second plays next and so on; players who tie throw again among
+    themselves to settle their places (seat order once 50 throws a player are spent)."""
+    values: dict[int, int] = {}
+    for seat in group:
+        faces = yield seat, _start_dice(rules)
+        budget[0] -= 1
+        values[seat] = sum(faces)
+    out: list[int] = []
+    for value in sorted(set(values.values()), reverse=rules.start is Start.HIGHEST_DIE):
+        tied = [s for s in group if values[s] == value]
+        if len(tied) > 1 and budget[0] > 0:
+            out += yield from _rank(rules, tied, budget)
+        else:
+            out += tied
+    return tuple(out)
 
 
 def _replace(st: GameState, **changes: object) -> GameState:

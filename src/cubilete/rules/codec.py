@@ -18,6 +18,8 @@ from cubilete.errors import RulesError
 from cubilete.rules.model import Box, Order, Rules
 
 _NOT_DATA = {"aliases"}  # registry facts, not rules
+# Fields added after the first release, written only when set: older records and hashes stay as they were.
+_LATER = {"order_by_start"}
 LARGEST = 10**9  # no rules number (points, dice, rounds) comes near it; bigger ones overflow the solver's arrays
 
 
@@ -48,11 +50,12 @@ def box_to_dict(box: Box) -> dict[str, object]:
 
 
 def rules_to_dict(rules: Rules) -> dict[str, object]:
-    """The rules as plain data (every field, boxes in sheet order)."""
+    """The rules as plain data (every field, boxes in sheet order; a later field only when set)."""
     out: dict[str, object] = {}
     for f in dataclasses.fields(Rules):
-        if f.name not in _NOT_DATA:
-            out[f.name] = _encode(getattr(rules, f.name))
+        if f.name in _NOT_DATA or (f.name in _LATER and getattr(rules, f.name) == f.default):
+            continue
+        out[f.name] = _encode(getattr(rules, f.name))
     return out
 
 

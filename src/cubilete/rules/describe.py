@@ -54,7 +54,9 @@ def box_rule(box: Box) -> str:
         parts.append(f"{box.first_throw_value} servida (first throw)")
     if box.first_throw_bonus:
         parts.append(f"+{box.first_throw_bonus} servida (first throw)")
-    if box.instant_win:
+    if box.instant_win and box.win_after_scratch:
+        parts.append("servida wins the game at once, even after this box was scratched")
+    elif box.instant_win:
         parts.append("servida wins the game at once unless this box was scratched")
     if box.requires:
         parts.append(f"points only once {box.requires} holds points")
@@ -83,6 +85,12 @@ def rules_summary(rules: Rules) -> list[str]:
         lines.append(f"joker rule: {rules.joker.value}")
     if rules.face_down_call:
         lines.append("a player may call 'em baixo': the faces on the table count")
-    lines.append(f"start: {rules.start.value}; direction: {rules.direction.value}; ties: {rules.tie_break.value}")
+    if rules.order_by_start:
+        lines.append(
+            f"start: {rules.start.value}; turns in the order of the start throw (first, second, ...); "
+            f"ties: {rules.tie_break.value}"
+        )
+    else:
+        lines.append(f"start: {rules.start.value}; direction: {rules.direction.value}; ties: {rules.tie_break.value}")
     lines.append(f"players: {rules.min_players} to {rules.max_players}")
     return lines

@@ -88,6 +88,7 @@ class Box:
     first_throw_value: int | None = None  # P5: value when made with the first throw (servida)
     first_throw_bonus: int = 0  # P5: added when made with the first throw
     instant_win: bool = False  # P10: made with the first throw wins, unless this box was scratched
+    win_after_scratch: bool = False  # P10: the instant win holds even after this box was scratched (Bozó)
     requires: str | None = None  # P9: scores points only once that box holds points
     closed_by_scratch: bool = True  # P9: closes by itself when the required box is scratched
     joker: bool = False  # P12: may take an extra five-of-a-kind as a joker at full value
@@ -123,6 +124,7 @@ class Rules:
     face_down_call: bool = False  # Bozó "em baixo": the faces resting on the table count
     start: Start = Start.HIGHEST_DIE  # P15
     direction: Direction = Direction.CLOCKWISE  # P16
+    order_by_start: bool = False  # P15/P16: turns follow the start throw's ranking (S1: second sits next, ...)
     tie_break: TieBreak = TieBreak.EXTRA_ROUND  # P17
     min_players: int = 1  # P18
     max_players: int = 8  # P18
@@ -212,6 +214,8 @@ def check_rules(rules: Rules) -> None:
         raise RulesError(f"{where}: extra_bonus_box {rules.extra_bonus_box!r} is not a box")
     if rules.joker is not Joker.NONE and rules.extra_bonus_box is None:
         raise RulesError(f"{where}: a joker rule needs extra_bonus_box (the five-of-a-kind box)")
+    if rules.order_by_start and rules.start is Start.SEAT_ORDER:
+        raise RulesError(f"{where}: order_by_start needs a start throw (start highest-die or lowest-sum)")
     for b in rules.boxes:
         check_box(b, rules.dice, ids, where)
     requires = {b.id: b.requires for b in rules.boxes if b.requires}
@@ -250,5 +254,7 @@ def check_box(b: Box, dice: int, ids: tuple[str, ...], where: str) -> None:
             raise RulesError(f"{at}: face_values faces must be 1 to 6")
     if b.requires is not None and (b.requires not in ids or b.requires == b.id):
         raise RulesError(f"{at}: requires {b.requires!r}, which is not another box")
+    if b.win_after_scratch and not b.instant_win:
+        raise RulesError(f"{at}: win_after_scratch goes with instant_win")
     if b.value < 0 or b.first_throw_bonus < 0 or (b.first_throw_value or 0) < 0:
         raise RulesError(f"{at}: values must not be negative")

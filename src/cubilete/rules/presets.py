@@ -205,9 +205,15 @@ register(
             Box("full", "Full", Kind.GROUPS, value=10, groups=(3, 2), first_throw_bonus=5),
             Box("sequencia", "Sequência", Kind.STRAIGHT, value=20, patterns=pat("12345", "23456"), first_throw_bonus=5),
             Box("quadra", "Quadra", Kind.GROUPS, value=30, groups=(4,), first_throw_bonus=5),
-            Box("general", "General", Kind.GROUPS, value=40, groups=(5,), instant_win=True),
+            # S3: "No caso do general de boca, é declarada a vitória instantânea do jogador" (no exception)
+            Box("general", "General", Kind.GROUPS, value=40, groups=(5,), instant_win=True, win_after_scratch=True),
         ),
     )
+)
+_switch(
+    "bozo-riscado",
+    "Bozó: a general de boca does not win once General was scratched (the Argentine exception)",
+    find_rules("bozo").with_box("general", win_after_scratch=False),
 )
 
 # --- Yahtzee, Yatzy, Maxi Yatzy (RULES.md 3.4-3.6) ------------------------------
@@ -270,6 +276,28 @@ YATZY = register(
     )
 )
 _switch("yatzy-13", "Yatzy in 13 rounds: two boxes stay unused (S3)", YATZY.replace(rounds=13))
+register(
+    GENERAL.replace(
+        name="yatzy-brasil",
+        title="Yatzy as described in Brazil (S3)",
+        description="The General sheet plus Par and Dois Pares worth the sum of all five dice; "
+        "Sequência alta 20, baixa 15; 15 boxes in 13 rounds, two boxes stay unused.",
+        aliases=("yatzy-brasileiro", "yatzy-br"),
+        rounds=13,
+        boxes=(
+            *upper(PT_UPPER),
+            # S3: "há duas jogadas adicionais: Par e Dois Pares, valendo cada um a soma dos 5 dados"
+            of_a_kind("par", "Par", 2),
+            Box("dois-pares", "Dois Pares", Kind.GROUPS, Points.SUM, groups=(2, 2)),
+            *(b for b in GENERAL_BOXES if b.id in ("trinca", "quadra", "full")),
+            # S3: "Também na regra escandinava, a 'seqüência alta' (2-3-4-5-6) vale 20 pontos e a
+            # 'seqüência baixa' vale 15 pontos"
+            Box("seq-alta", "Sequência alta", Kind.STRAIGHT, value=20, patterns=pat("23456")),
+            Box("seq-baixa", "Sequência baixa", Kind.STRAIGHT, value=15, patterns=pat("12345")),
+            *(b for b in GENERAL_BOXES if b.id in ("general", "aleatoria")),
+        ),
+    )
+)
 
 register(
     Rules(

@@ -252,10 +252,10 @@ def total(rules: Rules, card: Card, extra_bonuses: int = 0) -> int:
 
 def instant_win(rules: Rules, card: Card, hand: Sequence[int]) -> bool:
     """True if this first-throw hand wins at once (P10): a box with instant win is made
-    and that box is not scratched on the player's sheet."""
+    and that box is not scratched on the player's sheet (unless the box wins after a scratch too)."""
     for box in rules.boxes:
         if box.instant_win and makes(box, hand):
             slots = [slot_of(rules, box.id, c) for c in range(len(rules.columns))]
-            if any(card[s] != 0 for s in slots):
+            if box.win_after_scratch or any(card[s] != 0 for s in slots):
                 return True
     return False
