@@ -11,7 +11,11 @@ import pytest
 from cubilete import find_rules
 from cubilete.actions import Roll, Score
 from cubilete.i18n import box_name, set_language
+from cubilete.record import from_record, to_record
+from cubilete.rules import Direction, Start, TieBreak
 from cubilete.scorekeeper import Scorekeeper, ScorekeeperError
+from cubilete.state import EndReason
+from cubilete.store.stats import StatsDB
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -26,7 +30,8 @@ def _cache_and_language(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pa
 
 
 def keeper(preset: str = "generala", players: tuple[str, ...] = ("Ana",)) -> Scorekeeper:
-    return Scorekeeper(find_rules(preset), list(players))
+    """A scorekeeper where the first seat starts and turns pass in seat order (no start throws)."""
+    return Scorekeeper(find_rules(preset).replace(start=Start.SEAT_ORDER), list(players))
 
 
 def refused(k: Scorekeeper, reason: str, *args: object, **kwargs: object) -> None:
@@ -117,8 +122,10 @@ class TestServida:
     def test_generala_servida_wins_at_once(self) -> None:
         k = keeper(players=("Ana", "Beto"))
         k.enter((1, 2, 3, 4, 6), 2, "1", scratch=False)
-        assert k.enter((6, 6, 6, 6, 6), 1, "generala") == 50
+        assert k.wins_at_once((6, 6, 6, 6, 6), 1)
+        assert k.enter((6, 6, 6, 6, 6), 1, "generala") == 0  # the game ends before the hand is written
         assert k.is_over and k.instant_win and k.winners == (1,)
+        assert k.reason is EndReason.INSTANT_WIN
         with pytest.raises(ScorekeeperError, match="the game is over"):
             k.enter((1, 1, 1, 2, 3), 1, "1")
         k.undo()
@@ -253,12 +260,14 @@ class TestWholeGame:
         with pytest.raises(ScorekeeperError, match="over"):
             k.preview((1, 1, 1, 1, 1), 1)
 
-    def test_a_tie_is_shared(self) -> None:
+    def test_a_tie_is_shared_when_the_rules_say_so(self) -> None:
         generala = find_rules("generala")
-        k = Scorekeeper(generala.replace(name="tiny", boxes=generala.boxes[:1]), ["Ana", "Beto"])
+        tiny = generala.replace(name="tiny", boxes=generala.boxes[:1], start=Start.SEAT_ORDER)
+        k = Scorekeeper(tiny.replace(tie_break=TieBreak.SHARED), ["Ana", "Beto"])
         k.enter((1, 1, 2, 3, 4), 1, "1")
         k.enter((1, 1, 5, 3, 4), 2, "1")
         assert k.is_over and k.winners == (0, 1) and k.totals() == [2, 2]
+        assert k.reason is EndReason.SHARED
 
 
 def test_carried_over_throws() -> None:
@@ -268,3 +277,138 @@ def test_carried_over_throws() -> None:
     k.enter((2, 2, 2, 3, 4, 5), 5, "2")
     assert k.allowance == 3
     refused(k, "has 3 throws this turn; throw 4", (3, 3, 3, 1, 1, 1), 4, "3")
+
+
+class TestStartThrow:
+    """Issue 9.2: who starts and the direction of play come from the rules, not from seat 0."""
+
+    def test_highest_die_starts_ties_throw_again(self) -> None:
+        """S1: "cada jugador ... tira un dado, y el que obtenga el número más alto será el que comience"."""
+        k = Scorekeeper(find_rules("generala"), ["Ana", "Beto", "Caro"])
+        assert k.starting and k.start_request == (0, 1)
+        with pytest.raises(ScorekeeperError, match="first the start throw: Ana throws for who starts"):
+            k.enter((2, 2, 5, 5, 5), 1, "full")
+        with pytest.raises(ScorekeeperError, match="Ana throws 1 die for who starts; got 2"):
+            k.start_throw([6, 6])
+        with pytest.raises(ScorekeeperError, match="7 is not a die face"):
+            k.start_throw([7])
+        for face in (6, 2, 6):  # Ana and Caro tie on 6
+            k.start_throw([face])
+        assert k.start_request == (0, 1)
+        k.start_throw([3])
+        k.start_throw([5])  # Caro wins the second throw
+        assert not k.starting and k.current_player == "Caro"
+        assert k.order == (2, 0, 1)  # seat order after the starter (P16 default)
+        with pytest.raises(ScorekeeperError, match="the start throws are done"):
+            k.start_throw([1])
+
+    def test_counter_clockwise(self) -> None:
+        """S1: "El orden del juego sigue la dirección de la mano derecha (sentido contrario al de las agujas
+        del reloj)"."""
+        rules = find_rules("generala").replace(direction=Direction.COUNTER_CLOCKWISE)
+        k = Scorekeeper(rules, ["Ana", "Beto", "Caro"])
+        for face in (1, 4, 2):
+            k.start_throw([face])
+        assert k.order == (1, 0, 2)
+        k.enter((2, 2, 5, 5, 5), 2, "full")
+        assert k.current_player == "Ana"
+
+    def test_lowest_sum_of_all_the_dice(self) -> None:
+        """S1: "otro modo consiste en que cada jugador tire los cinco dados, y el que obtenga la suma más baja
+        es el que iniciará el juego"."""
+        k = Scorekeeper(find_rules("generala").replace(start=Start.LOWEST_SUM), ["Ana", "Beto"])
+        assert k.start_request == (0, 5)
+        k.start_throw([6, 6, 6, 6, 6])
+        k.start_throw([1, 1, 2, 2, 3])
+        assert k.current_player == "Beto"
+
+    def test_turns_by_start_rank(self) -> None:
+        """S1: "el que quede en segundo lugar se sentará a su izquierda y así sucesivamente"."""
+        k = Scorekeeper(find_rules("generala").replace(order_by_start=True), ["Ana", "Beto", "Caro"])
+        for face in (3, 1, 6):
+            k.start_throw([face])
+        assert k.order == (2, 0, 1)
+
+    def test_undo_takes_back_a_start_throw(self) -> None:
+        k = Scorekeeper(find_rules("generala"), ["Ana", "Beto"])
+        k.start_throw([2])
+        k.start_throw([5])
+        assert not k.starting
+        k.undo()
+        assert k.starting and k.start_request == (1, 1)
+        k.start_throw([1])
+        assert k.current_player == "Ana"
+
+
+class TestTieBreakRound:
+    """Issue 9.2, P17. S1: "si los jugadores están empatados a puntos al final de la partida, se disputará
+    una última ronda de desempate, de tal modo que el jugador que consiga más puntos en esta última mano
+    será el ganador de la partida"."""
+
+    def tied(self, players: tuple[str, ...] = ("Ana", "Beto")) -> Scorekeeper:
+        generala = find_rules("generala")
+        k = Scorekeeper(generala.replace(start=Start.SEAT_ORDER, rounds=1), list(players))
+        for _ in players:
+            k.enter((1, 1, 2, 3, 4), 2, "1")
+        return k
+
+    def test_the_tied_play_one_more_hand_and_the_best_wins(self) -> None:
+        k = self.tied()
+        assert k.tiebreak and not k.is_over and k.tiebreak_round == 1
+        with pytest.raises(ScorekeeperError, match="tie-break round: Ana shows a hand, written in no box"):
+            k.enter((2, 2, 5, 5, 5), 1, "full")
+        assert k.hand((2, 2, 5, 5, 5), 1) == 35  # Full servido
+        assert k.hand((3, 3, 3, 3, 1), 2) == 40  # Póker armado
+        assert k.is_over and k.winners == (1,) and k.reason is EndReason.TIE_BREAK
+        assert k.totals() == [2, 2]
+
+    def test_repeat_while_tied(self) -> None:
+        k = self.tied()
+        k.hand((1, 2, 3, 4, 5), 2)  # Escalera 20
+        k.hand((6, 5, 4, 3, 2), 3)  # Escalera 20
+        assert k.tiebreak and k.tiebreak_round == 2
+        k.hand((1, 1, 2, 3, 6), 3)  # best box: Seises 6
+        k.hand((1, 1, 2, 3, 5), 3)  # Cincos 5
+        assert k.winners == (0,)
+
+    def test_a_servida_generala_wins_the_tie_break_at_once(self) -> None:
+        """Issue 9.1. S2: "Un jugador que hace Generala en el primer rollo de un turno gana automáticamente
+        el juego"."""
+        k = self.tied()
+        k.hand((2, 3, 4, 5, 6), 1)
+        k.hand((4, 4, 4, 4, 4), 1)
+        assert k.is_over and k.instant_win and k.winners == (1,)
+
+    def test_an_armada_generala_is_a_hand(self) -> None:
+        k = self.tied()
+        assert k.hand((4, 4, 4, 4, 4), 3) == 50
+        assert k.tiebreak
+
+    def test_undo_takes_back_a_hand(self) -> None:
+        k = self.tied()
+        k.hand((2, 3, 4, 5, 6), 1)
+        k.undo()
+        assert k.tiebreak and k.current_player == "Ana" and k.tiebreak_hands == ()
+
+    def test_hands_only_in_the_tie_break(self) -> None:
+        with pytest.raises(ScorekeeperError, match="only for the tie-break round"):
+            keeper().hand((1, 2, 3, 4, 5), 1)
+
+
+def test_a_scorekeeper_game_goes_into_the_statistics(tmp_path: Path) -> None:
+    """Issue 9.2: the typed game is a normal record: it replays and is counted in the statistics."""
+    k = Scorekeeper(find_rules("generala").replace(rounds=2), ["Ana", "Beto"])
+    k.start_throw([2])
+    k.start_throw([5])  # Beto starts
+    for dice, throw, slot in (((2, 2, 5, 5, 5), 1, "full"), ((1, 1, 1, 2, 3), 3, "1"),
+                              ((6, 6, 6, 6, 1), 2, "poker"), ((4, 4, 4, 4, 4), 2, "generala")):  # fmt: skip
+        k.enter(dice, throw, slot)
+    assert k.is_over and k.totals() == [53, 75] and k.winners == (1,)
+    assert k.game is not None
+    again = from_record(to_record(k.game))
+    assert again.state == k.game.state
+    with StatsDB(tmp_path / "stats.sqlite3") as db:
+        db.record_game(k.game, humans=k.players)
+        (row,) = db.games()
+    assert row.players == ("Ana", "Beto") and row.totals == (53, 75) and row.winners == ("Beto",)
+    assert row.humans == ("Ana", "Beto")

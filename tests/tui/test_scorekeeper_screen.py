@@ -3,6 +3,8 @@ refusals shown with their reason, and a suggestion of what to hold."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.tui.pilot import SIZE, pilot_test, table_rows, visible_words, wait_until
 from textual.pilot import Pilot
 
@@ -39,6 +41,10 @@ class TestScorekeeper:
             screen = app.screen
             assert isinstance(screen, ScorekeeperScreen)
             message = screen.query_one(MessageLine)
+            # Who starts (P15): one die each, the highest starts; then turns pass in seat order.
+            assert "Who starts: Ana throws" in visible_words(screen.query_one("#title"))
+            await pilot.press("5", "enter", "2", "enter")
+            assert not screen.keeper.starting and screen.keeper.current_player == "Ana"
             # A Full made with the first throw is servido: 35 (RULES.md 3.1).
             await enter(pilot, "22555", "1", "full")
             assert screen.keeper.cards[0][screen.rules.slot_index("full")] == 35
@@ -102,3 +108,33 @@ class TestScorekeeper:
             assert screen.keeper.totals() == [2 + 25 + 30]  # Escalera servida 25, Full armado 30
             assert isinstance(app.screen, MessageDialog)
             assert "57" in visible_words(app.screen.query_one("#body"))
+
+
+class TestStartAndTieBreak:
+    @pilot_test
+    async def test_start_throws_a_tie_break_hand_and_the_statistics(self, tmp_path: Path) -> None:
+        """Issue 9.2: the start throw picks who starts; a tie at the end is settled by one more hand each
+        (S1: "se disputará una última ronda de desempate"); the game goes into the statistics."""
+        from cubilete.store.stats import StatsDB
+
+        generala = find_rules("generala")
+        boxes = tuple(generala.box(b) for b in ("1", "escalera", "full"))
+        one = generala.replace(name="one", boxes=boxes, rounds=1)
+        app = make_app(rules=one, players=["Ana", "Beto"], scorekeeper=True, lang="en", data_dir=tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, ScorekeeperScreen)
+            await pilot.press("3", "enter", "6", "enter")  # Beto starts
+            assert screen.keeper.current_player == "Beto"
+            await enter(pilot, "11234", "2", "1")
+            await enter(pilot, "11456", "3", "1")
+            assert screen.keeper.tiebreak
+            assert "Tie-break round 1: Beto's hand" in visible_words(screen.query_one("#title"))
+            await pilot.press("escape", *"23456", "enter", "2", "enter")  # Escalera armada 20
+            await pilot.press("escape", *"22333", "enter", "1", "enter")  # Full servido 35
+            assert screen.keeper.is_over and screen.keeper.winners == (0,)
+            assert isinstance(app.screen, MessageDialog)
+            assert "Ana wins the tie-break round" in visible_words(app.screen.query_one("#body"))
+        with StatsDB(tmp_path / "stats.sqlite3") as db:
+            (row,) = db.games()
+        assert row.winners == ("Ana",) and row.reason == "tie-break"

@@ -4,6 +4,7 @@ and keeps every sheet. ``h`` suggests what to hold (from the solver)."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -19,6 +20,8 @@ from cubilete.i18n import _, rules_title, translate_error
 from cubilete.rules import Rules
 from cubilete.scorekeeper import Scorekeeper, ScorekeeperError
 from cubilete.sheet import SlotState, SlotView, slot_label, slot_views
+from cubilete.state import EndReason
+from cubilete.store.stats import StatsDB
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
 from cubilete.tui.screens.layout import BREAKPOINTS, card_and_side_css
@@ -80,6 +83,7 @@ class ScorekeeperScreen(Screen[None]):
         self.keeper = Scorekeeper(rules, players)
         self.options = options
         self.views: list[SlotView] | None = None
+        self.recorded = False  # the finished game is in the statistics
 
     @property
     def rules(self) -> Rules:
@@ -136,12 +140,18 @@ class ScorekeeperScreen(Screen[None]):
         """Redraw the title and the sheet, with what each box would get for the dice typed."""
         keeper = self.keeper
         title = _("Scorekeeper · {rules}").format(rules=rules_title(self.rules))
-        if not keeper.is_over:
+        if keeper.starting:
+            title += " · " + _("Who starts: {name} throws").format(name=keeper.current_player)
+        elif keeper.tiebreak:
+            title += " · " + _("Tie-break round {number}: {name}'s hand").format(
+                number=keeper.tiebreak_round, name=keeper.current_player
+            )
+        elif not keeper.is_over:
             title += " · " + _("Round {number} of {rounds}").format(number=keeper.round, rounds=self.rules.turns)
             title += " · " + _("{name}'s turn").format(name=keeper.current_player)
         self.query_one("#title", Static).update(title)
         self.views = None
-        if not keeper.is_over:
+        if not keeper.is_over and not keeper.starting and not keeper.tiebreak:
             try:
                 faces, throw = self.entry()
                 keeper.preview(faces, throw)
@@ -169,7 +179,14 @@ class ScorekeeperScreen(Screen[None]):
         self.refresh_view()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter moves on: dice -> throw -> the sheet."""
+        """Enter moves on: dice -> throw -> the sheet (a start throw needs only the dice, a
+        tie-break hand the dice and the throw)."""
+        if self.keeper.starting:
+            self.start_throw()
+            return
+        if self.keeper.tiebreak and event.input.id == "throw":
+            self.tiebreak_hand()
+            return
         if event.input.id == "dice":
             throw_field = self.query_one("#throw", Input)
             throw_field.focus()
@@ -195,10 +212,59 @@ class ScorekeeperScreen(Screen[None]):
         if slot is not None and not slot.startswith("_"):
             self.write_in(slot)
 
+    def start_throw(self) -> None:
+        """The dice typed are the awaited start throw."""
+        keeper = self.keeper
+        name = keeper.current_player
+        faces = parse_faces(self.query_one("#dice", Input).value)
+        try:
+            keeper.start_throw(faces)
+        except ScorekeeperError as exc:
+            self.say(str(exc))
+            return
+        self.query_one(GameLog).write(_("{name} throws for who starts: {dice}").format(
+            name=name, dice=dice_words(faces)
+        ))
+        if not keeper.starting:
+            order = ", ".join(keeper.players[i] for i in keeper.order)
+            self.query_one(GameLog).write(_("{name} starts. Order of play: {order}.").format(
+                name=keeper.current_player, order=order
+            ))
+        self.cleared()
+
+    def tiebreak_hand(self) -> None:
+        """The dice and throw typed are a tied leader's tie-break hand."""
+        keeper = self.keeper
+        name = keeper.current_player
+        try:
+            faces, throw = self.entry()
+            value = keeper.hand(faces, throw)
+        except ScorekeeperError as exc:
+            self.say(str(exc))
+            return
+        if not keeper.instant_win:
+            self.query_one(GameLog).write(_("Tie-break: {name} shows {dice} (throw {throw}), worth {points}").format(
+                name=name, dice=dice_words(faces), throw=throw, points=value
+            ))
+        self.cleared()
+        if keeper.is_over:
+            self.announce_end()
+
+    def cleared(self) -> None:
+        """Clear the fields and go back to the dice."""
+        self.say("")
+        self.query_one("#dice", Input).value = ""
+        self.query_one("#throw", Input).value = ""
+        self.refresh_view()
+        self.query_one("#dice", Input).focus()
+
     def write_in(self, slot: str) -> None:
         """Write the dice typed in a box; a refused box that may be scratched asks to scratch it."""
         if self.keeper.is_over:
             self.say(_("The game is over: n for a new game, q to quit."))
+            return
+        if self.keeper.starting or self.keeper.tiebreak:
+            self.action_focus_dice()
             return
         try:
             faces, throw = self.entry()
@@ -238,9 +304,11 @@ class ScorekeeperScreen(Screen[None]):
         keeper = self.keeper
         entry = keeper.entries[-1]
         label = slot_label(self.rules, self.rules.slot_index(slot))
-        self.query_one(GameLog).write(_("{name}: {dice} (throw {throw}) -> {box}: {points}").format(
-            name=keeper.players[entry.seat], dice=dice_words(entry.dice), throw=entry.throw, box=label, points=points
-        ))
+        if not keeper.instant_win:
+            self.query_one(GameLog).write(_("{name}: {dice} (throw {throw}) -> {box}: {points}").format(
+                name=keeper.players[entry.seat], dice=dice_words(entry.dice), throw=entry.throw, box=label,
+                points=points,
+            ))
         self.say("")
         self.query_one("#dice", Input).value = ""
         self.query_one("#throw", Input).value = ""
@@ -249,6 +317,8 @@ class ScorekeeperScreen(Screen[None]):
         if keeper.is_over:
             self.announce_end()
         else:
+            if keeper.tiebreak:
+                self.query_one(GameLog).write(_("A tie for first: each tied player throws one more hand."))
             self.query_one("#dice", Input).focus()
 
     def announce_end(self) -> None:
@@ -258,15 +328,31 @@ class ScorekeeperScreen(Screen[None]):
         order = sorted(range(len(keeper.players)), key=lambda i: -totals[i])
         lines = [f"{n}. {keeper.players[i]}  {totals[i]}" for n, i in enumerate(order, 1)]
         winners = ", ".join(keeper.players[i] for i in keeper.winners)
-        how = (
-            _("{name} made a winning hand with the first throw and wins at once.").format(name=winners)
-            if keeper.instant_win
-            else _("Winner: {names}").format(names=winners)
-        )
+        if keeper.instant_win:
+            how = _("{name} made a winning hand with the first throw and wins at once.").format(name=winners)
+        elif keeper.reason is EndReason.TIE_BREAK:
+            how = _("{name} wins the tie-break round.").format(name=winners)
+        else:
+            how = _("Winner: {names}").format(names=winners)
+        self.record_result()
         for line in [how, *lines]:
             self.query_one(GameLog).write(line)
         self.say(_("The game is over: n for a new game, q to quit."))
         self.app.push_screen(MessageDialog(_("Final result"), "\n".join([how, "", *lines])))
+
+    def record_result(self) -> None:
+        """Add the finished game to the statistics (once); a problem is shown, never raised."""
+        game = self.keeper.game
+        if self.recorded or game is None or not game.is_over:
+            return
+        self.recorded = True
+        folder = self.options.data_dir
+        try:
+            with StatsDB(folder / "stats.sqlite3" if folder is not None else None) as db:
+                db.record_game(game, self.keeper.players)
+        except (CubileteError, OSError, sqlite3.Error) as exc:
+            self.app.notify(_("The statistics could not be saved: {reason}").format(reason=str(exc)),
+                            severity="warning", timeout=10)
 
     # --- keys -----------------------------------------------------------------------------
     def action_focus_dice(self) -> None:
