@@ -39,6 +39,7 @@ PRESET_FILES = (
     "yatzy",
     "maxi-yatzy",
     "general-4-columns",
+    "yatzy-brasil",
 )
 SWITCHES = (
     "generala-60",
@@ -58,6 +59,7 @@ SWITCHES = (
     "yahtzee-free-joker",
     "yahtzee-original-joker",
     "yatzy-13",
+    "bozo-riscado",
 )
 REQUIRED_FILES = (*PRESET_FILES, "switches")
 
