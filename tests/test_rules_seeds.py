@@ -169,3 +169,38 @@ def test_a_tiebreak_instant_win_replays_from_its_record(make_table):
     again = loads(dumps(t.game))
     assert again.state == t.game.state
     assert json.loads(dumps(again))["reason"] == "instant-win"
+
+
+class TestS2Examples:
+    """The worked examples of S2 (the Android app text), on the default Argentine sheet."""
+
+    def test_upper_boxes_add_the_matching_dice(self, make_table):
+        """S2: "Por ejemplo, 4-4-4-2-6 anotaría 4 + 4 + 4 = 12 puntos en "Cuatro" o 2 puntos en "Twos" o
+        incluso 6 puntos en "Sixes"."""
+        t = make_table()
+        t.roll((4, 4, 4, 2, 6))
+        t.roll((6,), keep=(0, 1, 2, 3))  # the same hand, armada
+        points = t.game.points_now()
+        assert (points["4"], points["2"], points["6"]) == (12, 2, 6)
+
+    def test_the_examples_of_the_boxes(self, make_table):
+        """S2: "Casa llena. 30 puntos. ... Por ejemplo, 5-5-5-3-3."; "Cuatro de un tipo. 40 puntos. ... Por
+        ejemplo, 2-2-2-2-6." (armada; the first throw pays the servida values or bonus)."""
+        t = make_table()
+        t.roll((5, 5, 5, 3, 1))
+        t.roll((3,), keep=(0, 1, 2, 3))
+        assert t.game.points_now()["full"] == 30
+        t.score("full")
+        t.roll((2, 2, 2, 1, 6))
+        t.roll((2,), keep=(0, 1, 2, 4))
+        assert t.state.turn.dice == (2, 2, 2, 2, 6)
+        assert t.game.points_now()["poker"] == 40
+
+    def test_five_of_a_kind_may_go_elsewhere(self, make_table):
+        """S2: "uno no necesita ingresar 3-3-3-3-3 en Generala , también puede ir en tres o cuatro de una
+        especie" (P7: five equal dice make a Póker)."""
+        t = make_table()
+        t.roll((3, 3, 3, 3, 1))
+        t.roll((3,), keep=(0, 1, 2, 3))
+        points = t.game.points_now()
+        assert (points["poker"], points["generala"], points["3"]) == (40, 50, 15)
