@@ -204,3 +204,32 @@ class TestS2Examples:
         t.roll((3,), keep=(0, 1, 2, 3))
         points = t.game.points_now()
         assert (points["poker"], points["generala"], points["3"]) == (40, 50, 15)
+
+
+class TestDescribe:
+    """The new rule fields in plain words (``cubilete rules show``), in English, Spanish and Portuguese."""
+
+    @pytest.mark.parametrize(
+        ("lang", "summary", "general"),
+        [
+            ("en", "turns follow the start throw: the first, then the second",
+             "servida wins the game at once, even after this box was scratched"),
+            ("es", "los turnos siguen el tiro inicial: el primero, luego el segundo",
+             "servida gana la partida en el acto, aunque este casillero haya sido tachado"),
+            ("pt_BR", "os turnos seguem o arremesso inicial: o primeiro, depois o segundo",
+             "de mão vence a partida na hora, mesmo depois de riscada esta casa"),
+        ],
+    )  # fmt: skip
+    def test_order_by_start_and_win_after_scratch(self, lang: str, summary: str, general: str) -> None:
+        from cubilete.i18n import set_language
+        from cubilete.rules.describe import box_rule, rules_summary
+
+        set_language(lang)
+        try:
+            ranked = find_rules("generala").replace(order_by_start=True)
+            assert any(summary in line for line in rules_summary(ranked))
+            assert not any(summary in line for line in rules_summary(find_rules("generala")))
+            assert general in box_rule(find_rules("bozo").box("general"))
+            assert general not in box_rule(find_rules("bozo-riscado").box("general"))
+        finally:
+            set_language("en")
