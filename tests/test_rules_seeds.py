@@ -233,3 +233,13 @@ class TestDescribe:
             assert general not in box_rule(find_rules("bozo-riscado").box("general"))
         finally:
             set_language("en")
+
+
+def test_the_start_lines_say_the_order_comes_from_the_start_throw() -> None:
+    from cubilete import ScriptedDice
+    from cubilete.cli.render import start_lines
+
+    rules = find_rules("generala").replace(order_by_start=True)
+    game = Game(rules, ["Ana", "Beto", "Caro"], seed="t", dice=ScriptedDice([(2,), (6,), (4,)]))
+    (line,) = start_lines(game)
+    assert line.endswith("Playing order, by the start throw: Beto, Caro, Ana")

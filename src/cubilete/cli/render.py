@@ -141,7 +141,11 @@ def start_lines(game: Game) -> list[str]:
     names, st = game.players, game.state
     if len(names) == 1:
         return []
-    order = _("Playing order: {names}").format(names=", ".join(names[i] for i in st.order))
+    playing = ", ".join(names[i] for i in st.order)
+    if game.rules.order_by_start:
+        order = _("Playing order, by the start throw: {names}").format(names=playing)
+    else:
+        order = _("Playing order: {names}").format(names=playing)
     first = names[st.order[0]]
     if not game.start_throws:
         return [_("{name} starts (seat order). {order}").format(name=first, order=order)]
