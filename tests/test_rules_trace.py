@@ -19,7 +19,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TRACE = ROOT / "docs" / "RULES-TRACE.md"
-SEEDS = Path(os.environ.get("CUBILETE_SEEDS", "/work/shared/seeds"))
+# The project's shared documents sit beside the clone (as on the developers' machines and in CI).
+SEEDS = Path(os.environ.get("CUBILETE_SEEDS", ROOT.parent / "shared" / "seeds"))
 ROW = re.compile(r"^\| (S[123])\.(\d+) \| (.+?) \| (.+) \|$")
 PARAM_ROW = re.compile(r"^\| P(\d+) \| (.+?) \| (.+) \|$")
 NODE = re.compile(r"`([^`]+)`")
