@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
-from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least
+from tests.web.inproc import create, new_token, next_frame, receive_json, running_app, state_at_least
 
 from cubilete.web.protocol import MAX_FRAME
 
@@ -150,10 +150,10 @@ def test_fuzzed_frames_are_answered_and_the_server_keeps_serving(app: TestClient
         next_frame(ws, "welcome")
         before = next_frame(ws, "state")
         ws.send_text(frame)
-        answer = ws.receive_json()
+        answer = receive_json(ws)
         assert answer["type"] == ("pong" if _is_ping(frame) else "error"), (frame, answer)
         ws.send_json({"type": "ping"})
-        assert ws.receive_json() == {"type": "pong"}
+        assert receive_json(ws) == {"type": "pong"}
     _unchanged(app, fuzz_table, before)
 
 
@@ -164,16 +164,16 @@ def test_a_flood_is_rate_limited_and_the_connection_survives(tmp_path: Path) -> 
             next_frame(ws, "welcome")
             for _ in range(30):
                 ws.send_json({"type": "ping"})
-            answers = [ws.receive_json()["type"] for _ in range(30)]
+            answers = [receive_json(ws)["type"] for _ in range(30)]
             assert answers.count("pong") >= 10 and "error" in answers
             assert set(answers) <= {"pong", "error", "state"}
 
 
 def test_unknown_tables_and_bad_tokens_close_the_socket_with_a_code(app: TestClient) -> None:
     with app.websocket_connect("/ws/nosuchtable") as ws, pytest.raises(WebSocketDisconnect) as gone:
-        ws.receive_json()
+        receive_json(ws)
     assert gone.value.code == 4404
     table_id = create(app, [{"kind": "human"}])
     with app.websocket_connect(f"/ws/{table_id}?token=short") as ws, pytest.raises(WebSocketDisconnect) as bad:
-        ws.receive_json()
+        receive_json(ws)
     assert bad.value.code == 4400
