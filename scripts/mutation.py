@@ -314,16 +314,26 @@ def _run_forked(src: Path, tests: list[str], limit: float) -> str:
         except BaseException:
             os._exit(99)
     deadline = time.monotonic() + limit
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return "survived" if os.waitstatus_to_exitcode(status) == 0 else "killed"
-        if time.monotonic() > deadline:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            return "timeout"
-        time.sleep(0.02)
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return "survived" if os.waitstatus_to_exitcode(status) == 0 else "killed"
+            if time.monotonic() > deadline:
+                _kill(pid)
+                return "timeout"
+            time.sleep(0.02)
+    except BaseException:
+        _kill(pid)
+        raise
+
+
+def _kill(pid: int) -> None:
+    """Kill a child run (its own session: pytest and whatever it started) and reap it."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
 
 
 def _copy_package(into: Path) -> Path:
@@ -351,12 +361,26 @@ def run(mutants: list[Mutant], limit_factor: float, progress: Callable[[Result],
             start = time.monotonic()
             try:
                 outcome = _run_forked(src, tests, limit_factor * baselines[mutant.module] + 10)
+            except KeyboardInterrupt:
+                print("stopped: the figures below are for the mutants run so far", flush=True)
+                break
             finally:
                 target.write_text(pristine, encoding="utf-8")
             result = Result(mutant, outcome, round(time.monotonic() - start, 2))
             results.append(result)
             progress(result)
     return results
+
+
+def _read_log(path: Path) -> dict[tuple[str, int], str]:
+    """Outcomes from an earlier progress log (lines ``. module:line #index what``)."""
+    marks = {".": "killed", "T": "timeout", "S": "survived"}
+    out: dict[tuple[str, int], str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        parts = line.split(" ", 3)
+        if len(parts) >= 3 and parts[0] in marks and parts[2].startswith("#"):
+            out[(parts[1].rpartition(":")[0], int(parts[2][1:]))] = marks[parts[0]]
+    return out
 
 
 def summary(results: list[Result]) -> dict[str, object]:
@@ -384,13 +408,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants and run nothing")
     parser.add_argument("--limit", type=float, default=5.0, help="time limit: this many times the baseline run")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
+    parser.add_argument("--only", help="run only these mutants: MODULE:INDEX,MODULE:INDEX,...")
+    parser.add_argument("--resume", type=Path, help="take the outcomes already in this progress log, run the rest")
     args = parser.parse_args(argv)
     for module in args.modules:
         if module not in TESTS:
             parser.error(f"{module}: no tests are listed for it in TESTS (known: {', '.join(TESTS)})")
     mutants = [m for module in args.modules for m in mutants_of(module)]
     if args.sample is not None and args.sample < len(mutants):
-        mutants = sorted(random.Random(args.seed).sample(mutants, args.sample), key=lambda m: (m.module, m.index))
+        # in random order: a run stopped early (Ctrl-C) still leaves a fair sample
+        mutants = random.Random(args.seed).sample(mutants, args.sample)
+    if args.only:
+        wanted = {(m, int(i)) for m, _, i in (x.rpartition(":") for x in args.only.split(","))}
+        mutants = [m for m in mutants if (m.module, m.index) in wanted]
+    earlier = _read_log(args.resume) if args.resume else {}
     if args.list:
         for m in mutants:
             print(f"{m.module}:{m.line}: #{m.index} {m.what}")
@@ -403,7 +434,10 @@ def main(argv: list[str] | None = None) -> int:
         line = f"{mark} {r.mutant.module}:{r.mutant.line} #{r.mutant.index} {r.mutant.what} ({r.seconds}s)"
         print(line, flush=True)
 
-    results = run(mutants, args.limit, progress)
+    done = [Result(m, earlier[(m.module, m.index)], 0.0) for m in mutants if (m.module, m.index) in earlier]
+    for r in done:
+        progress(r)
+    results = done + run([m for m in mutants if (m.module, m.index) not in earlier], args.limit, progress)
     report = summary(results)
     for module, s in report["modules"].items():  # type: ignore[attr-defined]
         print(f"{module}: {s['killed']}/{s['total']} killed ({s['rate']}%)")
