@@ -3,7 +3,9 @@
     python scripts/mutation.py                      # every mutant of the core modules (long on 2 cores)
     python scripts/mutation.py --sample 300         # a reproducible random sample of the mutants
     python scripts/mutation.py src/cubilete/fairness.py --list   # show the mutants, run nothing
-    nice python scripts/mutation.py --jobs 2 --out mutation.json
+    nice python scripts/mutation.py --sample 150 --shard 1/2 > m1.log &   # two processes side by side,
+    nice python scripts/mutation.py --sample 150 --shard 2/2 > m2.log &   # then the figures of both:
+    python scripts/mutation.py --sample 150 --resume m1.log --resume m2.log
 
 Run from the repository root of a clone with the test extra installed (``pip install -e '.[test]'``).
 Nothing is written inside ``src/``: each mutant is a copy of the package in a temporary directory, put
@@ -409,7 +411,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=5.0, help="time limit: this many times the baseline run")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     parser.add_argument("--only", help="run only these mutants: MODULE:INDEX,MODULE:INDEX,...")
-    parser.add_argument("--resume", type=Path, help="take the outcomes already in this progress log, run the rest")
+    parser.add_argument(
+        "--resume", type=Path, action="append", help="take the outcomes already in this progress log, run the rest"
+    )
+    parser.add_argument("--shard", help="K/N: run every N-th mutant from the K-th (N processes side by side)")
     args = parser.parse_args(argv)
     for module in args.modules:
         if module not in TESTS:
@@ -421,13 +426,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         wanted = {(m, int(i)) for m, _, i in (x.rpartition(":") for x in args.only.split(","))}
         mutants = [m for m in mutants if (m.module, m.index) in wanted]
-    earlier = _read_log(args.resume) if args.resume else {}
+    if args.shard:
+        k, n = (int(x) for x in args.shard.split("/"))
+        mutants = mutants[k - 1 :: n]
+    earlier: dict[tuple[str, int], str] = {}
+    for log in args.resume or []:
+        earlier.update(_read_log(log))
     if args.list:
         for m in mutants:
             print(f"{m.module}:{m.line}: #{m.index} {m.what}")
         print(f"{len(mutants)} mutants")
         return 0
     print(f"{len(mutants)} mutants", flush=True)
+    # stop cleanly on Ctrl-C or kill (a background job ignores SIGINT unless told otherwise)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
 
     def progress(r: Result) -> None:
         mark = {"killed": ".", "timeout": "T", "survived": "S"}[r.outcome]
