@@ -57,7 +57,7 @@ def receive_json(ws: WebSocketTestSession, timeout: float = FRAME_TIMEOUT, waiti
     try:
         message = ws.portal.call(bounded)
     except TimeoutError:
-        pytest.fail(f"no frame from the server within {timeout:g} s while waiting for {waiting_for}", pytrace=False)
+        pytest.fail(f"no frame from the server within {timeout:.2g} s while waiting for {waiting_for}", pytrace=False)
     ws._raise_on_close(message)
     return json.loads(message["text"])
 
@@ -67,7 +67,7 @@ def next_frame(ws: WebSocketTestSession, kind: str, timeout: float = FRAME_TIMEO
     deadline = time.monotonic() + timeout
     while True:
         left = max(deadline - time.monotonic(), 0.0)
-        frame: dict[str, Any] = receive_json(ws, left, f"a {kind!r} frame")
+        frame: dict[str, Any] = receive_json(ws, left, f"a frame of type {kind!r}")
         if frame["type"] == kind:
             return frame
 

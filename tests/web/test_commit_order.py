@@ -52,9 +52,9 @@ def _run(db_url: str, statements: list[str]) -> None:
 
 def _frames_until(ws: WebSocketTestSession, kind: str) -> list[dict[str, Any]]:
     """Every frame up to and including the first of ``kind``."""
-    frames = [receive_json(ws, waiting_for=f"a {kind!r} frame")]
+    frames = [receive_json(ws, waiting_for=f"a frame of type {kind!r}")]
     while frames[-1]["type"] != kind:
-        frames.append(receive_json(ws, waiting_for=f"a {kind!r} frame"))
+        frames.append(receive_json(ws, waiting_for=f"a frame of type {kind!r}"))
     return frames
 
 
