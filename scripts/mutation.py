@@ -44,6 +44,7 @@ SRC = ROOT / "src"
 # The test files that guard each module, the fastest first (a run stops at the first failure).
 _RULES = [
     "tests/test_rules_model.py",
+    "tests/test_core_edges.py",
     "tests/test_game_rules.py",
     "tests/test_profile.py",
     "tests/test_game.py",
@@ -66,10 +67,11 @@ TESTS: dict[str, list[str]] = {
     "src/cubilete/rules/model.py": _RULES,
     "src/cubilete/rules/presets.py": _RULES,
     "src/cubilete/rules/codec.py": _RULES,
-    "src/cubilete/rules/profile.py": ["tests/test_profile.py", "tests/test_rules_model.py"],
+    "src/cubilete/rules/profile.py": ["tests/test_profile.py", "tests/test_core_edges.py", "tests/test_rules_model.py"],
     "src/cubilete/rules/describe.py": ["tests/test_cli_rules.py", "tests/test_rules_model.py", "tests/test_i18n.py"],
     "src/cubilete/game.py": [
         "tests/test_game.py",
+        "tests/test_core_edges.py",
         "tests/test_game_rules.py",
         "tests/test_record.py",
         "tests/test_golden.py",
