@@ -286,9 +286,29 @@ def mutated_source(mutant: Mutant) -> str:
     raise IndexError(mutant)
 
 
+# Imported once in the parent, so that each forked child starts warm (never cubilete itself: the child
+# must import the mutant). Under load these imports take longer than most test runs.
+_WARM = (
+    "pytest", "hypothesis", "numpy", "numba", "sqlalchemy", "fastapi", "fastapi.testclient", "pydantic",
+    "anyio", "httpx", "textual.app", "rich", "babel", "pytest_timeout", "pytest_textual_snapshot", "syrupy",
+    "_hypothesis_pytestplugin", "anyio.pytest_plugin", "platformdirs",
+)  # fmt: skip
+
+
+def _warm() -> None:
+    import importlib
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in _WARM:
+            with contextlib.suppress(ImportError):
+                importlib.import_module(name)
+
+
 def _run_forked(src: Path, tests: list[str], limit: float) -> str:
     """Run pytest on ``tests`` in a forked child with ``src`` first on the path: killed, timeout or survived."""
-    import pytest  # imported once in the parent, so each child starts warm
+    import pytest
 
     pid = os.fork()
     if pid == 0:  # the child
@@ -349,6 +369,7 @@ def _copy_package(into: Path) -> Path:
 def run(mutants: list[Mutant], limit_factor: float, progress: Callable[[Result], None]) -> list[Result]:
     """Run the tests against each mutant, one module's pristine baseline first (it must pass)."""
     results: list[Result] = []
+    _warm()
     with tempfile.TemporaryDirectory(prefix="cubilete-mutation-") as tmp:
         src = _copy_package(Path(tmp))
         baselines: dict[str, float] = {}
