@@ -136,13 +136,26 @@ class TestFallbackSearch:
         assert keep66.expected == pytest.approx(12 + 18 * (1 - (5 / 6) ** 2))
 
     def test_maxi_carried_throws_are_searched(self) -> None:
+        # turn 1: a full straight at the first throw banks the two throws not used
         rules = find_rules("maxi-yatzy")
-        game = scripted(rules, [[6, 6, 6, 6, 6, 6]] + [[1, 2, 3, 4, 5, 6]] * 4)
+        game = scripted(rules, [[1, 2, 3, 4, 5, 6], [6, 6, 6, 2, 3, 4], [6, 2, 3], [6, 1]])
         game.apply(Roll())
-        assert OptimalBot(seed=1).choose(game) == Score("maxi-yatzy")  # 100 at once
-        game.apply(Score("maxi-yatzy"))
+        game.apply(Score("full-straight"))
         assert game.state.seats[0].banked == 2
         assert game.state.turn.allowance == 5
+        # turn 2: five sixes after the third throw, the two carried throws still to use. Scoring now is
+        # what a bot that stops at three throws, or grabs a good score (greedy: the chance, 31), does;
+        # the search keeps the sixes and throws the last die for the maxi-yatzy (100 at 1 - (5/6)^2).
+        game.apply(Roll())
+        game.apply(Roll((0, 1, 2)))
+        game.apply(Roll((0, 1, 2, 3)))
+        turn = game.state.turn
+        assert (turn.dice, turn.throws, turn.allowance) == ((6, 6, 6, 6, 6, 1), 3, 5)
+        bot = OptimalBot(seed=1)
+        assert bot.choose(game) == Roll((0, 1, 2, 3, 4))
+        best, *others = bot.analyse(game)
+        assert (best.kind, best.keep) == ("keep", (6, 6, 6, 6, 6))
+        assert all(o.expected < best.expected for o in others if o.kind == "score")
 
 
 class TestTieBreak:

@@ -168,6 +168,12 @@ class TestLanguageChoice:
             ({"LC_ALL": "C.UTF-8", "LANG": "es_AR.UTF-8"}, "en"),  # LC_ALL overrides LANG
             ({"LC_ALL": "pt_BR.UTF-8", "LANG": "es_AR.UTF-8"}, "pt_BR"),
             ({"LC_MESSAGES": "es_UY.UTF-8", "LANG": "pt_BR.UTF-8"}, "es"),
+            # the first variable set decides, even when its language has no catalog: English, not LANG's
+            ({"LC_ALL": "de_DE.UTF-8", "LANG": "es_AR.UTF-8"}, "en"),
+            ({"LC_ALL": "fr_FR.UTF-8", "LC_MESSAGES": "pt_BR.UTF-8"}, "en"),
+            ({"LC_MESSAGES": "ja_JP.UTF-8", "LANG": "pt_BR.UTF-8"}, "en"),
+            ({"LANGUAGE": "fr:de", "LANG": "es_AR.UTF-8"}, "en"),
+            ({"LANGUAGE": "fr:de", "LC_ALL": "pt_BR.UTF-8"}, "en"),
         ],
     )
     def test_language_from_the_environment(self, environ: dict[str, str], expected: str) -> None:
@@ -186,6 +192,36 @@ class TestLanguageChoice:
         i18n.reset_language()
         assert i18n._("nothing to undo") == "não há nada para desfazer"
         assert i18n.current_language() == "pt_BR"
+
+    def test_an_unknown_lc_all_means_english_in_the_process_too(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.delenv("LANGUAGE", raising=False)
+        monkeypatch.delenv("LC_MESSAGES", raising=False)
+        monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+        monkeypatch.setenv("LANG", "es_AR.UTF-8")
+        i18n.reset_language()
+        assert i18n._("nothing to undo") == "nothing to undo"
+        assert i18n.current_language() == "en"
+
+    def test_a_missing_catalog_falls_back_to_english_and_set_language_names_it(
+        self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    ) -> None:
+        empty = tmp_path / "locale"
+        (empty / "es" / "LC_MESSAGES").mkdir(parents=True)  # the folder is there, the compiled .mo is not
+        monkeypatch.setattr(i18n, "LOCALE_DIR", empty)
+        for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("LANG", "es_AR.UTF-8")
+        i18n.reset_language()
+        assert i18n._("nothing to undo") == "nothing to undo"  # a message never fails: English
+        assert i18n.current_language() == "en"
+        with pytest.raises(I18nError, match="catalog is missing") as info:
+            set_language("es")
+        assert str(empty / "es" / "LC_MESSAGES" / "cubilete.mo") in str(info.value)
+        assert "scripts/i18n.py compile" in str(info.value)
+        assert i18n.current_language() == "en"  # the failed choice changed nothing
+        monkeypatch.undo()
+        i18n.reset_language()
+        assert set_language("es") == "es" and i18n._("nothing to undo") == "no hay nada para deshacer"
 
     @pytest.mark.parametrize(
         ("code", "expected"), [("es", "es"), ("es-AR", "es"), ("pt-br", "pt_BR"), ("pt", "pt_BR"), ("EN_us", "en")]

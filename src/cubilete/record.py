@@ -109,8 +109,17 @@ def _check_summary(record: dict[str, Any], game: Game) -> None:
     """Refuse a record whose written result (finished, totals, winners, reason) differs from its replay."""
     summary = to_record(game)
     for key in ("finished", "totals", "winners", "reason"):
-        if key in record and record[key] != summary.get(key):
+        if key in record and not _same(record[key], summary.get(key)):
             raise RecordError(f"record {key} is {record[key]!r} but its actions give {summary.get(key)!r}")
+
+
+def _same(written: object, replayed: object) -> bool:
+    """Equal as JSON values: ``false`` is not ``0`` and ``true`` is not ``1`` (they are in Python)."""
+    if isinstance(written, bool) or isinstance(replayed, bool):
+        return type(written) is type(replayed) and written == replayed
+    if isinstance(written, list | tuple) and isinstance(replayed, list | tuple):
+        return len(written) == len(replayed) and all(map(_same, written, replayed))
+    return written == replayed
 
 
 def parse(text: str) -> object:

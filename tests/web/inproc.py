@@ -3,11 +3,15 @@ over an in-memory transport), and small players that pick legal moves from state
 
 from __future__ import annotations
 
+import json
 import secrets
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import anyio
+import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
@@ -35,18 +39,44 @@ def create(client: TestClient, seats: list[dict[str, Any]], rules: str = "genera
     return str(r.json()["id"])
 
 
-def next_frame(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    """The next frame of ``kind`` (frames of other kinds before it are skipped)."""
+FRAME_TIMEOUT = 10.0  # seconds an in-process frame may take before the test fails (they take milliseconds)
+
+
+def receive_json(ws: WebSocketTestSession, timeout: float = FRAME_TIMEOUT, waiting_for: str = "a frame") -> Any:
+    """``ws.receive_json()`` that fails the test after ``timeout`` seconds instead of waiting for ever.
+
+    The wait runs in the TestClient's own event loop (its portal) under ``anyio.fail_after``, so a frame
+    that never comes cancels cleanly and the socket can still be closed. A close frame raises
+    ``WebSocketDisconnect`` as ``receive_json`` does.
+    """
+
+    async def bounded() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    try:
+        message = ws.portal.call(bounded)
+    except TimeoutError:
+        pytest.fail(f"no frame from the server within {timeout:.2g} s while waiting for {waiting_for}", pytrace=False)
+    ws._raise_on_close(message)
+    return json.loads(message["text"])
+
+
+def next_frame(ws: WebSocketTestSession, kind: str, timeout: float = FRAME_TIMEOUT) -> dict[str, Any]:
+    """The next frame of ``kind`` (frames of other kinds before it are skipped), within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
     while True:
-        frame: dict[str, Any] = ws.receive_json()
+        left = max(deadline - time.monotonic(), 0.0)
+        frame: dict[str, Any] = receive_json(ws, left, f"a frame of type {kind!r}")
         if frame["type"] == kind:
             return frame
 
 
-def state_at_least(ws: WebSocketTestSession, version: int) -> dict[str, Any]:
-    """The first state frame at ``version`` or later."""
+def state_at_least(ws: WebSocketTestSession, version: int, timeout: float = FRAME_TIMEOUT) -> dict[str, Any]:
+    """The first state frame at ``version`` or later, within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
     while True:
-        frame = next_frame(ws, "state")
+        frame = next_frame(ws, "state", max(deadline - time.monotonic(), 0.0))
         if frame["version"] >= version:
             return frame
 

@@ -103,7 +103,7 @@ class LiveServer:
         """SIGKILL, as a crash would: no shutdown code runs. Waits for the process to be gone."""
         self._signal(signal.SIGKILL)
         if self.proc is not None:
-            self.proc.wait()
+            self.proc.wait(10)  # a SIGKILLed process is gone at once; raises TimeoutExpired if it is not
 
     def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM (a clean shutdown), then SIGKILL if it is still there after ``timeout`` seconds."""

@@ -66,7 +66,7 @@ def test_servers_of_killed_runs_are_swept() -> None:
         postmaster = int((folder / "data" / "postmaster.pid").read_text().split()[0])
     finally:
         proc.kill()
-        proc.wait()
+        proc.wait(10)
     assert folder.is_dir()
     TempPostgres().sweep()
     assert not folder.exists()

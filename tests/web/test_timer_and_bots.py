@@ -6,11 +6,12 @@ Tables with a 1-second timer are made through the app's hub (HTTP accepts 10-600
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least
+from tests.web.inproc import FRAME_TIMEOUT, create, new_token, next_frame, running_app, state_at_least
 
 from cubilete.rules import Rules, find_rules
 from cubilete.rules.profile import rules_from_toml
@@ -71,7 +72,9 @@ def test_the_deadline_counts_down_while_the_human_is_to_move(tmp_path: Path) -> 
             assert isinstance(start["deadline"], int | float) and 0 < start["deadline"] <= 2
             # the same version seen again later shows less time left (until the stand-in moves)
             seen = []
+            give_up = time.monotonic() + FRAME_TIMEOUT
             while True:
+                assert time.monotonic() < give_up, f"the deadline never went down nor the turn moved on: {seen[:5]}"
                 now = client.get(f"/api/tables/{table}").json()["state"]
                 if now["version"] != start["version"]:
                     break

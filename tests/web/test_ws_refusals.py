@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
-from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least
+from tests.web.inproc import create, new_token, next_frame, receive_json, running_app, state_at_least
 
-from cubilete.web.protocol import MAX_FRAME
+from cubilete.web.protocol import MAX_FRAME, Act, ProtocolError, parse_frame
 
 
 @pytest.fixture(scope="module")
@@ -150,10 +150,10 @@ def test_fuzzed_frames_are_answered_and_the_server_keeps_serving(app: TestClient
         next_frame(ws, "welcome")
         before = next_frame(ws, "state")
         ws.send_text(frame)
-        answer = ws.receive_json()
+        answer = receive_json(ws)
         assert answer["type"] == ("pong" if _is_ping(frame) else "error"), (frame, answer)
         ws.send_json({"type": "ping"})
-        assert ws.receive_json() == {"type": "pong"}
+        assert receive_json(ws) == {"type": "pong"}
     _unchanged(app, fuzz_table, before)
 
 
@@ -164,16 +164,60 @@ def test_a_flood_is_rate_limited_and_the_connection_survives(tmp_path: Path) -> 
             next_frame(ws, "welcome")
             for _ in range(30):
                 ws.send_json({"type": "ping"})
-            answers = [ws.receive_json()["type"] for _ in range(30)]
+            answers = [receive_json(ws)["type"] for _ in range(30)]
             assert answers.count("pong") >= 10 and "error" in answers
             assert set(answers) <= {"pong", "error", "state"}
 
 
 def test_unknown_tables_and_bad_tokens_close_the_socket_with_a_code(app: TestClient) -> None:
     with app.websocket_connect("/ws/nosuchtable") as ws, pytest.raises(WebSocketDisconnect) as gone:
-        ws.receive_json()
+        receive_json(ws)
     assert gone.value.code == 4404
     table_id = create(app, [{"kind": "human"}])
     with app.websocket_connect(f"/ws/{table_id}?token=short") as ws, pytest.raises(WebSocketDisconnect) as bad:
-        ws.receive_json()
+        receive_json(ws)
     assert bad.value.code == 4400
+
+
+def _act_of_size(size: int, pad_char: str = "x", version: int = 0) -> str:
+    """An act frame of exactly ``size`` UTF-8 bytes, padded inside its action with ``pad_char`` (then ``x``)."""
+    head, tail = f'{{"type": "act", "version": {version}, "action": {{"roll": [], "pad": "', '"}}'
+    room = size - len((head + tail).encode("utf-8"))
+    width = len(pad_char.encode("utf-8"))
+    pad = pad_char * (room // width) + "x" * (room % width)
+    frame = head + pad + tail
+    assert len(frame.encode("utf-8")) == size
+    return frame
+
+
+def test_the_frame_limit_counts_utf8_bytes_and_allows_exactly_max_frame() -> None:
+    exact = parse_frame(_act_of_size(MAX_FRAME))
+    assert isinstance(exact, Act) and exact.action["roll"] == []
+    assert isinstance(parse_frame(_act_of_size(MAX_FRAME, "ñ")), Act)
+    with pytest.raises(ProtocolError) as over:
+        parse_frame(_act_of_size(MAX_FRAME + 1))
+    assert over.value.code == "too-big"
+    # 2-byte letters: far fewer than MAX_FRAME characters, yet more than MAX_FRAME bytes
+    multibyte = _act_of_size(MAX_FRAME + 2, "ñ")
+    assert len(multibyte) < MAX_FRAME * 0.6
+    with pytest.raises(ProtocolError) as wide:
+        parse_frame(multibyte)
+    assert wide.value.code == "too-big"
+    four_byte = _act_of_size(MAX_FRAME + 4, "🎲")
+    assert len(four_byte) < MAX_FRAME * 0.3
+    with pytest.raises(ProtocolError, match=f"at most {MAX_FRAME} bytes"):
+        parse_frame(four_byte)
+
+
+def test_over_the_socket_the_limit_is_bytes_and_exactly_max_frame_is_read(app: TestClient, table: Any) -> None:
+    table_id, state, socks = table
+    ws = socks[state["current"]]
+    # up to MAX_FRAME bytes a frame is read and parsed: refused for the "pad" in its action, not its size
+    v = state["version"]
+    for frame in (_act_of_size(200, version=v), _act_of_size(MAX_FRAME, version=v),
+                  _act_of_size(MAX_FRAME, "ñ", version=v)):
+        assert "unknown action" in _refused(ws, frame, "bad-message")["message"]
+    _refused(ws, _act_of_size(MAX_FRAME + 1, version=v), "too-big")
+    _refused(ws, _act_of_size(MAX_FRAME + 2, "ñ", version=v), "too-big")
+    _refused(ws, _act_of_size(MAX_FRAME + 4, "🎲", version=v), "too-big")
+    _unchanged(app, table_id, state)

@@ -4,9 +4,15 @@ optimal play from there on, and its loss against the best.
 >>> from cubilete.rules import find_rules
 >>> from cubilete.solver import solve
 >>> sol = solve(find_rules("generala").replace(name="tiny", boxes=find_rules("generala").boxes[:2]))
->>> best = advise(sol, [None, None], (1, 1, 2, 2, 3), throw=3)[0]
->>> best.kind, best.slot
-('score', '2')
+>>> best, other = advise(sol, [None, None], (1, 1, 2, 2, 3), throw=3)
+
+Scoring the two aces now leaves the twos, worth 2 * 5 * (1 - (5/6)**3) = 4.213 on average with three
+throws: 2 + 4.213 = 6.213. The four in the twos leaves the aces: 4 + 2.106 = 6.106. Take the aces.
+
+>>> best.kind, best.slot, round(best.expected, 3)
+('score', '1', 6.213)
+>>> other.slot, round(other.expected, 3)
+('2', 6.106)
 """
 
 from __future__ import annotations

@@ -1,0 +1,60 @@
+"""Edges of the core that mutation testing (scripts/mutation.py) found unguarded: each test here fails
+for a named small change of the code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cubilete import Game, RecordError, Roll, find_rules
+from cubilete.errors import RulesError
+from cubilete.rules.model import Start
+from cubilete.rules.presets import UnknownRulesError
+from cubilete.rules.profile import load_rules
+
+
+class FaultyDice:
+    """A dice source (the DiceSource protocol) that answers every throw with the same faces."""
+
+    def __init__(self, faces: tuple[int, ...]) -> None:
+        self.faces = faces
+
+    def throw(self, index: int, count: int) -> tuple[int, ...]:
+        return self.faces
+
+
+@pytest.mark.parametrize(
+    "faces",
+    [
+        (1,) * 6,  # one die too many, every face fine (a check with "and" instead of "or" misses it)
+        (6,) * 4,  # one too few
+        (1, 2, 3, 4, 7),  # the right count, a face out of range
+        (0, 2, 3, 4, 5),
+        (1, 2, "3", 4, 5),
+    ],
+)
+def test_a_dice_source_giving_a_wrong_hand_is_refused(faces: tuple[int, ...]) -> None:
+    game = Game(find_rules("generala").replace(start=Start.SEAT_ORDER), ["Ana"], dice=FaultyDice(faces), seed=1)
+    with pytest.raises(RecordError, match="dice source gave"):
+        game.apply(Roll())
+    assert game.state.throws_made == 0 and game.throws == []  # nothing was kept of the refused throw
+
+
+class TestLoadRules:
+    def test_a_profile_file_without_the_toml_suffix_is_read(self, tmp_path: Path) -> None:
+        path = tmp_path / "mesa-de-los-jueves"
+        path.write_text('base = "yahtzee"\nthrows = 2\n', encoding="utf-8")
+        rules = load_rules(str(path))
+        assert rules.throws == 2 and rules.name == "mesa-de-los-jueves"
+
+    def test_a_folder_is_named_as_a_folder(self, tmp_path: Path) -> None:
+        folder = tmp_path / "perfiles"
+        folder.mkdir()
+        with pytest.raises(RulesError, match=r"is a folder, not a preset name or a \.toml profile"):
+            load_rules(str(folder))
+
+    @pytest.mark.parametrize("name", ["generalla", "", "   "])
+    def test_a_name_that_is_neither_a_preset_nor_a_file_is_an_unknown_preset(self, name: str) -> None:
+        with pytest.raises(UnknownRulesError, match="unknown rules"):
+            load_rules(name)
