@@ -15,12 +15,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cubilete import coach
 from cubilete.errors import CubileteError
-from cubilete.rules import all_presets, find_rules
+from cubilete.rules import Rules, all_presets, find_rules
 from cubilete.rules.codec import rules_from_dict
 from cubilete.rules.profile import rules_from_toml
 from cubilete.store.webdb import TableRow
 from cubilete.web.hub import PID, Hub, web_record
-from cubilete.web.room import Room
+from cubilete.web.protocol import ProtocolError
+from cubilete.web.room import Room, with_tables_only
+from cubilete.web.settings import Settings
+from cubilete.web.solving import SolverBusy
 from cubilete.web.words import in_language, rules_words, web_language
 
 MAX_BODY = 64 * 1024
@@ -108,10 +111,29 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
         raise ApiError(422, "give either \"rules\" (a preset name) or \"profile\" (house rules as TOML), not both")
     try:
         rules = find_rules(spec.rules) if spec.rules is not None else rules_from_toml(spec.profile or "", "profile")
+        if spec.profile is not None:
+            check_budget(rules, hub.settings)
+        approximate = hub.solver.over_budget(rules)
+        if approximate is None:
+            hub.solver.start(rules)  # solved in a worker process while people take their seats
         room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach)
+    except SolverBusy as exc:
+        raise ApiError(503, str(exc)) from None
     except CubileteError as exc:
         raise ApiError(422, str(exc)) from None
-    return {"id": room.id, "url": f"/t/{room.id}", "commitment": room.commitment}
+    return {"id": room.id, "url": f"/t/{room.id}", "commitment": room.commitment, "exact": approximate is None,
+            "note": approximate and f"optimal bots play an approximate search and the coach is off: {approximate}"}
+
+
+def check_budget(rules: Rules, settings: Settings) -> None:
+    """Refuse house rules larger than the server's budget (the limit is named in the error)."""
+    columns, slots = len(rules.columns), len(rules.slots)
+    if columns > settings.max_columns:
+        raise CubileteError(f"house rules over this server's budget: {columns} columns; "
+                            f"at most {settings.max_columns} (max_columns)")
+    if slots > settings.max_slots:
+        raise CubileteError(f"house rules over this server's budget: {slots} slots (boxes x columns); "
+                            f"at most {settings.max_slots} (max_slots)")
 
 
 async def _room(hub: Hub, table_id: str) -> Room:
@@ -206,7 +228,11 @@ async def review(table_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]
     humans = [s.name for s in room.seats if s.kind == "human" and s.name]
     lang = web_language(lang)
     if lang not in room.reviews:  # a finished game never changes: review it once per language
-        room.reviews[lang] = await asyncio.to_thread(_review, room.game, humans, lang)
+        try:
+            await room.coach_ready()
+        except ProtocolError as exc:
+            raise ApiError(409, exc.message) from None
+        room.reviews[lang] = await asyncio.to_thread(with_tables_only, _review, room.game, humans, lang)
     return room.reviews[lang]
 
 

@@ -13,7 +13,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cubilete import coach
 from cubilete.actions import Action, action_from_json, action_to_json
@@ -22,11 +22,15 @@ from cubilete.bots.base import Strategy
 from cubilete.errors import CubileteError, IllegalActionError
 from cubilete.game import Game
 from cubilete.rules import Rules
+from cubilete.solver.cache import tables_only
 from cubilete.store.webdb import SeatRow, StoreError, TableRow, WebStore
 from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, error_frame
 from cubilete.web.settings import Settings
 from cubilete.web.views import SeatInfo, state_view, table_info
 from cubilete.web.words import in_language
+
+if TYPE_CHECKING:
+    from cubilete.web.solving import SolverPool
 
 log = logging.getLogger("cubilete.web")
 SEND_QUEUE = 256  # frames waiting for a slow client before it is dropped
@@ -92,8 +96,10 @@ class Client:
 class Room:
     """A table as it is being played."""
 
-    def __init__(self, row: TableRow, rules: Rules, store: WebStore, settings: Settings) -> None:
+    def __init__(self, row: TableRow, rules: Rules, store: WebStore, settings: Settings,
+                 solver: SolverPool | None = None) -> None:
         self.id = row.id
+        self.solver = solver  # None: the tables are solved where they are needed (tests of the room alone)
         self.rules = rules
         self.store = store
         self.settings = settings
@@ -315,7 +321,9 @@ class Room:
     async def _play_for(self, seat: int) -> None:
         """The seat's bot (or stand-in) chooses in a worker thread; the move is committed like anyone's."""
         assert self.game is not None
-        action = await asyncio.to_thread(self.bot(seat).choose, self.game)
+        if self.solver is not None:  # the tables come from the worker processes (or the bot plays approximately)
+            await self.solver.ready(self.rules)
+        action = await asyncio.to_thread(with_tables_only, self.bot(seat).choose, self.game)
         await self._commit(seat, action)
 
     async def _expire(self, key: tuple[object, ...]) -> None:
@@ -349,8 +357,19 @@ class Room:
             game = self._playing()
             if client.seat is None or game.state.current != client.seat:
                 raise ProtocolError("not-your-turn", "the coach helps with your own turn")
-            frame = await asyncio.to_thread(_hint_frame, game, client.lang)
+            await self.coach_ready()
+            frame = await asyncio.to_thread(with_tables_only, _hint_frame, game, client.lang)
         client.send(frame)
+
+    async def coach_ready(self) -> None:
+        """Wait for the solved tables the coach needs; :class:`ProtocolError` ``coach-unavailable`` if these
+        rules can be solved but not here (over the server's budget, or the solve failed). Rules the solver
+        cannot take at all (several columns, carried throws) get the approximate coach."""
+        if self.solver is None or not coach.is_solvable(self.rules):
+            return
+        reason = await self.solver.ready(self.rules)
+        if reason is not None:
+            raise ProtocolError("coach-unavailable", f"the coach is not available for these rules: {reason}")
 
     async def close(self) -> None:
         """Stop the bots and the timer (server shutdown)."""
@@ -359,6 +378,12 @@ class Room:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+
+
+def with_tables_only(work: Callable[..., Any], *args: Any) -> Any:
+    """Run ``work`` where solved tables are only loaded, never solved (a server solves in worker processes)."""
+    with tables_only():
+        return work(*args)
 
 
 def _hint_frame(game: Game, lang: str) -> dict[str, Any]:
