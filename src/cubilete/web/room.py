@@ -24,6 +24,7 @@ from cubilete.game import Game
 from cubilete.rules import Rules
 from cubilete.solver.cache import tables_only
 from cubilete.store.webdb import SeatRow, StoreError, TableRow, WebStore
+from cubilete.web.names import check_name
 from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, error_frame
 from cubilete.web.settings import Settings
 from cubilete.web.views import SeatInfo, state_view, table_info
@@ -191,9 +192,6 @@ class Room:
     async def _sit(self, client: Client, frame: Sit) -> None:
         if client.token_hash is None:
             raise ProtocolError("not-seated", "open the table's link in a browser to take a seat (no token given)")
-        name = frame.name
-        if any(not ch.isprintable() for ch in name):
-            raise ProtocolError("bad-message", "a name may not hold control characters")
         async with self.lock:
             if client.seat is not None or any(s.token_hash == client.token_hash for s in self.seats):
                 raise ProtocolError("already-seated", "you already have a seat at this table")
@@ -202,9 +200,7 @@ class Room:
             seat = self.seats[frame.seat]
             if seat.kind != "human" or seat.name is not None:
                 raise ProtocolError("seat-taken", f"seat {frame.seat + 1} is taken")
-            taken = {s.name.casefold() for s in self.seats if s.name}
-            if name.casefold() in taken:
-                raise ProtocolError("name-taken", f"someone at this table is already called {name}")
+            name = check_name(frame.name, [s.name for s in self.seats if s.name])  # NFKC, one script, no look-alikes
             filled = all(s.name is not None or s is seat for s in self.seats)
             status = "playing" if filled else "waiting"
             row = SeatRow(seat.idx, seat.kind, None, name, client.token_hash, client.pid)
