@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from cubilete import coach
 from cubilete.errors import CubileteError
 from cubilete.rules import Rules, all_presets, find_rules
-from cubilete.rules.codec import rules_from_dict
+from cubilete.rules.codec import rules_from_dict, rules_hash
 from cubilete.rules.profile import rules_from_toml
-from cubilete.store.webdb import TableRow
+from cubilete.store.webdb import PlayerResult, TableRow
 from cubilete.web.hub import PID, Hub, web_record
 from cubilete.web.protocol import ProtocolError
 from cubilete.web.room import Room, with_tables_only
@@ -162,10 +162,35 @@ async def record(table_id: str, hub: HubDep) -> dict[str, Any]:
     return web_record(room)
 
 
+@lru_cache(maxsize=64)
+def _official_hash(name: str) -> str | None:
+    """The rules hash of the official preset called exactly ``name`` (not an alias), or None."""
+    found = [r for r in all_presets() if r.name == name]
+    return rules_hash(found[0]) if found else None
+
+
+@lru_cache(maxsize=1024)
+def is_official(name: str, rules_json: str) -> bool:
+    """True if a table's rules are the official preset of that name: judged by the rules' hash, never by the
+    name alone (a house-rule profile may call itself "generala")."""
+    official = _official_hash(name)
+    return official is not None and rules_hash(rules_from_dict(json.loads(rules_json), "stored rules")) == official
+
+
+def counts_for_ranking(result: PlayerResult) -> bool:
+    """A game counts in the rankings when its rules are an official preset (by hash) and it was played by
+    at least two seats holding at least two different people: a game alone, or against bots whose level the
+    creator picked, proves nothing about a player."""
+    return result.seats >= 2 and result.people >= 2 and is_official(result.preset, result.rules_json)
+
+
 def _summary(row: TableRow) -> dict[str, Any]:
     rules = rules_from_dict(json.loads(row.rules_json), "stored rules")
+    official = is_official(row.preset, row.rules_json)
+    title = rules_words(rules)["title"] if official else f"{rules.title} (house rules)"
     return {
-        "id": row.id, "preset": row.preset, "title": rules_words(rules)["title"], "finished_at": row.finished_at,
+        "id": row.id, "preset": row.preset if official else None, "rules": row.preset, "house_rules": not official,
+        "title": title, "finished_at": row.finished_at,
         "players": [{"name": s.name, "pid": s.pid, "total": s.total, "winner": bool(s.winner),
                      "bot": s.kind == "bot"} for s in row.seats],
     }
@@ -178,16 +203,17 @@ async def games(hub: HubDep, preset: str | None = None, limit: int = 50) -> list
     return [_summary(r) for r in rows]
 
 
-def _aggregate(results: list[tuple[str, str, str, int, bool]], by_preset: bool) -> dict[str, dict[str, Any]]:
+def _aggregate(results: list[PlayerResult], by_preset: bool) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
-    for pid, name, preset, total, won in results:
-        fresh = {"name": name, "pid": pid, "games": 0, "wins": 0, "sum": 0, "best": total}
-        entry = out.setdefault(preset if by_preset else pid, fresh)
+    for r in results:
+        fresh = {"name": r.name, "pid": r.pid, "games": 0, "wins": 0, "sum": 0, "best": r.total}
+        rules = r.preset if is_official(r.preset, r.rules_json) else f"{r.preset} (house rules)"
+        entry = out.setdefault(rules if by_preset else r.pid, fresh)
         entry["games"] += 1
-        entry["wins"] += int(won)
-        entry["sum"] += total
-        entry["best"] = max(entry["best"], total)
-        entry["name"] = name  # the latest name a browser used
+        entry["wins"] += int(r.winner)
+        entry["sum"] += r.total
+        entry["best"] = max(entry["best"], r.total)
+        entry["name"] = r.name  # the latest name a browser used
     for entry in out.values():
         entry["average"] = round(entry.pop("sum") / entry["games"], 1)
     return out
@@ -195,9 +221,11 @@ def _aggregate(results: list[tuple[str, str, str, int, bool]], by_preset: bool) 
 
 @router.get("/leaderboard")
 async def leaderboard(hub: HubDep, preset: str = "generala") -> list[dict[str, Any]]:
-    """Humans of one preset, by wins then average."""
+    """People in games of one official preset (see :func:`counts_for_ranking`), by wins then average."""
+    if _official_hash(preset) is None:
+        raise ApiError(404, f"only official presets are ranked; {preset[:64]!r} is not one")
     results = await asyncio.to_thread(hub.store.player_results, preset, None)
-    board = list(_aggregate(results, by_preset=False).values())
+    board = list(_aggregate([r for r in results if counts_for_ranking(r)], by_preset=False).values())
     board.sort(key=lambda e: (-e["wins"], -e["average"], e["name"]))
     return board
 
@@ -215,7 +243,7 @@ async def player(pid: str, hub: HubDep) -> dict[str, Any]:
     for entry in stats.values():
         entry.pop("pid")
         entry.pop("name")
-    return {"pid": pid, "names": sorted({r[1] for r in results}), "games": [_summary(r) for r in rows],
+    return {"pid": pid, "names": sorted({r.name for r in results}), "games": [_summary(r) for r in rows],
             "stats": stats}
 
 
