@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cubilete import coach
@@ -153,12 +154,16 @@ async def table(table_id: str, hub: HubDep) -> dict[str, Any]:
     return {"table": room.table, "state": room.state()}
 
 
-@router.get("/tables/{table_id}/record")
-async def record(table_id: str, hub: HubDep) -> dict[str, Any]:
-    """The record of a finished game (with the revealed seed)."""
+@router.get("/tables/{table_id}/record", response_model=None)
+async def record(table_id: str, hub: HubDep, download: bool = False) -> dict[str, Any] | JSONResponse:
+    """The record of a finished game (with the revealed seed); ``?download=1`` saves it as a file
+    (``cubilete verify FILE --commitment HEX`` checks it against the commitment shown before the game)."""
     room = await _room(hub, table_id)
     if room.game is None or not room.game.is_over:
         raise ApiError(409, "the record (and its seed) is published when the game ends")
+    if download:
+        return JSONResponse(web_record(room), headers={
+            "Content-Disposition": f'attachment; filename="cubilete-{room.id}.json"'})
     return web_record(room)
 
 

@@ -3,7 +3,9 @@ then find the game in the history, the leaderboard, the player's page and the re
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from playwright.sync_api import expect
 from tests.web.browser.conftest import NewPage
@@ -73,6 +75,13 @@ def test_home_creates_a_table_and_a_whole_game_is_played_to_the_verified_end(
     names = [final["seats"][w]["name"] for w in final["result"]["winners"]]
     for name in names:
         expect(page.get_by_test_id("result")).to_contain_text(name)
+
+    # the record can be saved as a file, for `cubilete verify FILE --commitment HEX`
+    with page.expect_download() as saving:
+        page.get_by_test_id("download-record").click()
+    saved = Path(saving.value.path())
+    assert saving.value.suggested_filename == f"cubilete-{table_id}.json"
+    assert json.loads(saved.read_text(encoding="utf-8")) == record
 
     page.get_by_test_id("verify").click()
     expect(page.get_by_test_id("verify-result")).to_have_text(
