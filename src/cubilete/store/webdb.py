@@ -182,10 +182,26 @@ class WebStore:
         """Release the connections."""
         self.engine.dispose()
 
+    def check_integrity(self) -> None:
+        """SQLite: ``PRAGMA quick_check`` before anything is served; a damaged file is refused in one line
+        (never served with errors, never replaced). A database server checks its own pages."""
+        if not self.local:
+            return
+        try:
+            with self.engine.connect() as conn:
+                found = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA quick_check(5)")]
+        except sa.exc.DBAPIError as exc:  # "database disk image is malformed", "file is not a database"
+            found = [str(exc.orig).strip()]
+        if found != ["ok"]:
+            raise StoreError(f"the database {self.shown_url} is damaged (PRAGMA quick_check: {found[0][:200]}); "
+                             "it was not opened: restore a backup, or move the file away to start afresh")
+
     def migrate(self) -> None:
-        """Create or upgrade the schema to the newest Alembic revision."""
+        """Check the database (:meth:`check_integrity`), then create or upgrade the schema to the newest
+        Alembic revision."""
         from cubilete.store.migrate import upgrade
 
+        self.check_integrity()
         try:
             upgrade(self.engine)
         except sa.exc.DBAPIError as exc:  # unreachable server, refused login, a file that is not a database
