@@ -335,6 +335,8 @@ class Room:
         """Play bot seats one action at a time, with a pause so people can follow."""
         while True:
             await asyncio.sleep(self.settings.bot_delay)
+            if self.solver is not None:  # a new rule set's solve is awaited without holding the table's lock
+                await self.solver.ready(self.rules)
             async with self.lock:
                 game = self.game
                 if game is None or game.is_over or self.seats[game.state.current].kind != "bot":
