@@ -46,8 +46,8 @@ def check_slug(name: str) -> str:
 
 def slugify(text: str, fallback: str = "house-rules") -> str:
     """A slug made from any text (a profile's file name), or ``fallback`` if nothing of it is left."""
-    words = re.findall(r"[a-z0-9]+", text.lower())
-    slug = "-".join(words)[:NAME_MAX].strip("-")
+    words = re.findall(r"[a-z0-9]+(?:_[a-z0-9]+)*", text.lower())
+    slug = "-".join(words)[:NAME_MAX].strip("-_")
     return slug or fallback
 
 
