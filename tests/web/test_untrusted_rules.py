@@ -102,6 +102,13 @@ def test_too_many_slots_are_refused_naming_the_limit(app: TestClient) -> None:
     assert "66 slots" in r.json()["error"] and "max_slots" in r.json()["error"]
 
 
+@pytest.mark.parametrize("deep", ["a = " + "[" * 9000 + "]" * 9000, "a = " + "{b=" * 3000 + "1" + "}" * 3000])
+def test_a_profile_nested_thousands_deep_is_a_clear_422(app: TestClient, deep: str) -> None:
+    r = post(app, deep)
+    assert r.status_code == 422 and "nested too deeply" in r.json()["error"]
+    assert app.get("/api/health").json() == {"ok": True}
+
+
 # --- break 2: solving is bounded and never in the server ------------------------------------------
 
 

@@ -91,6 +91,8 @@ def rules_from_toml(text: str, source: str = "<profile>") -> Rules:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:  # arrays or tables nested thousands deep: no profile needs that
+        raise RulesError(f"{source}: not valid TOML: values nested too deeply") from None
     base_name = data.get("base", "generala")
     if not isinstance(base_name, str):
         raise _fail(text, source, None, "base", f"base must be a preset name, got {base_name!r}")
