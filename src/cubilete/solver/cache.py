@@ -59,9 +59,13 @@ def save(solution: Solution, path: Path | None = None) -> Path:
     arrays: dict[str, object] = {"meta": np.array(json.dumps(meta)), "values": solution.values}
     if solution.second_moments is not None:
         arrays["second_moments"] = solution.second_moments
-    tmp = target.with_name(target.name + ".tmp.npz")
-    np.savez(tmp, **arrays)  # type: ignore[arg-type]
-    tmp.replace(target)
+    # a name of its own per writer: two processes solving the same rules never write into one file
+    tmp = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.tmp.npz")
+    try:
+        np.savez(tmp, **arrays)  # type: ignore[arg-type]
+        tmp.replace(target)
+    finally:
+        tmp.unlink(missing_ok=True)
     return target
 
 
