@@ -74,9 +74,9 @@ class TestThrowsAndHolds:
     def test_position_outside_the_dice_is_refused(self, make_table):
         t = make_table()
         t.roll((1, 2, 3, 4, 5))
-        with pytest.raises(IllegalActionError, match="dice positions are 1 to 5"):
+        with pytest.raises(IllegalActionError, match="dice positions are 0 to 4, counted from 0"):
             t.game.apply(Roll((5,)))
-        with pytest.raises(IllegalActionError, match="dice positions are 1 to 5"):
+        with pytest.raises(IllegalActionError, match="dice positions are 0 to 4, counted from 0"):
             t.game.apply(Roll((-1,)))
 
     def test_keep_positions_in_any_order(self, make_table):
@@ -265,7 +265,7 @@ class TestIllegalActions:
         t = make_table()
         t.roll((1, 2, 3, 4, 6))
         self.refused(t, Roll((0, 1, 2, 3, 4)), "every die is kept")
-        self.refused(t, Roll((7,)), "dice positions are 1 to 5")
+        self.refused(t, Roll((7,)), "dice positions are 0 to 4, counted from 0")
         t.roll((6,), keep=(0, 1, 2, 3))
         t.roll((6,), keep=(0, 1, 2, 3))
         self.refused(t, Roll(), "no throws left")

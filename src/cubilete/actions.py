@@ -79,7 +79,7 @@ def action_from_json(data: object) -> Action:
         face_down = data.get("face_down", False)
         if not isinstance(face_down, bool):
             raise NotationError(f"face_down must be true or false, got {face_down!r}")
-        return Roll(tuple(sorted(set(keep))), face_down)
+        return Roll(tuple(keep), face_down)  # a repeated position is refused by the game, never merged
     if set(data) == {"score"} and isinstance(data["score"], str):
         return Score(data["score"])
     if data == {"stand": True}:

@@ -40,6 +40,7 @@ class FairnessReport:
     throws: int
     commitment_checked: bool
     problems: tuple[str, ...] = field(default=())
+    published_checked: bool = False  # checked against a commitment given from outside the record
 
     @property
     def ok(self) -> bool:
@@ -62,10 +63,12 @@ def verify_throws(seed: str, throws: Sequence[Sequence[int]], committed: str | N
     return FairnessReport(len(throws), committed is not None, tuple(problems))
 
 
-def verify_record(data: object) -> FairnessReport:
+def verify_record(data: object, published: str | None = None, table: str | None = None) -> FairnessReport:
     """Recheck a game record: its seed must give its throws, match its commitment, and the game must replay.
 
-    Something that is not a game record at all raises :class:`RecordError`.
+    ``published`` is the commitment the player saw before the game (not the one written in the record,
+    which a forger writes too): the record's seed must hash to it. ``table`` is the table the player sat
+    at: the record must be that table's. Something that is not a game record at all raises :class:`RecordError`.
     """
     from cubilete.record import check_header, from_record  # the record module imports the game: keep this light
 
@@ -76,8 +79,16 @@ def verify_record(data: object) -> FairnessReport:
     if not record["seed"]:
         raise RecordError("the record holds no seed: the game is not over, or its seed was never revealed")
     report = verify_throws(record["seed"], record["throws"], committed)
+    extra: list[str] = []
+    if published is not None:
+        seen = published.strip().lower()
+        if commitment(record["seed"]) != seen:
+            extra.append(f"the record's seed does not match the commitment you were shown ({seen}); "
+                         f"its hash is {commitment(record['seed'])}")
+    if table is not None and record.get("table") != table:
+        extra.append(f"the record is of table {record.get('table')!r}, not {table!r}")
     try:
         from_record(record)
     except RecordError as exc:
-        return FairnessReport(report.throws, report.commitment_checked, (*report.problems, str(exc)))
-    return report
+        extra.append(str(exc))
+    return FairnessReport(report.throws, report.commitment_checked, (*report.problems, *extra), published is not None)

@@ -174,7 +174,7 @@ class Game:
             if turn.throws == 0 and action.keep:
                 return "the first throw of a turn throws every die"
             if any(not isinstance(p, int) or not 0 <= p < self.rules.dice for p in action.keep):
-                return f"dice positions are 1 to {self.rules.dice}"
+                return f"dice positions are 0 to {self.rules.dice - 1}, counted from 0"
             if len(set(action.keep)) != len(action.keep):
                 return "a die position is listed twice in the dice kept"
             if len(action.keep) == self.rules.dice:

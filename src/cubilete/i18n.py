@@ -220,7 +220,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     N_("no throws left this turn ({allowance} used)"),
     N_("{rules} has no 'em baixo' call"),
     N_("the first throw of a turn throws every die"),
-    N_("dice positions are 1 to {dice}"),
+    N_("dice positions are 0 to {last}, counted from 0"),
     N_("a die position is listed twice in the dice kept"),
     N_("every die is kept: nothing to throw"),
     N_("held dice cannot be thrown again this turn (locked holds)"),

@@ -272,3 +272,85 @@ def test_verify_record_refuses_a_record_without_a_seed(web_record: dict[str, Any
     assert fairness.verify_record(web_record).ok
     with pytest.raises(RecordError, match="seed"):
         fairness.verify_record({**web_record, "seed": ""})
+
+
+# --- issue 10, break 7: verify against what was published, not against the record itself ----------
+
+
+def _forged(web_record: dict[str, Any]) -> dict[str, Any]:
+    """The attack: a whole other game, with its own seed and its own matching commitment, passed off as the
+    web table's (same table id, same players)."""
+    from cubilete.bots import make_bot
+    from cubilete.game import Game
+    from cubilete.record import to_record
+    from cubilete.rules import find_rules
+
+    game = Game(find_rules("generala"), web_record["players"], seed="forger's own seed")
+    bots = [make_bot("bot:random", seed=i) for i in range(len(web_record["players"]))]
+    while not game.is_over:
+        game.apply(bots[game.state.current].choose(game))
+    forged = to_record(game)
+    forged["commitment"] = fairness.commitment(game.seed)
+    forged["table"] = web_record["table"]
+    return forged
+
+
+def verify_args(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["verify", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_forged_record_passes_alone_but_says_it_was_checked_only_against_itself(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], web_record: dict[str, Any]
+) -> None:
+    code, out, _err = verify_args(capsys, str(_write(tmp_path, _forged(web_record))))
+    assert code == 0  # it is consistent with itself ...
+    assert "checked only against the record" in out and "--commitment" in out  # ... and says that is all
+
+
+def test_a_forged_record_fails_against_the_commitment_the_player_saw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], web_record: dict[str, Any]
+) -> None:
+    seen = web_record["commitment"]
+    path = _write(tmp_path, _forged(web_record))
+    code, out, err = verify_args(capsys, str(path), "--commitment", seen, "--table", web_record["table"])
+    assert code == 1
+    assert f"MISMATCH: the record's seed does not match the commitment you were shown ({seen})" in out
+    assert "do not verify" in _one_line_error(err)
+
+
+def test_the_real_record_verifies_against_the_commitment_the_player_saw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], web_record: dict[str, Any]
+) -> None:
+    seen = web_record["commitment"].upper()  # as copied from the page, in either case
+    path = _write(tmp_path, web_record)
+    code, out, err = verify_args(capsys, str(path), "--commitment", seen, "--table", web_record["table"])
+    assert (code, err) == (0, "")
+    assert "matches the commitment you were shown before the game" in out and web_record["table"] in out
+    code, out, _err = verify_args(capsys, str(path), "--commitment", seen, "--table", "another1")
+    assert code == 1 and f"the record is of table {web_record['table']!r}, not 'another1'" in out
+
+
+@pytest.mark.parametrize("bad", ["xyz", "12" * 31, "g" * 64, ""])
+def test_a_commitment_that_is_not_64_hex_digits_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], web_record: dict[str, Any], bad: str
+) -> None:
+    code, out, err = verify_args(capsys, str(_write(tmp_path, web_record)), "--commitment", bad)
+    assert (code, out) == (2, "")
+    assert "--commitment must be the 64 hex digits" in _one_line_error(err)
+
+
+def test_the_finished_table_offers_its_record_as_a_file(tmp_path: Path) -> None:
+    with running_app(f"sqlite:///{tmp_path / 'w.sqlite3'}") as client:
+        table = create(client, BOTS)
+        with client.websocket_connect(f"/ws/{table}") as watcher:
+            while next_frame(watcher, "state")["status"] != "finished":
+                pass
+        plain = client.get(f"/api/tables/{table}/record")
+        saved = client.get(f"/api/tables/{table}/record", params={"download": "1"})
+    assert saved.status_code == 200
+    assert saved.headers["content-disposition"] == f'attachment; filename="cubilete-{table}.json"'
+    assert saved.json() == plain.json()
+    path = _write(tmp_path, saved.text)
+    assert main(["verify", str(path), "--commitment", plain.json()["commitment"], "--table", table]) == 0

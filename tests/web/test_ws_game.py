@@ -124,9 +124,8 @@ def test_a_game_against_a_bot_runs_to_the_end_and_lands_in_history_and_rankings(
         games = client.get("/api/games").json()
         assert [g["id"] for g in games] == [table]
         assert [p["total"] for p in games[0]["players"]] == totals
-        board = client.get("/api/leaderboard", params={"preset": "generala"}).json()
-        assert board == [{"name": "Ana", "pid": pid, "games": 1, "wins": int(0 in state["result"]["winners"]),
-                          "average": float(totals[0]), "best": totals[0]}]
+        # a game against a bot is in the history and the player's page, not in the ranking (tests/web/test_rankings.py)
+        assert client.get("/api/leaderboard", params={"preset": "generala"}).json() == []
         me = client.get(f"/api/players/{pid}").json()
         assert me["names"] == ["Ana"] and me["stats"]["generala"]["games"] == 1
         assert token not in str(me) and token not in str(games)  # the token is never shown

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 
 from cubilete.errors import RulesError
 
@@ -135,17 +136,31 @@ class Rules:
         check_rules(self)
 
     # --- derived facts -------------------------------------------------
-    @property
+    # Computed once per rule set (a frozen value never changes): every per-move step stays linear
+    # in the number of slots instead of rebuilding these tuples for each slot it looks at.
+    @cached_property
     def box_ids(self) -> tuple[str, ...]:
         """The ids of the boxes, in sheet order."""
         return tuple(b.id for b in self.boxes)
 
-    @property
+    @cached_property
     def slots(self) -> tuple[str, ...]:
         """Every place on the sheet: a box id, or ``box@column`` on a sheet of several columns."""
         if len(self.columns) == 1:
             return self.box_ids
         return tuple(f"{b.id}@{c + 1}" for c in range(len(self.columns)) for b in self.boxes)
+
+    @cached_property
+    def _slot_indices(self) -> dict[str, int]:
+        return {slot: i for i, slot in enumerate(self.slots)}
+
+    @cached_property
+    def _box_indices(self) -> dict[str, int]:
+        return {box_id: i for i, box_id in enumerate(self.box_ids)}
+
+    def box_position(self, box_id: str) -> int:
+        """The position of a box on one column of the sheet (KeyError if there is no such box)."""
+        return self._box_indices[box_id]
 
     @property
     def turns(self) -> int:
@@ -170,8 +185,8 @@ class Rules:
     def slot_index(self, slot_id: str) -> int:
         """The index of a slot given by its id (``full``, ``full@2``)."""
         try:
-            return self.slots.index(slot_id)
-        except ValueError:
+            return self._slot_indices[slot_id]
+        except (KeyError, TypeError):
             raise RulesError(f"no box {slot_id!r} in {self.name}; boxes: {', '.join(self.slots)}") from None
 
     def replace(self, **changes: object) -> Rules:

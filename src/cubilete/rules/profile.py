@@ -29,6 +29,26 @@ from cubilete.rules.model import Box, Kind, Rules
 from cubilete.rules.presets import find_rules
 
 PROFILE_KEYS = ("base", "remove", "order", "box")
+NAME_MAX = 40
+SLUG = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+
+
+def check_slug(name: str) -> str:
+    """``name`` if it is a rule-set slug (what profiles, records and links may call a rule set), else a
+    :class:`RulesError` saying what is allowed. Names come from untrusted profiles: a slug can never be a path."""
+    if len(name) > NAME_MAX or not SLUG.match(name):
+        raise RulesError(
+            f"name must be a slug: lowercase letters a-z, digits, and single '-' or '_' between them, "
+            f"at most {NAME_MAX} characters; got {name[:NAME_MAX + 10]!r}"
+        )
+    return name
+
+
+def slugify(text: str, fallback: str = "house-rules") -> str:
+    """A slug made from any text (a profile's file name), or ``fallback`` if nothing of it is left."""
+    words = re.findall(r"[a-z0-9]+(?:_[a-z0-9]+)*", text.lower())
+    slug = "-".join(words)[:NAME_MAX].strip("-_")
+    return slug or fallback
 
 
 def _line_of(text: str, table: str | None, key: str | None) -> int | None:
@@ -71,6 +91,8 @@ def rules_from_toml(text: str, source: str = "<profile>") -> Rules:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:  # arrays or tables nested thousands deep: no profile needs that
+        raise RulesError(f"{source}: not valid TOML: values nested too deeply") from None
     base_name = data.get("base", "generala")
     if not isinstance(base_name, str):
         raise _fail(text, source, None, "base", f"base must be a preset name, got {base_name!r}")
@@ -92,7 +114,12 @@ def rules_from_toml(text: str, source: str = "<profile>") -> Rules:
             raise _fail(text, source, None, key, f"{exc}{also}") from None
         if key in ("name", "title") and not str(changes[key]).strip():
             raise _fail(text, source, None, key, f"{key} must not be empty")
-    changes.setdefault("name", Path(source).stem if source != "<profile>" else "house-rules")
+        if key == "name":
+            try:
+                check_slug(str(changes[key]))
+            except RulesError as exc:
+                raise _fail(text, source, None, key, str(exc)) from None
+    changes.setdefault("name", slugify(Path(source).stem) if source != "<profile>" else "house-rules")
     changes.setdefault("title", f"{base.title} (house rules)")
 
     boxes = list(base.boxes)

@@ -141,7 +141,7 @@ def column_slots(rules: Rules, column: int) -> range:
 
 def slot_of(rules: Rules, box_id: str, column: int) -> int:
     """The slot index of a box in a column."""
-    return column * len(rules.boxes) + rules.box_ids.index(box_id)
+    return column * len(rules.boxes) + rules.box_position(box_id)
 
 
 def joker_active(rules: Rules, card: Card, column: int, hand: Sequence[int]) -> bool:

@@ -13,6 +13,8 @@ import json
 import os
 import threading
 import zipfile
+from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +22,7 @@ import numpy as np
 from cubilete.rules.codec import rules_hash
 from cubilete.rules.model import Rules
 from cubilete.solver.solve import Progress, Solution, solve_space
-from cubilete.solver.space import build_space, check_solvable
+from cubilete.solver.space import SolverUnsupportedError, build_space, check_solvable
 
 FORMAT = 2  # bump when the meaning or layout of the tables changes
 
@@ -39,8 +41,9 @@ def table_key(rules: Rules) -> str:
 
 
 def table_path(rules: Rules) -> Path:
-    """Where the tables of ``rules`` are stored."""
-    return cache_dir() / f"{rules.name}-{table_key(rules)}.npz"
+    """Where the tables of ``rules`` are stored: named by the rules' hash only, never by anything a
+    profile's author wrote (a rule set's name comes from untrusted text on a public server)."""
+    return cache_dir() / f"{table_key(rules)}.npz"
 
 
 def values_digest(solution: Solution) -> str:
@@ -56,9 +59,13 @@ def save(solution: Solution, path: Path | None = None) -> Path:
     arrays: dict[str, object] = {"meta": np.array(json.dumps(meta)), "values": solution.values}
     if solution.second_moments is not None:
         arrays["second_moments"] = solution.second_moments
-    tmp = target.with_name(target.name + ".tmp.npz")
-    np.savez(tmp, **arrays)  # type: ignore[arg-type]
-    tmp.replace(target)
+    # a name of its own per writer: two processes solving the same rules never write into one file
+    tmp = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.tmp.npz")
+    try:
+        np.savez(tmp, **arrays)  # type: ignore[arg-type]
+        tmp.replace(target)
+    finally:
+        tmp.unlink(missing_ok=True)
     return target
 
 
@@ -95,6 +102,19 @@ def load_or_solve(rules: Rules, progress: Progress | None = None, moments: bool 
 
 _SHARED: dict[Rules, Solution] = {}
 _SHARED_LOCK = threading.Lock()
+_SOLVE_HERE: ContextVar[bool] = ContextVar("cubilete_solve_here", default=True)
+
+
+@contextlib.contextmanager
+def tables_only() -> Iterator[None]:
+    """Inside this block (this thread or task only), :func:`shared_solution` loads tables already on
+    disk and never solves: rules not solved yet raise :class:`SolverUnsupportedError`, so the bots fall
+    back to their approximate search. A server solves new rules in its worker processes instead."""
+    token = _SOLVE_HERE.set(False)
+    try:
+        yield
+    finally:
+        _SOLVE_HERE.reset(token)
 
 
 def shared_solution(rules: Rules, progress: Progress | None = None) -> Solution:
@@ -104,6 +124,12 @@ def shared_solution(rules: Rules, progress: Progress | None = None) -> Solution:
         solution = _SHARED.get(rules)
         if solution is None:
             check_solvable(rules)
-            solution = load_or_solve(rules, progress, moments=False)
+            if _SOLVE_HERE.get():
+                solution = load_or_solve(rules, progress, moments=False)
+            else:
+                loaded = load(rules)
+                if loaded is None:
+                    raise SolverUnsupportedError(f"{rules.name}: not solved on this server (yet)")
+                solution = loaded
             _SHARED[rules] = solution
         return solution

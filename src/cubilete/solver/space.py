@@ -84,7 +84,7 @@ def check_solvable(rules: Rules) -> None:
         )
     flags = len(_flag_boxes(rules))
     upper = rules.upper_bonus_threshold + 1 if rules.upper_bonus > 0 and rules.upper_bonus_threshold > 0 else 1
-    states = (1 << slots) * (1 << flags) * upper
+    states = solve_states(rules)
     if states > MAX_STATES or slots > 24:
         raise SolverUnsupportedError(
             f"{rules.name}: {states:,} states (2^{slots} sheets x {upper} upper totals x {1 << flags} flags) "
@@ -94,6 +94,13 @@ def check_solvable(rules: Rules) -> None:
         raise SolverUnsupportedError(
             f"{rules.name}: fewer rounds than boxes together with boxes that close by themselves"
         )
+
+
+def solve_states(rules: Rules) -> int:
+    """How many states the value table of a one-column sheet holds (what solving costs, in time and memory)."""
+    flags = len(_flag_boxes(rules))
+    upper = rules.upper_bonus_threshold + 1 if rules.upper_bonus > 0 and rules.upper_bonus_threshold > 0 else 1
+    return (1 << len(rules.slots)) * (1 << flags) * upper
 
 
 def _flag_boxes(rules: Rules) -> list[str]:

@@ -118,6 +118,20 @@ class TableRow:
     actions: tuple[tuple[int, str], ...] = ()  # (seat, action JSON), in order
 
 
+@dataclass(frozen=True)
+class PlayerResult:
+    """One person's result in one finished game."""
+
+    pid: str
+    name: str
+    preset: str  # the rules' name (a preset's, or a house-rule profile's)
+    total: int
+    winner: bool
+    rules_json: str
+    seats: int  # seats at the table
+    people: int  # different browsers seated at it
+
+
 def default_url() -> str:
     """The embedded default: a SQLite file in the user data folder."""
     return f"sqlite:///{data_dir() / 'web.sqlite3'}"
@@ -168,10 +182,26 @@ class WebStore:
         """Release the connections."""
         self.engine.dispose()
 
+    def check_integrity(self) -> None:
+        """SQLite: ``PRAGMA quick_check`` before anything is served; a damaged file is refused in one line
+        (never served with errors, never replaced). A database server checks its own pages."""
+        if not self.local:
+            return
+        try:
+            with self.engine.connect() as conn:
+                found = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA quick_check(5)")]
+        except sa.exc.DBAPIError as exc:  # "database disk image is malformed", "file is not a database"
+            found = [str(exc.orig).strip()]
+        if found != ["ok"]:
+            raise StoreError(f"the database {self.shown_url} is damaged (PRAGMA quick_check: {found[0][:200]}); "
+                             "it was not opened: restore a backup, or move the file away to start afresh")
+
     def migrate(self) -> None:
-        """Create or upgrade the schema to the newest Alembic revision."""
+        """Check the database (:meth:`check_integrity`), then create or upgrade the schema to the newest
+        Alembic revision."""
         from cubilete.store.migrate import upgrade
 
+        self.check_integrity()
         try:
             upgrade(self.engine)
         except sa.exc.DBAPIError as exc:  # unreachable server, refused login, a file that is not a database
@@ -315,13 +345,21 @@ class WebStore:
         with self.engine.connect() as conn:
             return [self._table(conn, r, False) for r in conn.execute(query).all()]
 
-    def player_results(
-        self, preset: str | None = None, pid: str | None = None
-    ) -> list[tuple[str, str, str, int, bool]]:
-        """(pid, name, preset, total, winner) of every human seat in finished games."""
+    def player_results(self, preset: str | None = None, pid: str | None = None) -> list[PlayerResult]:
+        """Every human seat in finished games, with its table's rules and how many seats and people it had
+        (so the rankings can count only official rules and games between people)."""
+        human_pid = sa.case((seats.c.kind == "human", seats.c.pid), else_=None)
+        per_table = (
+            sa.select(seats.c.table_id.label("t_id"), sa.func.count().label("n_seats"),
+                      sa.func.count(sa.distinct(human_pid)).label("n_people"))
+            .group_by(seats.c.table_id)
+            .subquery()
+        )
         query = (
-            sa.select(seats.c.pid, seats.c.name, tables.c.preset, seats.c.total, seats.c.winner)
+            sa.select(seats.c.pid, seats.c.name, tables.c.preset, seats.c.total, seats.c.winner, tables.c.rules_json,
+                      per_table.c.n_seats, per_table.c.n_people)
             .join(tables, tables.c.id == seats.c.table_id)
+            .join(per_table, per_table.c.t_id == seats.c.table_id)
             .where(tables.c.status == "finished", seats.c.kind == "human", seats.c.pid.is_not(None))
         )
         if preset:
@@ -329,4 +367,5 @@ class WebStore:
         if pid:
             query = query.where(seats.c.pid == pid)
         with self.engine.connect() as conn:
-            return [(r.pid, r.name, r.preset, r.total or 0, bool(r.winner)) for r in conn.execute(query)]
+            return [PlayerResult(r.pid, r.name, r.preset, r.total or 0, bool(r.winner), r.rules_json, r.n_seats,
+                                 r.n_people) for r in conn.execute(query)]

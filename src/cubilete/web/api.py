@@ -11,16 +11,20 @@ from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cubilete import coach
 from cubilete.errors import CubileteError
-from cubilete.rules import all_presets, find_rules
-from cubilete.rules.codec import rules_from_dict
+from cubilete.rules import Rules, all_presets, find_rules
+from cubilete.rules.codec import rules_from_dict, rules_hash
 from cubilete.rules.profile import rules_from_toml
-from cubilete.store.webdb import TableRow
+from cubilete.store.webdb import PlayerResult, TableRow
 from cubilete.web.hub import PID, Hub, web_record
-from cubilete.web.room import Room
+from cubilete.web.protocol import ProtocolError
+from cubilete.web.room import Room, with_tables_only
+from cubilete.web.settings import Settings
+from cubilete.web.solving import SolverBusy
 from cubilete.web.words import in_language, rules_words, web_language
 
 MAX_BODY = 64 * 1024
@@ -108,10 +112,29 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
         raise ApiError(422, "give either \"rules\" (a preset name) or \"profile\" (house rules as TOML), not both")
     try:
         rules = find_rules(spec.rules) if spec.rules is not None else rules_from_toml(spec.profile or "", "profile")
+        if spec.profile is not None:
+            check_budget(rules, hub.settings)
+        approximate = hub.solver.over_budget(rules)
+        if approximate is None:
+            hub.solver.start(rules)  # solved in a worker process while people take their seats
         room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach)
+    except SolverBusy as exc:
+        raise ApiError(503, str(exc)) from None
     except CubileteError as exc:
         raise ApiError(422, str(exc)) from None
-    return {"id": room.id, "url": f"/t/{room.id}", "commitment": room.commitment}
+    return {"id": room.id, "url": f"/t/{room.id}", "commitment": room.commitment, "exact": approximate is None,
+            "note": approximate and f"optimal bots play an approximate search and the coach is off: {approximate}"}
+
+
+def check_budget(rules: Rules, settings: Settings) -> None:
+    """Refuse house rules larger than the server's budget (the limit is named in the error)."""
+    columns, slots = len(rules.columns), len(rules.slots)
+    if columns > settings.max_columns:
+        raise CubileteError(f"house rules over this server's budget: {columns} columns; "
+                            f"at most {settings.max_columns} (max_columns)")
+    if slots > settings.max_slots:
+        raise CubileteError(f"house rules over this server's budget: {slots} slots (boxes x columns); "
+                            f"at most {settings.max_slots} (max_slots)")
 
 
 async def _room(hub: Hub, table_id: str) -> Room:
@@ -131,19 +154,48 @@ async def table(table_id: str, hub: HubDep) -> dict[str, Any]:
     return {"table": room.table, "state": room.state()}
 
 
-@router.get("/tables/{table_id}/record")
-async def record(table_id: str, hub: HubDep) -> dict[str, Any]:
-    """The record of a finished game (with the revealed seed)."""
+@router.get("/tables/{table_id}/record", response_model=None)
+async def record(table_id: str, hub: HubDep, download: bool = False) -> dict[str, Any] | JSONResponse:
+    """The record of a finished game (with the revealed seed); ``?download=1`` saves it as a file
+    (``cubilete verify FILE --commitment HEX`` checks it against the commitment shown before the game)."""
     room = await _room(hub, table_id)
     if room.game is None or not room.game.is_over:
         raise ApiError(409, "the record (and its seed) is published when the game ends")
+    if download:
+        return JSONResponse(web_record(room), headers={
+            "Content-Disposition": f'attachment; filename="cubilete-{room.id}.json"'})
     return web_record(room)
+
+
+@lru_cache(maxsize=64)
+def _official_hash(name: str) -> str | None:
+    """The rules hash of the official preset called exactly ``name`` (not an alias), or None."""
+    found = [r for r in all_presets() if r.name == name]
+    return rules_hash(found[0]) if found else None
+
+
+@lru_cache(maxsize=1024)
+def is_official(name: str, rules_json: str) -> bool:
+    """True if a table's rules are the official preset of that name: judged by the rules' hash, never by the
+    name alone (a house-rule profile may call itself "generala")."""
+    official = _official_hash(name)
+    return official is not None and rules_hash(rules_from_dict(json.loads(rules_json), "stored rules")) == official
+
+
+def counts_for_ranking(result: PlayerResult) -> bool:
+    """A game counts in the rankings when its rules are an official preset (by hash) and it was played by
+    at least two seats holding at least two different people: a game alone, or against bots whose level the
+    creator picked, proves nothing about a player."""
+    return result.seats >= 2 and result.people >= 2 and is_official(result.preset, result.rules_json)
 
 
 def _summary(row: TableRow) -> dict[str, Any]:
     rules = rules_from_dict(json.loads(row.rules_json), "stored rules")
+    official = is_official(row.preset, row.rules_json)
+    title = rules_words(rules)["title"] if official else f"{rules.title} (house rules)"
     return {
-        "id": row.id, "preset": row.preset, "title": rules_words(rules)["title"], "finished_at": row.finished_at,
+        "id": row.id, "preset": row.preset if official else None, "rules": row.preset, "house_rules": not official,
+        "title": title, "finished_at": row.finished_at,
         "players": [{"name": s.name, "pid": s.pid, "total": s.total, "winner": bool(s.winner),
                      "bot": s.kind == "bot"} for s in row.seats],
     }
@@ -156,16 +208,17 @@ async def games(hub: HubDep, preset: str | None = None, limit: int = 50) -> list
     return [_summary(r) for r in rows]
 
 
-def _aggregate(results: list[tuple[str, str, str, int, bool]], by_preset: bool) -> dict[str, dict[str, Any]]:
+def _aggregate(results: list[PlayerResult], by_preset: bool) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
-    for pid, name, preset, total, won in results:
-        fresh = {"name": name, "pid": pid, "games": 0, "wins": 0, "sum": 0, "best": total}
-        entry = out.setdefault(preset if by_preset else pid, fresh)
+    for r in results:
+        fresh = {"name": r.name, "pid": r.pid, "games": 0, "wins": 0, "sum": 0, "best": r.total}
+        rules = r.preset if is_official(r.preset, r.rules_json) else f"{r.preset} (house rules)"
+        entry = out.setdefault(rules if by_preset else r.pid, fresh)
         entry["games"] += 1
-        entry["wins"] += int(won)
-        entry["sum"] += total
-        entry["best"] = max(entry["best"], total)
-        entry["name"] = name  # the latest name a browser used
+        entry["wins"] += int(r.winner)
+        entry["sum"] += r.total
+        entry["best"] = max(entry["best"], r.total)
+        entry["name"] = r.name  # the latest name a browser used
     for entry in out.values():
         entry["average"] = round(entry.pop("sum") / entry["games"], 1)
     return out
@@ -173,9 +226,11 @@ def _aggregate(results: list[tuple[str, str, str, int, bool]], by_preset: bool) 
 
 @router.get("/leaderboard")
 async def leaderboard(hub: HubDep, preset: str = "generala") -> list[dict[str, Any]]:
-    """Humans of one preset, by wins then average."""
+    """People in games of one official preset (see :func:`counts_for_ranking`), by wins then average."""
+    if _official_hash(preset) is None:
+        raise ApiError(404, f"only official presets are ranked; {preset[:64]!r} is not one")
     results = await asyncio.to_thread(hub.store.player_results, preset, None)
-    board = list(_aggregate(results, by_preset=False).values())
+    board = list(_aggregate([r for r in results if counts_for_ranking(r)], by_preset=False).values())
     board.sort(key=lambda e: (-e["wins"], -e["average"], e["name"]))
     return board
 
@@ -193,7 +248,7 @@ async def player(pid: str, hub: HubDep) -> dict[str, Any]:
     for entry in stats.values():
         entry.pop("pid")
         entry.pop("name")
-    return {"pid": pid, "names": sorted({r[1] for r in results}), "games": [_summary(r) for r in rows],
+    return {"pid": pid, "names": sorted({r.name for r in results}), "games": [_summary(r) for r in rows],
             "stats": stats}
 
 
@@ -206,7 +261,11 @@ async def review(table_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]
     humans = [s.name for s in room.seats if s.kind == "human" and s.name]
     lang = web_language(lang)
     if lang not in room.reviews:  # a finished game never changes: review it once per language
-        room.reviews[lang] = await asyncio.to_thread(_review, room.game, humans, lang)
+        try:
+            await room.coach_ready()
+        except ProtocolError as exc:
+            raise ApiError(409, exc.message) from None
+        room.reviews[lang] = await asyncio.to_thread(with_tables_only, _review, room.game, humans, lang)
     return room.reviews[lang]
 
 

@@ -92,6 +92,12 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def server_error(_request: Request, _exc: Exception) -> JSONResponse:
+        """Anything unforeseen is still a JSON answer (the traceback goes to the server's log, not the client)."""
+        return JSONResponse({"error": "the server failed to answer this request; the details are in its log"},
+                            status_code=500)
 
     return app

@@ -23,6 +23,7 @@ from cubilete.rules.codec import rules_from_dict, rules_to_dict
 from cubilete.store.webdb import SeatRow, TableRow, WebStore
 from cubilete.web.room import Room, store_write
 from cubilete.web.settings import Settings
+from cubilete.web.solving import SolverPool
 
 log = logging.getLogger("cubilete.web")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,16}$")
@@ -51,6 +52,7 @@ class Hub:
         self.settings = settings
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
+        self.solver = SolverPool(settings)  # new rule sets are solved in worker processes
 
     async def resume(self) -> int:
         """Load every unfinished table and let its bots go on; returns how many."""
@@ -79,7 +81,7 @@ class Hub:
                 if row is None:
                     return None
                 rules = rules_from_dict(json.loads(row.rules_json), "stored rules")
-                self.rooms[table_id] = Room(row, rules, self.store, self.settings)
+                self.rooms[table_id] = Room(row, rules, self.store, self.settings, solver=self.solver)
         return self.rooms[table_id]
 
     async def create(self, rules: Rules, seats: list[tuple[str, str | None]], timer: int | None, coach: bool) -> Room:
@@ -104,7 +106,7 @@ class Hub:
             timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows,
         )
         await store_write(self.store, self.store.create_table, row)
-        room = Room(row, rules, self.store, self.settings)
+        room = Room(row, rules, self.store, self.settings, solver=self.solver)
         self.rooms[row.id] = room
         room.schedule()
         return room
@@ -113,6 +115,7 @@ class Hub:
         """Stop every table's tasks."""
         for room in list(self.rooms.values()):
             await room.close()
+        await self.solver.close()
 
 
 def web_record(room: Room) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cubilete import coach
 from cubilete.actions import Action, action_from_json, action_to_json
@@ -22,11 +22,16 @@ from cubilete.bots.base import Strategy
 from cubilete.errors import CubileteError, IllegalActionError
 from cubilete.game import Game
 from cubilete.rules import Rules
+from cubilete.solver.cache import tables_only
 from cubilete.store.webdb import SeatRow, StoreError, TableRow, WebStore
+from cubilete.web.names import check_name
 from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, error_frame
 from cubilete.web.settings import Settings
 from cubilete.web.views import SeatInfo, state_view, table_info
 from cubilete.web.words import in_language
+
+if TYPE_CHECKING:
+    from cubilete.web.solving import SolverPool
 
 log = logging.getLogger("cubilete.web")
 SEND_QUEUE = 256  # frames waiting for a slow client before it is dropped
@@ -92,8 +97,10 @@ class Client:
 class Room:
     """A table as it is being played."""
 
-    def __init__(self, row: TableRow, rules: Rules, store: WebStore, settings: Settings) -> None:
+    def __init__(self, row: TableRow, rules: Rules, store: WebStore, settings: Settings,
+                 solver: SolverPool | None = None) -> None:
         self.id = row.id
+        self.solver = solver  # None: the tables are solved where they are needed (tests of the room alone)
         self.rules = rules
         self.store = store
         self.settings = settings
@@ -185,9 +192,6 @@ class Room:
     async def _sit(self, client: Client, frame: Sit) -> None:
         if client.token_hash is None:
             raise ProtocolError("not-seated", "open the table's link in a browser to take a seat (no token given)")
-        name = frame.name
-        if any(not ch.isprintable() for ch in name):
-            raise ProtocolError("bad-message", "a name may not hold control characters")
         async with self.lock:
             if client.seat is not None or any(s.token_hash == client.token_hash for s in self.seats):
                 raise ProtocolError("already-seated", "you already have a seat at this table")
@@ -196,9 +200,7 @@ class Room:
             seat = self.seats[frame.seat]
             if seat.kind != "human" or seat.name is not None:
                 raise ProtocolError("seat-taken", f"seat {frame.seat + 1} is taken")
-            taken = {s.name.casefold() for s in self.seats if s.name}
-            if name.casefold() in taken:
-                raise ProtocolError("name-taken", f"someone at this table is already called {name}")
+            name = check_name(frame.name, [s.name for s in self.seats if s.name])  # NFKC, one script, no look-alikes
             filled = all(s.name is not None or s is seat for s in self.seats)
             status = "playing" if filled else "waiting"
             row = SeatRow(seat.idx, seat.kind, None, name, client.token_hash, client.pid)
@@ -315,7 +317,9 @@ class Room:
     async def _play_for(self, seat: int) -> None:
         """The seat's bot (or stand-in) chooses in a worker thread; the move is committed like anyone's."""
         assert self.game is not None
-        action = await asyncio.to_thread(self.bot(seat).choose, self.game)
+        if self.solver is not None:  # the tables come from the worker processes (or the bot plays approximately)
+            await self.solver.ready(self.rules)
+        action = await asyncio.to_thread(with_tables_only, self.bot(seat).choose, self.game)
         await self._commit(seat, action)
 
     async def _expire(self, key: tuple[object, ...]) -> None:
@@ -331,6 +335,8 @@ class Room:
         """Play bot seats one action at a time, with a pause so people can follow."""
         while True:
             await asyncio.sleep(self.settings.bot_delay)
+            if self.solver is not None:  # a new rule set's solve is awaited without holding the table's lock
+                await self.solver.ready(self.rules)
             async with self.lock:
                 game = self.game
                 if game is None or game.is_over or self.seats[game.state.current].kind != "bot":
@@ -349,8 +355,19 @@ class Room:
             game = self._playing()
             if client.seat is None or game.state.current != client.seat:
                 raise ProtocolError("not-your-turn", "the coach helps with your own turn")
-            frame = await asyncio.to_thread(_hint_frame, game, client.lang)
+            await self.coach_ready()
+            frame = await asyncio.to_thread(with_tables_only, _hint_frame, game, client.lang)
         client.send(frame)
+
+    async def coach_ready(self) -> None:
+        """Wait for the solved tables the coach needs; :class:`ProtocolError` ``coach-unavailable`` if these
+        rules can be solved but not here (over the server's budget, or the solve failed). Rules the solver
+        cannot take at all (several columns, carried throws) get the approximate coach."""
+        if self.solver is None or not coach.is_solvable(self.rules):
+            return
+        reason = await self.solver.ready(self.rules)
+        if reason is not None:
+            raise ProtocolError("coach-unavailable", f"the coach is not available for these rules: {reason}")
 
     async def close(self) -> None:
         """Stop the bots and the timer (server shutdown)."""
@@ -359,6 +376,12 @@ class Room:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+
+
+def with_tables_only(work: Callable[..., Any], *args: Any) -> Any:
+    """Run ``work`` where solved tables are only loaded, never solved (a server solves in worker processes)."""
+    with tables_only():
+        return work(*args)
 
 
 def _hint_frame(game: Game, lang: str) -> dict[str, Any]:

@@ -3,7 +3,9 @@ then find the game in the history, the leaderboard, the player's page and the re
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from playwright.sync_api import expect
 from tests.web.browser.conftest import NewPage
@@ -74,6 +76,13 @@ def test_home_creates_a_table_and_a_whole_game_is_played_to_the_verified_end(
     for name in names:
         expect(page.get_by_test_id("result")).to_contain_text(name)
 
+    # the record can be saved as a file, for `cubilete verify FILE --commitment HEX`
+    with page.expect_download() as saving:
+        page.get_by_test_id("download-record").click()
+    saved = Path(saving.value.path())
+    assert saving.value.suggested_filename == f"cubilete-{table_id}.json"
+    assert json.loads(saved.read_text(encoding="utf-8")) == record
+
     page.get_by_test_id("verify").click()
     expect(page.get_by_test_id("verify-result")).to_have_text(
         f"All {len(record['throws'])} throws match the commitment."
@@ -99,10 +108,9 @@ def test_history_leaderboard_player_and_replay_show_a_finished_game(web: LiveSer
     expect(card).to_contain_text("Replaya")
     expect(card.get_by_test_id(f"game-{table_id}-player-0")).to_contain_text(str(total))
 
+    # house rules (and games against bots) are not ranked: the board says only official presets are
     page.goto(f"{web.url}/leaderboard?preset=generala-corta")
-    row = page.locator("[data-testid^=board-row-]", has_text="Replaya")
-    expect(row).to_have_count(1)
-    expect(row).to_contain_text("1")  # one game
+    expect(page.get_by_role("alert")).to_contain_text("only official presets are ranked")
 
     page.goto(f"{web.url}/p/{pid}")
     expect(page.get_by_test_id("player-name")).to_contain_text("Replaya")

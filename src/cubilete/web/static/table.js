@@ -743,6 +743,12 @@ export function mount(root, { id }) {
           class: "btn ghost",
           "data-testid": "replay-link",
         }),
+        el("a", {
+          href: `/api/tables/${encodeURIComponent(id)}/record?download=1`,
+          download: `cubilete-${id}.json`,
+          class: "btn ghost",
+          "data-testid": "download-record",
+        }, t("table.download")),
         link("/", t("table.newgame"), { class: "btn ghost" }),
       ),
       verdict,

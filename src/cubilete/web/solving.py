@@ -1,0 +1,145 @@
+"""New rule sets are solved in worker processes: never in the event loop, never under one global lock.
+
+At most ``settings.solve_workers`` solves run at once, each in a fresh process
+(``python -m cubilete.solver.worker``) that caps its own CPU time and address space, and is killed
+if it outlives its wall-clock allowance; at most ``settings.solve_queue`` more wait for a worker.
+The tables land in the solver cache, named by the rules' hash, where bots and the coach load them.
+Rules over the budget, or whose solve failed, are played by the approximate bots, and the coach
+refuses to guess (see :meth:`SolverPool.ready`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+import sys
+from collections import OrderedDict
+
+from cubilete.rules import Rules
+from cubilete.rules.codec import rules_to_dict
+from cubilete.solver.cache import table_key, table_path
+from cubilete.solver.space import SolverUnsupportedError, check_solvable, solve_states
+from cubilete.solver.worker import MEMORY_ERROR, UNSUPPORTED
+from cubilete.web.settings import Settings
+
+log = logging.getLogger("cubilete.web")
+FAILED_KEPT = 1024  # rule sets whose solve failed, remembered so they are not tried again and again
+
+
+class SolverBusy(Exception):
+    """Too many rule sets are waiting to be solved: try again later."""
+
+
+class SolverPool:
+    """The server's solving processes and what they have done."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._workers = asyncio.Semaphore(settings.solve_workers)
+        self._jobs: dict[str, asyncio.Task[str | None]] = {}
+        self._failed: OrderedDict[str, str] = OrderedDict()
+        self._processes: set[asyncio.subprocess.Process] = set()
+
+    def over_budget(self, rules: Rules) -> str | None:
+        """Why the optimal bots and the coach cannot be exact on these rules here, or None if they can."""
+        try:
+            check_solvable(rules)
+        except SolverUnsupportedError as exc:
+            return str(exc)
+        states = solve_states(rules)
+        if states > self.settings.max_solve_states:
+            return (f"{rules.name}: {states:,} states to solve is more than this server's limit "
+                    f"(max_solve_states = {self.settings.max_solve_states:,})")
+        return None
+
+    def solved(self, rules: Rules) -> bool:
+        """True if the tables are on disk."""
+        return table_path(rules).is_file()
+
+    def start(self, rules: Rules) -> None:
+        """Queue the solve of ``rules`` if it is needed, in budget and not already under way;
+        :class:`SolverBusy` if the queue is full."""
+        key = table_key(rules)
+        if key in self._jobs or key in self._failed or self.over_budget(rules) or self.solved(rules):
+            return
+        if len(self._jobs) >= self.settings.solve_workers + self.settings.solve_queue:
+            raise SolverBusy(f"the server is solving {len(self._jobs)} other rule sets (solve_workers + solve_queue "
+                             f"= {self.settings.solve_workers + self.settings.solve_queue}); try again in a minute")
+        self._jobs[key] = asyncio.create_task(self._solve(key, rules))
+
+    async def ready(self, rules: Rules) -> str | None:
+        """None once the tables of ``rules`` are on disk (waiting for its solve if one is under way or
+        can start), else why they will not be: over the budget, too large, failed, or the queue is full."""
+        reason = self.over_budget(rules)
+        if reason is not None:
+            return reason
+        if self.solved(rules):
+            return None
+        key = table_key(rules)
+        try:
+            self.start(rules)
+        except SolverBusy as exc:
+            return str(exc)
+        job = self._jobs.get(key)
+        if job is not None:
+            return await asyncio.shield(job)
+        return self._failed.get(key)
+
+    async def _solve(self, key: str, rules: Rules) -> str | None:
+        try:
+            async with self._workers:
+                reason = await self._run_worker(rules)
+        except Exception as exc:  # the worker could not even start
+            log.exception("solving %s", rules.name)
+            reason = f"{rules.name}: could not be solved here ({exc})"
+        finally:
+            del self._jobs[key]
+        if reason is not None:
+            log.warning("solving %s failed: %s", rules.name, reason)
+            self._failed[key] = reason
+            while len(self._failed) > FAILED_KEPT:
+                self._failed.popitem(last=False)
+        return reason
+
+    async def _run_worker(self, rules: Rules) -> str | None:
+        s = self.settings
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "cubilete.solver.worker",
+            "--cpu-seconds", str(s.solve_cpu_seconds), "--memory-mb", str(s.solve_memory_mb),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)},
+        )
+        self._processes.add(proc)
+        try:
+            _out, err = await asyncio.wait_for(
+                proc.communicate(json.dumps(rules_to_dict(rules)).encode()), s.solve_wall_seconds)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+            return f"{rules.name}: solving took longer than {s.solve_wall_seconds} s (solve_wall_seconds)"
+        finally:
+            self._processes.discard(proc)
+        code = proc.returncode
+        if code == 0 and self.solved(rules):
+            return None
+        if code == -signal.SIGXCPU or code == -signal.SIGKILL:
+            return f"{rules.name}: solving used more than {s.solve_cpu_seconds} s of CPU (solve_cpu_seconds)"
+        if code == MEMORY_ERROR:
+            return f"{rules.name}: solving needed more than {s.solve_memory_mb} MB (solve_memory_mb)"
+        if code == UNSUPPORTED:
+            return err.decode(errors="replace").strip() or f"{rules.name}: too large to solve"
+        return f"{rules.name}: the solving process failed (exit {code}): {err.decode(errors='replace')[-300:]}"
+
+    async def close(self) -> None:
+        """Stop every solve (server shutdown)."""
+        for proc in list(self._processes):
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+        for job in list(self._jobs.values()):
+            job.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await job

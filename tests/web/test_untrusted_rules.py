@@ -1,0 +1,168 @@
+"""Issue 10, breaks 1-3: house rules from the network are untrusted.
+
+1. a profile's name became part of the solver cache's file name (``name = "../../x"``);
+2. one new large rule set cost minutes of CPU and hundreds of MB, solved under one global lock;
+3. a 60 x 120 sheet made every move take seconds (see also tests/test_big_sheet.py).
+Each attack is replayed here and must now fail to hurt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.web.inproc import running_app
+
+from cubilete.errors import RulesError
+from cubilete.rules import find_rules
+from cubilete.rules.profile import check_slug, rules_from_toml
+from cubilete.solver import cache
+from cubilete.web.protocol import ProtocolError
+from cubilete.web.settings import Settings
+from cubilete.web.solving import SolverPool
+
+HUMAN = {"kind": "human"}
+OPTIMAL = {"kind": "bot", "level": "optimal"}
+# yahtzee with five more chance boxes: 2^18 sheets x 2 flags x 64 upper totals = 33,554,432 states
+# (measured before the fix: 189 s of CPU and 417 MB, never freed, in the server process)
+HUGE_TO_SOLVE = 'base = "yahtzee"\nname = "big-chance"\n' + "".join(
+    f'[box.c{i}]\nname = "C{i}"\nkind = "chance"\n' for i in range(5))
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "solver-cache"
+    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(path))
+    return path
+
+
+@pytest.fixture
+def app(tmp_path: Path, cache_dir: Path) -> Iterator[TestClient]:
+    with running_app(f"sqlite:///{tmp_path / 'w.sqlite3'}") as client:
+        yield client
+
+
+def post(app: TestClient, profile: str, seats: list[dict[str, Any]] | None = None, **extra: Any) -> Any:
+    return app.post("/api/tables", json={"profile": profile, "seats": seats or [HUMAN, OPTIMAL], **extra})
+
+
+# --- break 1: names are slugs, file names come from the hash only ------------------------------
+
+
+@pytest.mark.parametrize("name", ["../../x", "/etc/passwd", "a/b", "..", "Mesa Grande", "x" * 41, "mesa--x", "ñandú"])
+def test_a_profile_name_that_is_not_a_slug_is_refused(app: TestClient, cache_dir: Path, name: str) -> None:
+    r = post(app, f'name = "{name}"\n')
+    assert r.status_code == 422
+    assert "name must be a slug" in r.json()["error"]
+    assert "profile:1" in r.json()["error"]  # the line of the profile
+    assert not cache_dir.exists() or not any(cache_dir.iterdir())
+
+
+@pytest.mark.parametrize("name", ["mesa", "club-generala", "yahtzee_2", "g60"])
+def test_slugs_are_accepted(name: str) -> None:
+    assert check_slug(name) == name
+    assert rules_from_toml(f'name = "{name}"\n').name == name
+
+
+def test_a_profile_file_name_becomes_a_slug() -> None:
+    assert rules_from_toml("", "profiles/Mesa del Club.toml").name == "mesa-del-club"
+    assert rules_from_toml("", "../../...toml").name == "house-rules"
+
+
+def test_the_cache_file_is_named_by_the_rules_hash_only(cache_dir: Path) -> None:
+    # a name that slipped in some other way (a record, code) still never reaches the file system
+    evil = find_rules("generala").replace(name="../../../tmp/owned")
+    path = cache.table_path(evil)
+    assert path.parent == cache_dir
+    assert path.name == f"{cache.table_key(evil)}.npz"
+    assert "owned" not in str(path)
+    with pytest.raises(RulesError):
+        check_slug(evil.name)
+
+
+# --- break 3: the profile budget -------------------------------------------------------------------
+
+
+def test_a_60_by_120_sheet_is_refused_naming_the_limit(app: TestClient) -> None:
+    lines = ['columns = [' + ", ".join(['"free"'] * 60) + "]"]
+    lines += [f'[box.c{i}]\nname = "C"\nkind = "chance"' for i in range(109)]
+    r = post(app, "\n".join(lines) + "\n")
+    assert r.status_code == 422
+    assert "max_columns" in r.json()["error"] and "60 columns" in r.json()["error"]
+
+
+def test_too_many_slots_are_refused_naming_the_limit(app: TestClient) -> None:
+    profile = 'columns = ["free", "free", "free", "free", "free", "free"]\n'  # 6 x 11 = 66 slots
+    r = post(app, profile)
+    assert r.status_code == 422
+    assert "66 slots" in r.json()["error"] and "max_slots" in r.json()["error"]
+
+
+@pytest.mark.parametrize("deep", ["a = " + "[" * 9000 + "]" * 9000, "a = " + "{b=" * 3000 + "1" + "}" * 3000])
+def test_a_profile_nested_thousands_deep_is_a_clear_422(app: TestClient, deep: str) -> None:
+    r = post(app, deep)
+    assert r.status_code == 422 and "nested too deeply" in r.json()["error"]
+    assert app.get("/api/health").json() == {"ok": True}
+
+
+# --- break 2: solving is bounded and never in the server ------------------------------------------
+
+
+def test_rules_over_the_solve_budget_get_the_approximate_bot_and_no_coach(app: TestClient, cache_dir: Path) -> None:
+    r = post(app, HUGE_TO_SOLVE, [OPTIMAL, OPTIMAL])  # two bots: the game starts at once
+    assert r.status_code == 201, r.text
+    body = r.json()
+    assert body["exact"] is False and "max_solve_states" in body["note"] and "33,554,432" in body["note"]
+    table_id = body["id"]
+    for _ in range(200):  # the bots play (approximately) and the server keeps answering
+        state = app.get(f"/api/tables/{table_id}").json()["state"]
+        if state["version"] >= 3:
+            break
+    assert state["version"] >= 3
+    assert not cache_dir.exists() or not list(cache_dir.glob("*.npz"))  # nothing was solved
+    room = app.portal.call(app.app.state.hub.room, table_id)  # type: ignore[attr-defined]
+    with pytest.raises(ProtocolError) as refused:
+        app.portal.call(room.coach_ready)  # type: ignore[attr-defined]
+    assert refused.value.code == "coach-unavailable" and "max_solve_states" in refused.value.message
+
+
+def test_a_new_rule_set_in_budget_is_solved_by_a_worker_process_while_the_server_answers(
+        app: TestClient, cache_dir: Path) -> None:
+    r = post(app, 'name = "generala-99"\n[box.generala]\nvalue = 99\n', [HUMAN, OPTIMAL])
+    assert r.status_code == 201 and r.json()["exact"] is True
+    hub = app.app.state.hub  # type: ignore[attr-defined]
+    assert hub.solver._jobs  # under way in a worker process ...
+    assert app.get("/api/health").json() == {"ok": True}  # ... while the server answers
+    rules = hub.rooms[r.json()["id"]].rules
+    assert app.portal.call(hub.solver.ready, rules) is None  # type: ignore[attr-defined]
+    assert [p.name for p in cache_dir.glob("*.npz")] == [f"{cache.table_key(rules)}.npz"]
+
+
+def _pool(**limits: Any) -> SolverPool:
+    return SolverPool(Settings(db_url="sqlite://", **limits))
+
+
+def test_a_solve_over_its_cpu_time_is_stopped_and_the_rules_play_approximately(cache_dir: Path) -> None:
+    yatzy = find_rules("yatzy")  # 2,097,152 states: tens of seconds of CPU
+    reason = asyncio.run(_pool(solve_cpu_seconds=1).ready(yatzy))
+    assert reason is not None and "solve_cpu_seconds" in reason
+    assert not cache.table_path(yatzy).exists()
+
+
+def test_a_solve_over_its_memory_is_stopped(cache_dir: Path) -> None:
+    yatzy = find_rules("yatzy")
+    reason = asyncio.run(_pool(solve_memory_mb=300).ready(yatzy))
+    assert reason is not None and "solve_memory_mb" in reason
+    assert not cache.table_path(yatzy).exists()
+
+
+def test_a_full_queue_refuses_new_rule_sets_with_503(tmp_path: Path, cache_dir: Path) -> None:
+    with running_app(f"sqlite:///{tmp_path / 'q.sqlite3'}", solve_queue=0, solve_cpu_seconds=60) as app:
+        first = post(app, 'name = "a1"\n[box.generala]\nvalue = 51\n')
+        second = post(app, 'name = "a2"\n[box.generala]\nvalue = 52\n')
+    assert first.status_code == 201
+    assert second.status_code == 503 and "solve_queue" in second.json()["error"]
