@@ -130,6 +130,14 @@ def test_rules_over_the_solve_budget_get_the_approximate_bot_and_no_coach(app: T
     assert refused.value.code == "coach-unavailable" and "max_solve_states" in refused.value.message
 
 
+def test_rules_the_solver_cannot_take_get_the_approximate_coach(app: TestClient) -> None:
+    r = app.post("/api/tables", json={"rules": "general-4-columns", "seats": [HUMAN, OPTIMAL]})
+    assert r.status_code == 201 and r.json()["exact"] is False
+    assert "so does the coach" in r.json()["note"] and "4 columns" in r.json()["note"]
+    room = app.portal.call(app.app.state.hub.room, r.json()["id"])  # type: ignore[attr-defined]
+    assert app.portal.call(room.coach_ready) is None  # type: ignore[attr-defined]  # hints are approximate, not refused
+
+
 def test_a_new_rule_set_in_budget_is_solved_by_a_worker_process_while_the_server_answers(
         app: TestClient, cache_dir: Path) -> None:
     r = post(app, 'name = "generala-99"\n[box.generala]\nvalue = 99\n', [HUMAN, OPTIMAL])

@@ -122,8 +122,12 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
         raise ApiError(503, str(exc)) from None
     except CubileteError as exc:
         raise ApiError(422, str(exc)) from None
+    note = None
+    if approximate is not None:
+        coach_too = "the coach is off" if coach.is_solvable(rules) else "so does the coach"
+        note = f"optimal bots play an approximate search and {coach_too}: {approximate}"
     return {"id": room.id, "url": f"/t/{room.id}", "commitment": room.commitment, "exact": approximate is None,
-            "note": approximate and f"optimal bots play an approximate search and the coach is off: {approximate}"}
+            "note": note}
 
 
 def check_budget(rules: Rules, settings: Settings) -> None:
