@@ -95,6 +95,12 @@ def test_a_60_by_120_sheet_is_refused_naming_the_limit(app: TestClient) -> None:
     assert "max_columns" in r.json()["error"] and "60 columns" in r.json()["error"]
 
 
+def test_too_many_dice_are_refused_naming_the_limit(app: TestClient) -> None:
+    r = post(app, "dice = 8\n")
+    assert r.status_code == 422
+    assert "8 dice" in r.json()["error"] and "max_dice" in r.json()["error"]
+
+
 def test_too_many_slots_are_refused_naming_the_limit(app: TestClient) -> None:
     profile = 'columns = ["free", "free", "free", "free", "free", "free"]\n'  # 6 x 11 = 66 slots
     r = post(app, profile)

@@ -133,6 +133,9 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
 def check_budget(rules: Rules, settings: Settings) -> None:
     """Refuse house rules larger than the server's budget (the limit is named in the error)."""
     columns, slots = len(rules.columns), len(rules.slots)
+    if rules.dice > settings.max_dice:
+        raise CubileteError(f"house rules over this server's budget: {rules.dice} dice; "
+                            f"at most {settings.max_dice} (max_dice)")
     if columns > settings.max_columns:
         raise CubileteError(f"house rules over this server's budget: {columns} columns; "
                             f"at most {settings.max_columns} (max_columns)")
