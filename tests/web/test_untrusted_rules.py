@@ -156,6 +156,13 @@ def test_a_new_rule_set_in_budget_is_solved_by_a_worker_process_while_the_server
     assert [p.name for p in cache_dir.glob("*.npz")] == [f"{cache.table_key(rules)}.npz"]
 
 
+def test_a_table_that_needs_no_tables_starts_no_solve(app: TestClient) -> None:
+    r = post(app, 'name = "generala-98"\n[box.generala]\nvalue = 98\n', [HUMAN, {"kind": "bot", "level": "greedy"}],
+             coach=False)
+    assert r.status_code == 201
+    assert not app.app.state.hub.solver._jobs  # type: ignore[attr-defined]
+
+
 def _pool(**limits: Any) -> SolverPool:
     return SolverPool(Settings(db_url="sqlite://", **limits))
 
