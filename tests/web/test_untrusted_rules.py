@@ -95,6 +95,12 @@ def test_a_60_by_120_sheet_is_refused_naming_the_limit(app: TestClient) -> None:
     assert "max_columns" in r.json()["error"] and "60 columns" in r.json()["error"]
 
 
+def test_too_many_dice_are_refused_naming_the_limit(app: TestClient) -> None:
+    r = post(app, "dice = 8\n")
+    assert r.status_code == 422
+    assert "8 dice" in r.json()["error"] and "max_dice" in r.json()["error"]
+
+
 def test_too_many_slots_are_refused_naming_the_limit(app: TestClient) -> None:
     profile = 'columns = ["free", "free", "free", "free", "free", "free"]\n'  # 6 x 11 = 66 slots
     r = post(app, profile)
@@ -130,6 +136,14 @@ def test_rules_over_the_solve_budget_get_the_approximate_bot_and_no_coach(app: T
     assert refused.value.code == "coach-unavailable" and "max_solve_states" in refused.value.message
 
 
+def test_rules_the_solver_cannot_take_get_the_approximate_coach(app: TestClient) -> None:
+    r = app.post("/api/tables", json={"rules": "general-4-columns", "seats": [HUMAN, OPTIMAL]})
+    assert r.status_code == 201 and r.json()["exact"] is False
+    assert "so does the coach" in r.json()["note"] and "4 columns" in r.json()["note"]
+    room = app.portal.call(app.app.state.hub.room, r.json()["id"])  # type: ignore[attr-defined]
+    assert app.portal.call(room.coach_ready) is None  # type: ignore[attr-defined]  # hints are approximate, not refused
+
+
 def test_a_new_rule_set_in_budget_is_solved_by_a_worker_process_while_the_server_answers(
         app: TestClient, cache_dir: Path) -> None:
     r = post(app, 'name = "generala-99"\n[box.generala]\nvalue = 99\n', [HUMAN, OPTIMAL])
@@ -140,6 +154,13 @@ def test_a_new_rule_set_in_budget_is_solved_by_a_worker_process_while_the_server
     rules = hub.rooms[r.json()["id"]].rules
     assert app.portal.call(hub.solver.ready, rules) is None  # type: ignore[attr-defined]
     assert [p.name for p in cache_dir.glob("*.npz")] == [f"{cache.table_key(rules)}.npz"]
+
+
+def test_a_table_that_needs_no_tables_starts_no_solve(app: TestClient) -> None:
+    r = post(app, 'name = "generala-98"\n[box.generala]\nvalue = 98\n', [HUMAN, {"kind": "bot", "level": "greedy"}],
+             coach=False)
+    assert r.status_code == 201
+    assert not app.app.state.hub.solver._jobs  # type: ignore[attr-defined]
 
 
 def _pool(**limits: Any) -> SolverPool:

@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cubilete import coach
+from cubilete.bots import LEVEL_SLIPS
 from cubilete.errors import CubileteError
 from cubilete.rules import Rules, all_presets, find_rules
 from cubilete.rules.codec import rules_from_dict, rules_hash
@@ -28,6 +29,7 @@ from cubilete.web.solving import SolverBusy
 from cubilete.web.words import in_language, rules_words, web_language
 
 MAX_BODY = 64 * 1024
+SOLVED_LEVELS = {"optimal", *LEVEL_SLIPS}  # the bots that play from the solved tables
 router = APIRouter(prefix="/api")
 
 
@@ -115,20 +117,27 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
         if spec.profile is not None:
             check_budget(rules, hub.settings)
         approximate = hub.solver.over_budget(rules)
-        if approximate is None:
+        if approximate is None and (spec.coach or any(s.level in SOLVED_LEVELS for s in spec.seats)):
             hub.solver.start(rules)  # solved in a worker process while people take their seats
         room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach)
     except SolverBusy as exc:
         raise ApiError(503, str(exc)) from None
     except CubileteError as exc:
         raise ApiError(422, str(exc)) from None
+    note = None
+    if approximate is not None:
+        coach_too = "the coach is off" if coach.is_solvable(rules) else "so does the coach"
+        note = f"optimal bots play an approximate search and {coach_too}: {approximate}"
     return {"id": room.id, "url": f"/t/{room.id}", "commitment": room.commitment, "exact": approximate is None,
-            "note": approximate and f"optimal bots play an approximate search and the coach is off: {approximate}"}
+            "note": note}
 
 
 def check_budget(rules: Rules, settings: Settings) -> None:
     """Refuse house rules larger than the server's budget (the limit is named in the error)."""
     columns, slots = len(rules.columns), len(rules.slots)
+    if rules.dice > settings.max_dice:
+        raise CubileteError(f"house rules over this server's budget: {rules.dice} dice; "
+                            f"at most {settings.max_dice} (max_dice)")
     if columns > settings.max_columns:
         raise CubileteError(f"house rules over this server's budget: {columns} columns; "
                             f"at most {settings.max_columns} (max_columns)")

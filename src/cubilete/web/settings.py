@@ -20,6 +20,7 @@ class Settings:
 
     # --- house rules from the network are untrusted: what one rule set may cost (docs/WEB.md) -------
     max_columns: int = 6  # columns of a house-rule sheet (the presets have at most 4)
+    max_dice: int = 6  # dice of a house-rule game (the presets have 5 or 6): each bot decision grows ~3x a die
     max_slots: int = 64  # boxes x columns of a house-rule sheet (the presets have at most 52)
     max_solve_states: int = 1 << 22  # states the solver takes on for optimal bots and the coach (yatzy: 2^21)
     solve_workers: int = 1  # processes solving new rule sets at once (never the event loop)
