@@ -1,0 +1,1 @@
+"""Playing to win: score distributions, target play, win chances and the win bot."""
