@@ -102,29 +102,42 @@ def _turns_left(game: Game, seat: int) -> int:
     return min(game.rules.turns - s.turns_taken, sum(v is None for v in s.card))
 
 
-def _instant(game: Game) -> tuple[list[float], float]:
-    """(P(seat wins instantly) per seat, P(no instant win before the end))."""
+def instant_split(
+    rules: Rules, cards: Sequence[Sequence[int | None]], turns_left: Sequence[int]
+) -> tuple[list[float], float]:
+    """Players in the order their next turns come (cyclic), each with its turns left: (P(instant win)
+    of each, P(nobody wins instantly))."""
+    q = [instant_chance(rules, c) for c in cards]
+    left = list(turns_left)
+    won = [0.0] * len(cards)
+    alive = 1.0
+    at = 0
+    while any(x > 0 for x in left) and alive > 1e-15:
+        i = at % len(cards)
+        at += 1
+        if left[i] <= 0:
+            continue
+        left[i] -= 1
+        won[i] += alive * q[i]
+        alive *= 1.0 - q[i]
+    return won, alive
+
+
+def instant_of_game(game: Game) -> tuple[list[float], float]:
+    """(P(seat wins instantly) per seat, P(no instant win before the end)) from the game's position."""
     st = game.state
     n = len(st.seats)
-    q = [instant_chance(game.rules, s.card) for s in st.seats]
     left = [_turns_left(game, i) for i in range(n)]
+    at = st.order.index(st.current)
     if st.turn.throws > 0:  # the current player's servida chance is gone this turn
         left[st.current] -= 1
-        first = st.order[(st.order.index(st.current) + 1) % n]
-    else:
-        first = st.current
-    won = [0.0] * n
-    alive = 1.0
-    at = st.order.index(first)
-    while any(left) and alive > 1e-15:
-        seat = st.order[at % n]
         at += 1
-        if left[seat] <= 0:
-            continue
-        left[seat] -= 1
-        won[seat] += alive * q[seat]
-        alive *= 1.0 - q[seat]
-    return won, alive
+    seq = [st.order[(at + k) % n] for k in range(n)]
+    won, alive = instant_split(game.rules, [st.seats[i].card for i in seq], [left[i] for i in seq])
+    out = [0.0] * n
+    for k, i in enumerate(seq):
+        out[i] = won[k]
+    return out, alive
 
 
 def _normal(rules: Rules, mean: float, sd: float) -> Distribution:
@@ -174,9 +187,7 @@ def seat_distribution(game: Game, seat: int) -> Distribution:
     if seat == st.current and st.turn.throws > 0:
         from cubilete.bots.base import held_faces
 
-        options = option_distributions(
-            rules, s.card, st.turn.dice, st.turn.throws, s.extra_bonuses, held_faces(game)
-        )
+        options = option_distributions(rules, s.card, st.turn.dice, st.turn.throws, s.extra_bonuses, held_faces(game))
         return options[0][1]
     return distribution(rules, s.card, s.extra_bonuses)
 
@@ -198,7 +209,7 @@ def chances(game: Game) -> WinChances:
     except SolverUnsupportedError:
         exact = False
         dists = [_estimated(game, i) for i in range(n)]
-    won, alive = _instant(game)
+    won, alive = instant_of_game(game)
     points = points_win(dists)
     probs = tuple(w + alive * p for w, p in zip(won, points, strict=True))
     return WinChances(probs, exact, EXACT_NOTE if exact else ESTIMATED_NOTE, tuple(won))

@@ -33,8 +33,8 @@ QUANTILES = (0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99)
 def pmf_of(survival: FloatArray) -> FloatArray:
     """Probabilities of exactly t more points from P(at least t), t = 0, 1, ..."""
     s = np.asarray(survival, dtype=np.float64)
-    pmf = s - np.append(s[1:], 0.0)
-    return np.clip(pmf, 0.0, None)
+    pmf: FloatArray = np.clip(s - np.append(s[1:], 0.0), 0.0, None)
+    return pmf
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,7 +62,8 @@ class Distribution:
         if not 0.0 < q <= 1.0:
             raise ValueError(f"a quantile is in (0, 1], not {q}")
         cdf = np.cumsum(self.pmf)
-        return self.offset + int(min(np.searchsorted(cdf, q - 1e-12), self.pmf.size - 1))
+        i = int(np.searchsorted(cdf, q - 1e-12))
+        return self.offset + min(i, self.pmf.size - 1)
 
     def at_least(self, score: int) -> float:
         """P(final score >= score)."""
@@ -109,9 +110,7 @@ def survival_from(vt: VectorTable, card: Sequence[int | None]) -> FloatArray:
     return np.asarray(vt.table[mask, flags, upper])
 
 
-def distribution(
-    rules: Rules, card: Sequence[int | None] | None = None, extra_bonuses: int = 0
-) -> Distribution:
+def distribution(rules: Rules, card: Sequence[int | None] | None = None, extra_bonuses: int = 0) -> Distribution:
     """The final score's distribution under expected-score-optimal play, from the start of a turn
     with ``card`` (the empty sheet by default); raises SolverUnsupportedError where too large."""
     vt = vector_table(rules, "follow")
@@ -182,6 +181,5 @@ def option_distributions(
     vt = vector_table(rules, "follow")
     so_far = scoring.total(rules, card, extra_bonuses)
     return [
-        (o, _trim(so_far, pmf_of(v), rules.name))
-        for o, v in option_vectors(vt, card, hand, throw, extra_bonuses, held)
+        (o, _trim(so_far, pmf_of(v), rules.name)) for o, v in option_vectors(vt, card, hand, throw, extra_bonuses, held)
     ]
