@@ -16,7 +16,7 @@ analysis says so.
 from __future__ import annotations
 
 from cubilete.actions import Action
-from cubilete.bots.base import Analysis, action_for, bot_seed, check_playable, held_faces, in_play
+from cubilete.bots.base import Analysis, action_for, bot_seed, check_playable, in_play
 from cubilete.bots.optimal import optimal_options
 from cubilete.game import Game
 from cubilete.rules.model import Rules
@@ -64,21 +64,15 @@ class WinBot:
         st = game.state
         if len(st.seats) == 1:
             return self._fallback(game, "alone at the table")
-        from cubilete.win.chances import instant_of_game, seat_distribution
-        from cubilete.win.play import win_options
+        from cubilete.win.odds import chances
+        from cubilete.win.play import game_win_options
+        from cubilete.win.tables import vector_table
 
         try:
-            opponents = [seat_distribution(game, i) for i in range(len(st.seats)) if i != st.current]
-            won, alive = instant_of_game(game)
+            vector_table(game.rules, "target")  # raises where the rules have no exact tables
             if st.turn.throws == 0:
-                from cubilete.win.chances import chances
-
                 return Analysis([Option("keep", chances(game)[st.current], 0.0)], True, WIN_NOTE)
-            seat = game.seat()
-            ranked = win_options(
-                game.rules, seat.card, st.turn.dice, st.turn.throws, opponents, seat.extra_bonuses,
-                held_faces(game), won[st.current], alive,
-            )  # fmt: skip
+            ranked = game_win_options(game)
         except SolverUnsupportedError as exc:
             return self._fallback(game, f"no exact tables ({exc})")
         options = [Option(w.option.kind, w.win, w.loss, w.option.slot, w.option.points, w.option.keep) for w in ranked]

@@ -19,13 +19,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cubilete.game import Game
 from cubilete.rules import scoring
 from cubilete.rules.model import Rules
 from cubilete.solver.advisor import Option, advise, sheet_state
 from cubilete.solver.combinatorics import FloatArray, IntArray
 from cubilete.win import kernels
-from cubilete.win.chances import win_utility
 from cubilete.win.distribution import Distribution, done, option_vectors
+from cubilete.win.odds import win_utility
 from cubilete.win.tables import VectorTable, vector_table
 
 
@@ -190,3 +191,19 @@ def _next_states(space: object, mask: int, flags: int, upper: int) -> set[tuple[
                 for u in us:
                     out.add((m, f, u))
     return out
+
+
+def game_win_options(game: Game) -> list[WinOption]:
+    """:func:`win_options` for the decision at hand in a game (two or more seats, dice thrown, normal play):
+    the opponents' distributions from their sheets, instant wins in the order of the turns to come.
+    Raises SolverUnsupportedError where the rules have no exact tables."""
+    from cubilete.win.odds import held_faces, instant_of_game, seat_distribution
+
+    st = game.state
+    opponents = [seat_distribution(game, i) for i in range(len(st.seats)) if i != st.current]
+    won, alive = instant_of_game(game)
+    seat = game.seat()
+    return win_options(
+        game.rules, seat.card, st.turn.dice, st.turn.throws, opponents, seat.extra_bonuses,
+        held_faces(game), won[st.current], alive,
+    )  # fmt: skip

@@ -178,6 +178,14 @@ def _estimated(game: Game, seat: int) -> Distribution:
     return _normal(rules, now + mean, sd)
 
 
+def held_faces(game: Game) -> tuple[int, ...]:
+    """The faces that must stay kept this turn (locked holds), sorted."""
+    turn = game.state.turn
+    if not game.rules.locked_holds or turn.throws == 0:
+        return ()
+    return tuple(sorted(turn.dice[p] for p in turn.held))
+
+
 def seat_distribution(game: Game, seat: int) -> Distribution:
     """A seat's final-score distribution from the game's position (exact where the tables exist)."""
     rules, st = game.rules, game.state
@@ -185,8 +193,6 @@ def seat_distribution(game: Game, seat: int) -> Distribution:
     if done(rules, s.card, s.turns_taken):
         return Distribution(rules.name, scoring.total(rules, s.card, s.extra_bonuses), np.ones(1))
     if seat == st.current and st.turn.throws > 0:
-        from cubilete.bots.base import held_faces
-
         options = option_distributions(rules, s.card, st.turn.dice, st.turn.throws, s.extra_bonuses, held_faces(game))
         return options[0][1]
     return distribution(rules, s.card, s.extra_bonuses)
