@@ -159,6 +159,13 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--filled: the sheet is complete; nothing is left to decide")
     _check_bonuses(rules, card, args.bonuses)
     held = _held(rules, args.held, hand, args.throw)
+    if args.target is not None or args.vs:
+        from cubilete.win.tables import check_tables
+
+        try:
+            check_tables(rules)  # before solving: Yatzy's solve is long and its win tables too large anyway
+        except SolverUnsupportedError as exc:
+            raise CliError(str(exc), DATA_ERROR) from None
     show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, f"solving {rules.name}")
     solution = load_or_solve(rules, show, moments=False)
     try:
