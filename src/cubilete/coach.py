@@ -17,6 +17,7 @@ The solver is imported lazily, so ``import cubilete.coach`` stays cheap.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -67,6 +68,7 @@ class Advice:
     expected: float  # expected final score after this choice, playing optimally afterwards
     loss: float  # expected points lost against the best option (>= 0)
     action: Action  # Roll(keep=keep_positions) or Score(slot) (or Stand())
+    win: float | None = None  # hint(win=True): the probability of winning after this choice
 
     def describe(self, rules: Rules) -> str:
         """The option in the player's words, e.g. ``score Full (35)`` or ``keep 5 5 5, throw the rest``."""
@@ -238,20 +240,49 @@ def advise_hand(
     return [_advice(o, dice, held, rules.locked_holds) for o in options[: max(top, 0)]]
 
 
-def hint(game: Game, top: int = 5) -> tuple[list[Advice], bool]:
+def hint(game: Game, top: int = 5, win: bool = False) -> tuple[list[Advice], bool]:
     """The ``top`` best options of the current decision, best first, and whether the values are exact.
+
+    With ``win`` (two or more players, rules with exact win tables: see :mod:`cubilete.win`),
+    the options are ranked by their probability of winning against the other seats' positions,
+    each with it in ``Advice.win`` (and its expected final score as usual); elsewhere ``win`` is
+    ignored and ``Advice.win`` stays None.
 
     Before the first throw of a turn there is nothing to decide (every die is thrown): the
     list is empty, as it is once the game is over. ``exact`` is False for rules the solver
     can't solve (the optimal bot's approximate search, or an empty list if there is none).
     A tie-break round is valued by the bots' analysis when available (options of kind "stand").
     """
+    if win:
+        ranked = _win_hint(game, top)
+        if ranked is not None:
+            return ranked, True
     found = _options(game)
     if found is None:
         return [], game.state.phase is Phase.PLAY and is_solvable(game.rules)
     options, exact = found
     turn = game.state.turn
     return [_advice(o, turn.dice, turn.held, game.rules.locked_holds) for o in options[: max(top, 0)]], exact
+
+
+def _win_hint(game: Game, top: int) -> list[Advice] | None:
+    """Options ranked by the probability of winning, or None where there is no exact answer."""
+    st = game.state
+    if st.phase is not Phase.PLAY or st.turn.throws == 0 or len(st.seats) < 2:
+        return None
+    from cubilete.solver import SolverUnsupportedError
+    from cubilete.win.play import game_win_options
+
+    try:
+        ranked = game_win_options(game)
+    except SolverUnsupportedError:
+        return None
+    turn = st.turn
+    out = []
+    for w in ranked[: max(top, 0)]:
+        advice = _advice(w.option, turn.dice, turn.held, game.rules.locked_holds)
+        out.append(dataclasses.replace(advice, win=w.win))
+    return out
 
 
 def _match(game: Game, options: Sequence[OptionLike], action: Action) -> OptionLike | None:

@@ -10,7 +10,8 @@ changes the game. ``analyse`` returns the options it weighs, best first. Levels:
   measured loss in points per game against optimal play (docs/BOTS.md);
 * ``optimal``: the best option of the solved table (an approximate one-turn search on
   rules too large to solve exactly, and its analysis says so);
-* ``lookahead``: that approximate search on every rule set.
+* ``lookahead``: that approximate search on every rule set;
+* ``win``: the best probability of winning against the opponents' positions (:mod:`cubilete.bots.win`).
 
 Every bot is reproducible from its seed.
 
@@ -34,6 +35,7 @@ from cubilete.bots.heuristic import HeuristicBot
 from cubilete.bots.levels import LEVEL_SLIPS, LevelBot, Slips
 from cubilete.bots.optimal import LookaheadBot, OptimalBot, action_loss, is_exact, optimal_options, solution_for
 from cubilete.bots.random_bot import RandomBot
+from cubilete.bots.win import WinBot
 
 BotFactory = Callable[[int | str | None], Strategy]
 
@@ -51,6 +53,7 @@ BOT_LEVELS: dict[str, BotFactory] = {
     "strong": _level("strong"),
     "optimal": OptimalBot,
     "lookahead": LookaheadBot,
+    "win": WinBot,
 }
 DEFAULT_LEVEL = "random"
 
@@ -103,6 +106,7 @@ __all__ = [
     "Slips",
     "Strategy",
     "UnknownBotError",
+    "WinBot",
     "action_loss",
     "bot_level",
     "is_bot_spec",

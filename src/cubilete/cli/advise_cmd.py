@@ -24,6 +24,8 @@ examples:
   cubilete advise --rules yahtzee --dice 6 6 6 6 6 --throw 3 --filled yahtzee=50 --bonuses 1
   cubilete advise --rules generala-apartada --dice 6 6 2 3 6 --throw 2 --held 6 6
   cubilete advise --rules yatzy --dice 2 2 5 5 6 --throw 1 --top 5 --json
+  cubilete advise --dice 66612 --throw 2 --filled 6=24 --target 200      P(final score >= 200) per option
+  cubilete advise --dice 66612 --throw 2 --vs full=30,poker=40 --vs 1=3   P(winning) against two opponents
 
 The state is written as for 'cubilete score': --dice the faces on the table, --throw
 which throw made them (1 = servida), --filled the boxes already written (0 = scratched).
@@ -32,6 +34,12 @@ is the expected FINAL score (points so far included) if you take it and then pla
 and its loss is what it costs against the best option. Instant wins are not modelled:
 a servida Generala counts as its points and play goes on. The first query for a rule set
 solves it (seconds) and caches the tables; later queries take milliseconds.
+
+--target T adds each option's probability of a final score of at least T when the rest of
+the game is played to reach T (and ranks by it). --vs FILLED, once per opponent in the order
+they play after you, adds each option's probability of winning: every opponent plays for
+expected points from the start of their next turn with that sheet, dice are independent,
+ties are split evenly, instant wins count by their chance (and it ranks by it).
 """
 
 
@@ -63,6 +71,14 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument("--bonuses", type=int, default=0, metavar="N", help="extra bonuses already earned (Yahtzee +100s)")
     p.add_argument("--held", nargs="+", default=[], metavar="D", help="faces that must stay kept (locked holds only)")
     p.add_argument("--top", type=int, default=None, metavar="K", help="show only the K best options")
+    p.add_argument("--target", type=int, default=None, metavar="T", help="add P(final score >= T) for each option")
+    p.add_argument(
+        "--vs",
+        action="append",
+        default=[],
+        metavar="FILLED",
+        help="an opponent's sheet (may be repeated, in playing order): add P(win) for each option",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON object")
     p.set_defaults(func=run)
 
@@ -143,12 +159,25 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--filled: the sheet is complete; nothing is left to decide")
     _check_bonuses(rules, card, args.bonuses)
     held = _held(rules, args.held, hand, args.throw)
+    if args.target is not None or args.vs:
+        from cubilete.win.tables import check_tables
+
+        try:
+            check_tables(rules)  # before solving: Yatzy's solve is long and its win tables too large anyway
+        except SolverUnsupportedError as exc:
+            raise CliError(str(exc), DATA_ERROR) from None
     show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, f"solving {rules.name}")
     solution = load_or_solve(rules, show, moments=False)
     try:
         options = advise(solution, card, hand, args.throw, args.bonuses, held)
+        extra = _win_columns(rules, card, hand, args, held)
+    except SolverUnsupportedError as exc:
+        raise CliError(str(exc), DATA_ERROR) from None
     except CubileteError as exc:
         raise CliError(str(exc)) from None
+    if extra:
+        key = "win" if "win" in extra else "reach"
+        options.sort(key=lambda o: (-round(extra[key][_key(o)], 12), -o.expected))
     so_far = scoring.total(rules, card, args.bonuses)
     shown = options[: args.top] if args.top else options
     if args.json:
@@ -160,9 +189,13 @@ def run(args: argparse.Namespace) -> int:
             "bonuses": args.bonuses,
             "held": list(held),
             "points_so_far": so_far,
-            "options": [_option_json(o) for o in shown],
+            "options": [_option_json(o) | {k: v[_key(o)] for k, v in extra.items()} for o in shown],
             "count": len(options),
         }
+        if args.target is not None:
+            data["target"] = args.target
+        if args.vs:
+            data["vs"] = [format_filled(rules, c) for c in _vs_cards(rules, args.vs)]
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
     kind = "servida" if args.throw == 1 else "armada"
@@ -171,11 +204,61 @@ def run(args: argparse.Namespace) -> int:
     count = f"{len(options)} options, best first" if len(options) > 1 else "1 option"
     print(f"{count}: expected final score under optimal play, and loss against the best")
     width = max(len("option"), *(len(option_words(o)) for o in shown))
-    print(f"{'':>4} {'option':<{width}}  {'expected':>9}  {'loss':>8}")
+    heads = {"reach": f"P(>={args.target})", "win": "P(win)"}
+    cols = "".join(f"  {heads[k]:>9}" for k in extra)
+    if extra:
+        print("ranked by " + (" and ".join(heads[k] for k in ("win", "reach") if k in extra)) + " (then points)")
+    print(f"{'':>4} {'option':<{width}}  {'expected':>9}  {'loss':>8}{cols}")
     for rank, option in enumerate(shown, 1):
-        print(f"{rank:>3}. {option_words(option):<{width}}  {option.expected:9.3f}  {abs(option.loss):8.3f}")
+        more = "".join(f"  {v[_key(option)]:9.4f}" for v in extra.values())
+        line = f"{rank:>3}. {option_words(option):<{width}}  {option.expected:9.3f}  {abs(option.loss):8.3f}{more}"
+        print(line)
     if len(shown) < len(options):
         print(f"     ... and {len(options) - len(shown)} more (drop --top to see them)")
-    if any(b.instant_win for b in rules.boxes):
+    if any(b.instant_win for b in rules.boxes) and not args.vs:
         print("Instant wins are not modelled: a servida Generala counts as its points and play goes on.")
     return 0
+
+
+OptionKey = tuple[str, str | None, tuple[int, ...]]
+
+
+def _key(option: Option) -> OptionKey:
+    return option.kind, option.slot, option.keep
+
+
+def _vs_cards(rules: Rules, words: Sequence[str]) -> list[tuple[int | None, ...]]:
+    cards = []
+    for n, text in enumerate(words, 1):
+        try:
+            cards.append(tuple(parse_filled(text, rules)))
+        except NotationError as exc:
+            raise CliError(f"--vs (opponent {n}): {exc}") from None
+    if len(cards) + 1 > rules.max_players:
+        raise CliError(f"--vs: {rules.name} is for at most {rules.max_players} players, not {len(cards) + 1}")
+    return cards
+
+
+def _win_columns(
+    rules: Rules, card: Sequence[int | None], hand: Sequence[int], args: argparse.Namespace, held: Sequence[int]
+) -> dict[str, dict[OptionKey, float]]:
+    """P(reach --target) and P(win against --vs) for each option (only the columns asked for)."""
+    extra: dict[str, dict[OptionKey, float]] = {}
+    if args.target is None and not args.vs:
+        return extra
+    from cubilete.win.distribution import distribution
+    from cubilete.win.odds import instant_split
+    from cubilete.win.play import target_options, win_options
+
+    if args.target is not None:
+        found = target_options(rules, card, hand, args.throw, args.target, args.bonuses, held)
+        extra["reach"] = {_key(w.option): w.win for w in found}
+    if args.vs:
+        cards = _vs_cards(rules, args.vs)
+        opponents = [distribution(rules, c) for c in cards]
+        left = [min(rules.turns, sum(v is None for v in c)) for c in (*cards, card)]
+        left[-1] -= 1  # this turn's servida has been thrown
+        won, alive = instant_split(rules, [*cards, card], left)
+        found = win_options(rules, card, hand, args.throw, opponents, args.bonuses, held, won[-1], alive)
+        extra["win"] = {_key(w.option): w.win for w in found}
+    return extra

@@ -9,6 +9,7 @@ import sys
 from cubilete import __version__
 from cubilete.cli import (
     advise_cmd,
+    distribution_cmd,
     play_cmd,
     replay_cmd,
     rules_cmd,
@@ -53,6 +54,7 @@ def build_parser() -> Parser:
     replay_cmd.register(commands)
     solve_cmd.register(commands)
     advise_cmd.register(commands)
+    distribution_cmd.register(commands)
     simulate_cmd.register(commands)
     stats_cmd.register(commands)
     verify_cmd.register(commands)

@@ -1,0 +1,129 @@
+"""``cubilete distribution``: the exact distribution of the final score under expected-score-optimal play."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
+from cubilete.errors import CubileteError, NotationError
+from cubilete.notation import format_filled, parse_filled
+from cubilete.solver import SolverUnsupportedError
+
+EXAMPLES = """\
+examples:
+  cubilete distribution                                   Generala from the empty sheet
+  cubilete distribution --rules general --json            machine-readable: mean, sd, pmf, quantiles
+  cubilete distribution --filled generala=50,full=0       from a position (points so far included)
+  cubilete distribution --rules bozo --plot bozo.png      draw it (needs matplotlib)
+
+The distribution is exact: every final score with its probability when the player maximises
+the expected score (the policy of 'cubilete solve'), from the start of a turn with the sheet
+given by --filled. Its mean and standard deviation are those of 'cubilete solve'. Rules whose
+tables (states x scores) are too large here, like Yahtzee and Yatzy, end with a one-line
+reason and exit 1.
+"""
+
+BAR_WIDTH = 40
+
+
+def register(subparsers: Subcommands) -> None:
+    """Add the ``distribution`` command."""
+    p = subparsers.add_parser(
+        "distribution",
+        help="exact distribution of the final score under optimal play",
+        description=paragraph(
+            "Print the probability of every final score under expected-score-optimal play, from the start "
+            "of the game or of a turn with some boxes already written, with its mean, standard deviation "
+            "and quantiles."
+        ),
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
+    p.add_argument(
+        "--filled", "-f", action="append", default=[], metavar="BOXES", help="boxes already written: full=30,poker=0"
+    )
+    p.add_argument("--bonuses", type=int, default=0, metavar="N", help="extra bonuses already earned (Yahtzee +100s)")
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.add_argument("--plot", type=Path, default=None, metavar="FILE", help="draw the distribution to FILE (.png, .svg)")
+    p.set_defaults(func=run)
+
+
+def _plot(path: Path, dist: object, title: str) -> None:
+    from cubilete.win.distribution import Distribution
+
+    assert isinstance(dist, Distribution)
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise CliError("--plot needs matplotlib: pip install matplotlib", DATA_ERROR) from None
+    scores, probs = zip(*dist.pairs(), strict=True)
+    fig, ax = plt.subplots(figsize=(8, 4))
+    ax.bar(scores, probs, width=1.0)
+    ax.axvline(dist.mean, color="black", linestyle="--", linewidth=1, label=f"mean {dist.mean:.2f}")
+    ax.set_xlabel("final score")
+    ax.set_ylabel("probability")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except (OSError, ValueError) as exc:
+        raise CliError(f"--plot: cannot write {path}: {exc}", DATA_ERROR) from None
+    finally:
+        plt.close(fig)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the distribution; bad arguments exit 2, rules too large exit 1."""
+    rules = rules_arg(args.rules)
+    try:
+        card = parse_filled(",".join(args.filled), rules)
+    except NotationError as exc:
+        raise CliError(f"--filled: {exc}") from None
+    if args.bonuses < 0:
+        raise CliError(f"--bonuses: must be 0 or more, not {args.bonuses}")
+    from cubilete.win.distribution import distribution
+    from cubilete.win.tables import check_tables
+
+    try:
+        check_tables(rules)
+        dist = distribution(rules, card, args.bonuses)
+    except SolverUnsupportedError as exc:
+        raise CliError(str(exc), DATA_ERROR) from None
+    except CubileteError as exc:
+        raise CliError(str(exc)) from None
+    filled = format_filled(rules, card)
+    if args.plot is not None:
+        _plot(args.plot, dist, f"{rules.name}" + (f" ({filled})" if filled else ""))
+    if args.json:
+        data = dist.to_json()
+        data["filled"] = filled
+        print(json.dumps(data, ensure_ascii=False, indent=1))
+        return 0
+    where = f"from {filled}" if filled else "from the empty sheet"
+    print(f"{rules.name}: final score under expected-score-optimal play, {where}")
+    print(f"mean {dist.mean:.4f}  sd {dist.sd:.4f}  min {dist.offset}  max {dist.offset + dist.pmf.size - 1}")
+    qs = dist.to_json()["quantiles"]
+    assert isinstance(qs, dict)
+    print("quantiles: " + "  ".join(f"{k}: {v}" for k, v in qs.items()))
+    lo, hi = dist.quantile(0.001), dist.quantile(0.999)
+    step = max(1, (hi - lo + 1) // 50)
+    bins: dict[int, float] = {}
+    for s, p in dist.pairs():
+        if lo <= s <= hi:
+            key = lo + (s - lo) // step * step
+            bins[key] = bins.get(key, 0.0) + p
+    peak = max(bins.values())
+    unit = f"scores {lo} to {hi} (99.8% of games)" + (f", in bins of {step}" if step > 1 else "")
+    print(f"score  probability   {unit}")
+    for s, p in sorted(bins.items()):
+        print(f"{s:>5}  {p:9.5f}   {'#' * round(BAR_WIDTH * p / peak)}")
+    if args.plot is not None:
+        print(f"plot written to {args.plot}")
+    return 0

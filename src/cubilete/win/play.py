@@ -1,0 +1,209 @@
+"""Playing to win: every option of a decision with its probability of reaching a target, or of
+winning against opponents whose final-score distributions are known.
+
+**Target** (``target_options``): P(final score >= T) after each option, playing afterwards
+the policy that maximises exactly that (the ``target`` table).
+
+**Win** (``win_options``): let u(x) be the share of the win for finishing on x against the
+opponents (independent, ties split evenly). This turn is solved exactly for E[u(final)];
+after it, the value of each sheet is the sum over targets T of (u(T) - u(T-1)) times the best
+P(reach T) from that sheet. That is an optimistic look at later turns (each target with its
+own policy), corrected as play goes on: the bot decides again at every throw with the
+opponents' new positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from cubilete.game import Game
+from cubilete.rules import scoring
+from cubilete.rules.model import Rules
+from cubilete.solver.advisor import Option, advise, sheet_state
+from cubilete.solver.combinatorics import FloatArray, IntArray
+from cubilete.win import kernels
+from cubilete.win.distribution import Distribution, done, option_vectors
+from cubilete.win.odds import win_utility
+from cubilete.win.tables import VectorTable, vector_table
+
+
+@dataclass(frozen=True)
+class WinOption:
+    """An advisor option (``option.expected`` = expected final score playing for points) with the
+    probability ``win`` it gives (of winning, or of reaching the target) and what it loses against the best."""
+
+    option: Option
+    win: float
+    loss: float
+
+
+def _ranked(pairs: list[tuple[Option, float]]) -> list[WinOption]:
+    pairs.sort(key=lambda p: (-round(p[1], 12), -p[0].expected))
+    best = pairs[0][1]
+    return [WinOption(o, w, max(0.0, best - w)) for o, w in pairs]
+
+
+def target_options(
+    rules: Rules,
+    card: Sequence[int | None],
+    hand: Sequence[int],
+    throw: int,
+    target: int,
+    extra_bonuses: int = 0,
+    held: Sequence[int] = (),
+) -> list[WinOption]:
+    """Every option with P(final score >= target) under the policy that maximises it, best first."""
+    vt = vector_table(rules, "target")
+    so_far = scoring.total(rules, card, extra_bonuses)
+    need = target - so_far
+    pairs = []
+    for option, vec in option_vectors(vt, card, hand, throw, extra_bonuses, held):
+        p = 1.0 if need <= 0 else (float(vec[need]) if need < vec.size else 0.0)
+        pairs.append((option, p))
+    return _ranked(pairs)
+
+
+def reach_probability(rules: Rules, card: Sequence[int | None], target: int, extra_bonuses: int = 0) -> float:
+    """Best P(final score >= target) from the start of a turn with this sheet."""
+    from cubilete.win.distribution import survival_from
+
+    vt = vector_table(rules, "target")
+    need = target - scoring.total(rules, card, extra_bonuses)
+    if need <= 0:
+        return 1.0
+    row = survival_from(vt, card)
+    return float(row[need]) if need < row.size else 0.0
+
+
+def max_turn_points(vt: VectorTable) -> int:
+    """The most one turn can add to a total (box, upper bonus, extra bonus)."""
+    space = vt.space
+    return int(max(space.pts.max(), space.jpts.max())) + space.upper_bonus + space.extra_bonus
+
+
+def _state_values(rows: FloatArray, du: FloatArray, u: FloatArray, cs: IntArray) -> FloatArray:
+    """E[u(c + points to come)] for survival rows (states x L) and every c index in ``cs`` (into u)."""
+    L = rows.shape[1]
+    idx = cs[:, None] + np.arange(1, L)[None, :]
+    gathered = du[np.minimum(idx, du.size - 1)]
+    gathered[idx >= du.size] = 0.0
+    out: FloatArray = u[cs][None, :] + rows[:, 1:] @ gathered.T
+    return out
+
+
+def win_options(
+    rules: Rules,
+    card: Sequence[int | None],
+    hand: Sequence[int],
+    throw: int,
+    opponents: Sequence[Distribution],
+    extra_bonuses: int = 0,
+    held: Sequence[int] = (),
+    instant_won: float = 0.0,
+    alive: float = 1.0,
+) -> list[WinOption]:
+    """Every option of a decision with its probability of winning against ``opponents``' final scores, best first.
+
+    ``instant_won`` (this player's chance of an instant win later) and ``alive`` (the chance that
+    nobody wins instantly) turn the points share into a probability of winning: won + alive * share.
+    """
+    vt = vector_table(rules, "target")
+    solution = vt.solution
+    space = vt.space
+    options = advise(solution, card, hand, throw, extra_bonuses, held)
+    if not opponents:
+        return _ranked([(o, 1.0) for o in options])
+    so_far = scoring.total(rules, card, extra_bonuses)
+    L = vt.width
+    maxr = max_turn_points(vt)
+    top = so_far + maxr + L + 1
+    u = win_utility(opponents, so_far, top)  # u[x - so_far]
+    du = np.diff(np.concatenate(([0.0], u)))
+    W = vt.table
+
+    def row_of(after: Sequence[int | None]) -> FloatArray:
+        if done(rules, after):
+            r = np.zeros(L)
+            r[0] = 1.0
+            return r
+        m, f, up = sheet_state(solution, after)
+        return np.asarray(W[m, f, up])
+
+    pairs: list[tuple[Option, float]] = []
+    keeps = [o for o in options if o.kind == "keep"]
+    keep_value: dict[tuple[int, ...], float] = {}
+    if keeps:
+        mask, flags, upper = sheet_state(solution, card)
+        # Y[s', t] = E[u(final)] reaching sheet s' at the end of this turn with total B - t.
+        B = so_far + maxr + 1
+        Y = np.zeros((W.shape[0], W.shape[1], W.shape[2], maxr + 2))
+        cs = np.arange(B - 1, so_far - 1, -1) - so_far  # c - so_far for t = 1 .. maxr + 1
+        for nm, nf, nu in _next_states(space, mask, flags, upper):
+            if bin(nm).count("1") >= space.rounds:
+                r = np.zeros((1, L))
+                r[0, 0] = 1.0
+            else:
+                r = W[nm, nf, nu][None, :]
+            Y[nm, nf, nu, 1:] = _state_values(r, du, u, cs)[0]
+        d = space.dice
+        S1, S23, E = (np.empty((d.n_hands, 1)) for _ in range(3))
+        Ks = np.zeros((rules.throws + 1, d.n_keeps, 1))
+        M, out = np.empty((d.n_keeps, 1)), np.empty(1)
+        kernels.vec_turn(
+            solution.tables, mask, flags, upper, Y, solution.values, False, maxr + 1, S1, S23, E, Ks, M, out
+        )
+        for o in keeps:
+            keep_value[o.keep] = float(Ks[throw + 1, d.index(o.keep), 0])
+    sorted_hand = tuple(sorted(hand))
+    for o in options:
+        if o.kind == "keep":
+            share = keep_value[o.keep]
+        else:
+            j = rules.slot_index(o.slot or "")
+            after = scoring.write(rules, card, j, o.points)
+            bonus = int(scoring.extra_bonus_due(rules, card, j, sorted_hand)) * rules.extra_bonus
+            gained = scoring.total(rules, after, extra_bonuses) + bonus - so_far
+            share = float(_state_values(row_of(after)[None, :], du, u, np.array([gained]))[0, 0])
+        pairs.append((o, instant_won + alive * min(1.0, max(0.0, share))))
+    return _ranked(pairs)
+
+
+def _next_states(space: object, mask: int, flags: int, upper: int) -> set[tuple[int, int, int]]:
+    """Every state one scored box can lead to from (mask, flags, upper)."""
+    from cubilete.solver.space import StateSpace
+
+    assert isinstance(space, StateSpace)
+    out: set[tuple[int, int, int]] = set()
+    uppers = range(upper, space.n_upper) if space.n_upper > 1 else range(1)
+    for j in range(space.n_slots):
+        if mask >> j & 1:
+            continue
+        masks = {mask | 1 << j, mask | 1 << j | int(space.closes[j])}
+        fls = {flags}
+        if space.flag_bit[j] >= 0:
+            fls.add(flags | 1 << int(space.flag_bit[j]))
+        us = uppers if space.is_upper[j] else [upper]
+        for m in masks:
+            for f in fls:
+                for u in us:
+                    out.add((m, f, u))
+    return out
+
+
+def game_win_options(game: Game) -> list[WinOption]:
+    """:func:`win_options` for the decision at hand in a game (two or more seats, dice thrown, normal play):
+    the opponents' distributions from their sheets, instant wins in the order of the turns to come.
+    Raises SolverUnsupportedError where the rules have no exact tables."""
+    from cubilete.win.odds import held_faces, instant_of_game, seat_distribution
+
+    st = game.state
+    opponents = [seat_distribution(game, i) for i in range(len(st.seats)) if i != st.current]
+    won, alive = instant_of_game(game)
+    seat = game.seat()
+    return win_options(
+        game.rules, seat.card, st.turn.dice, st.turn.throws, opponents, seat.extra_bonuses,
+        held_faces(game), won[st.current], alive,
+    )  # fmt: skip
