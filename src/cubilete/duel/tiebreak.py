@@ -1,0 +1,56 @@
+"""Tie-break rounds between two players, solved exactly (P17, ``TieBreak.EXTRA_ROUND``).
+
+After a tie both play one more hand, the first player first; a hand is worth the most any
+box would pay for it on an empty sheet (:func:`cubilete.game.tiebreak_value`); the higher
+hand wins, and equal hands play another round. The second player chooses knowing the first
+player's hand. With ``W`` = P(first player wins the tie-break), a round is worth
+``f(W) = max_first E[min_second ...]``, a contraction (factor: the chance of another tie),
+iterated to its fixed point. (The engine calls a tie after 100 rounds shared; the chance of
+reaching it is below 1e-60 and not modelled.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cubilete.duel.kernels import throws_widget
+from cubilete.game import tiebreak_value
+from cubilete.rules.model import Rules
+from cubilete.solver.combinatorics import FloatArray
+from cubilete.solver.tables import KernelTables
+
+
+def _turn(T: KernelTables, S1: FloatArray, S23: FloatArray) -> FloatArray:
+    """Best expected value of a turn, per column, given each hand's worth after the first / a later throw."""
+    n_keeps, width = T.add.shape[0], S1.shape[1]
+    E = np.empty_like(S1)
+    Ks = np.empty((T.throws + 1, n_keeps, width))
+    M = np.empty((n_keeps, width))
+    throws_widget(T, np.ascontiguousarray(S1), np.ascontiguousarray(S23), E, Ks, M)
+    return np.asarray(T.first_roll @ E)
+
+
+def first_player_tiebreak(rules: Rules, T: KernelTables, tol: float = 1e-16) -> float:
+    """P(the first player wins the tie-break rounds) under optimal play by both."""
+    from cubilete.solver.combinatorics import dice_tables
+
+    d = dice_tables(rules.dice)
+    hands = d.keeps[: d.n_hands]
+    v1 = np.array([tiebreak_value(rules, h, True) for h in hands])
+    v23 = np.array([tiebreak_value(rules, h, False) for h in hands])
+    values = np.unique(np.concatenate([v1, v23]))
+    w = 0.5
+    for _ in range(10_000):
+        # the second player's chance against each value the first player may stand on
+        def second(v: np.ndarray) -> FloatArray:
+            return (v[:, None] > values[None, :]) + (v[:, None] == values[None, :]) * (1.0 - w)
+
+        b = _turn(T, second(v1).astype(float), second(v23).astype(float))
+        worth = {float(v): 1.0 - float(p) for v, p in zip(values, b, strict=True)}
+        a1 = np.array([[worth[float(v)]] for v in v1])
+        a23 = np.array([[worth[float(v)]] for v in v23])
+        new = float(_turn(T, a1, a23)[0])
+        if abs(new - w) <= tol:
+            return new
+        w = new
+    return w  # pragma: no cover - the iteration contracts long before
