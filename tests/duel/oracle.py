@@ -107,10 +107,8 @@ def tiebreak_first_wins(rules: Rules) -> Fraction:
         second: dict[int, Affine] = {}
         for a in sorted(set(value.values())):
             # P(first wins) once the second player's hand is worth v against the first's a
-            worth_b = {
-                k: (Fraction(1), Fraction(0)) if v < a else ((Fraction(0), Fraction(1)) if v == a else (Fraction(0),) * 2)
-                for k, v in value.items()
-            }
+            win, tie, lose = (Fraction(1), Fraction(0)), (Fraction(0), Fraction(1)), (Fraction(0), Fraction(0))
+            worth_b = {k: win if v < a else (tie if v == a else lose) for k, v in value.items()}
             second[a] = _turn(dice, worth_b, low, avg)  # type: ignore[assignment]
         worth_a = {k: second[v] for k, v in value.items()}
         alpha, beta = _turn(dice, worth_a, high, avg)  # type: ignore[misc]

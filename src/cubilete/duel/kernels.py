@@ -50,9 +50,7 @@ class DuelTables(NamedTuple):
 
 
 @njit(cache=True)
-def joint_scores(
-    T: KernelTables, D: DuelTables, V: F, m: int, s: int, o: int, first: int, out: F
-) -> None:
+def joint_scores(T: KernelTables, D: DuelTables, V: F, m: int, s: int, o: int, first: int, out: F) -> None:
     """out[h, i] = best P(mover wins) over the usable slots for hand h and the lead of window index i."""
     n_hands, width = out.shape
     mask, fl, u = D.sheet_mask[s], D.sheet_fl[s], D.sheet_u[s]

@@ -16,6 +16,7 @@ both sheets: every move closes at least one, so a level only reads higher levels
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,7 +27,7 @@ from cubilete.rules.model import Rules, TieBreak
 from cubilete.solver.combinatorics import IntArray
 from cubilete.solver.space import SolverUnsupportedError, StateSpace, build_space
 
-MAX_CELLS = 1_500_000_000  # f64 values: 12 GB; above it the joint solve is refused
+MAX_CELLS = 200_000_000  # f64 values: 1.6 GB; above it the joint solve is refused (see docs/WINNING.md)
 MAX_SHEETS = 20_000
 
 
@@ -88,12 +89,15 @@ def check_duel(rules: Rules) -> StateSpace:
     if rules.min_players > 2 or rules.max_players < 2:
         raise DuelUnsupportedError(f"{rules.name} is not played by two players")
     space = build_space(rules)
+    # An instant win needs its box open or holding points: such a box gets a "holds points" flag.
+    flag_bit = space.flag_bit.copy()
+    n_flags = space.n_flags
     for j, box in enumerate(rules.boxes):
-        if box.instant_win and space.flag_bit[j] < 0:
-            raise DuelUnsupportedError(
-                f"{rules.name}: instant-win box {box.id!r} is not a prerequisite of another box; "
-                "the two-player solver cannot yet tell whether it is scratched"
-            )
+        if box.instant_win and flag_bit[j] < 0:
+            flag_bit[j] = n_flags
+            n_flags += 1
+    if n_flags != space.n_flags:
+        space = dataclasses.replace(space, flag_bit=flag_bit, n_flags=n_flags)
     sheets = _sheets(space)
     if len(sheets) > MAX_SHEETS:
         raise DuelUnsupportedError(
@@ -103,8 +107,18 @@ def check_duel(rules: Rules) -> StateSpace:
 
 
 def estimate_cells(rules: Rules) -> int:
-    """Values the joint table of ``rules`` would hold (raises if the rules are refused)."""
+    """Values the joint table of ``rules`` would hold (raises if the rules are refused otherwise)."""
     return build_joint(rules, count_only=True).n_cells
+
+
+def check_duel_solvable(rules: Rules, max_cells: int = MAX_CELLS) -> None:
+    """Raise :class:`DuelUnsupportedError` with a one-line reason if the joint game is not solved here."""
+    cells = estimate_cells(rules)
+    if cells > max_cells:
+        raise DuelUnsupportedError(
+            f"{rules.name}: the two-player table would hold {cells:,} values ({cells * 8 / 1e9:.1f} GB); "
+            f"more than the {max_cells:,} this solver handles (docs/WINNING.md)"
+        )
 
 
 def _sheets(space: StateSpace) -> list[tuple[int, int, int]]:
@@ -131,7 +145,8 @@ def _slot_max(space: StateSpace) -> IntArray:
     best = space.pts.max(axis=(0, 2))
     if space.joker:
         best = np.maximum(best, space.jpts.max(axis=(0, 2, 3)))
-    return best + (space.extra_bonus if space.extra_slot >= 0 else 0)
+    out: IntArray = best + (space.extra_bonus if space.extra_slot >= 0 else 0)
+    return out
 
 
 def _auto_closable(rules: Rules) -> IntArray:
@@ -142,8 +157,11 @@ def _auto_closable(rules: Rules) -> IntArray:
     )
 
 
-def build_joint(rules: Rules, count_only: bool = False) -> JointSpace:
-    """The joint space of ``rules`` (raises :class:`DuelUnsupportedError` with the reason if refused)."""
+def build_joint(rules: Rules, count_only: bool = False, max_cells: int = MAX_CELLS) -> JointSpace:
+    """The joint space of ``rules`` (raises :class:`DuelUnsupportedError` with the reason if refused).
+
+    ``count_only`` skips the position index (for sizes); ``max_cells`` is the most values allowed.
+    """
     space = check_duel(rules)
     sheets = _sheets(space)
     n = len(sheets)
@@ -168,18 +186,16 @@ def build_joint(rules: Rules, count_only: bool = False) -> JointSpace:
             maybe = ((mask >> j) & 1 == 1) & ((mask >> r) & 1 == 1) & ((fl >> fb) & 1 == 0)
             tmin -= maybe.astype(np.int64)
     # rows: first player to move (m=0): t_first == t_second, or the second is done; m=1: t_first == t_second + 1
-    s_idx, o_idx = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
-    s_idx, o_idx = s_idx.ravel(), o_idx.ravel()
     rows_m, rows_s, rows_o = [], [], []
+    others = np.arange(n, dtype=np.int64)
     for m in (0, 1):
         # m=0: the first player moves, both have taken t turns; m=1: the second moves with t, the first has t + 1
-        lo = np.maximum(tmin[s_idx] + m, tmin[o_idx])
-        hi = np.minimum(tmax[s_idx] + m, tmax[o_idx])
-        overlap = lo <= hi
-        keep = (done[s_idx] == 0) & (overlap | (done[o_idx] == 1))
-        rows_m.append(np.full(int(keep.sum()), m, dtype=np.int64))
-        rows_s.append(s_idx[keep])
-        rows_o.append(o_idx[keep])
+        for si in np.flatnonzero(done == 0):
+            overlap = np.maximum(tmin[si] + m, tmin) <= np.minimum(tmax[si] + m, tmax)
+            keep = overlap | (done == 1)
+            rows_o.append(others[keep])
+            rows_s.append(np.full(len(rows_o[-1]), si, dtype=np.int64))
+            rows_m.append(np.full(len(rows_o[-1]), m, dtype=np.int64))
     row_m = np.concatenate(rows_m)
     row_s = np.concatenate(rows_s)
     row_o = np.concatenate(rows_o)
@@ -189,10 +205,11 @@ def build_joint(rules: Rules, count_only: bool = False) -> JointSpace:
     widths = R[row_s] + R[row_o] + 3
     row_off = np.zeros(len(row_m) + 1, dtype=np.int64)
     np.cumsum(widths, out=row_off[1:])
-    if row_off[-1] > MAX_CELLS and not count_only:
+    if row_off[-1] > max_cells and not count_only:
+        cells = int(row_off[-1])
         raise DuelUnsupportedError(
-            f"{rules.name}: the two-player table holds {int(row_off[-1]):,} values ({len(row_m):,} joint positions); "
-            f"more than the {MAX_CELLS:,} this solver handles"
+            f"{rules.name}: the two-player table holds {cells:,} values ({len(row_m):,} joint positions, "
+            f"{cells * 8 / 1e9:.1f} GB); more than the {max_cells:,} this solver handles (docs/WINNING.md)"
         )
     bounds = np.flatnonzero(np.diff(level)) + 1
     level_ptr = np.concatenate([[0], bounds, [len(level)]]).astype(np.int64)

@@ -30,6 +30,14 @@ def _turn(T: KernelTables, S1: FloatArray, S23: FloatArray) -> FloatArray:
     return np.asarray(T.first_roll @ E)
 
 
+def _answer(hand_values: FloatArray, values: FloatArray, w: float) -> FloatArray:
+    """P(second player wins) standing on each hand (rows) against each first player's value (columns)."""
+    beats = (hand_values[:, None] > values[None, :]).astype(float)
+    ties = (hand_values[:, None] == values[None, :]).astype(float)
+    out: FloatArray = beats + ties * (1.0 - w)
+    return out
+
+
 def first_player_tiebreak(rules: Rules, T: KernelTables, tol: float = 1e-16) -> float:
     """P(the first player wins the tie-break rounds) under optimal play by both."""
     from cubilete.solver.combinatorics import dice_tables
@@ -42,10 +50,7 @@ def first_player_tiebreak(rules: Rules, T: KernelTables, tol: float = 1e-16) -> 
     w = 0.5
     for _ in range(10_000):
         # the second player's chance against each value the first player may stand on
-        def second(v: np.ndarray) -> FloatArray:
-            return (v[:, None] > values[None, :]) + (v[:, None] == values[None, :]) * (1.0 - w)
-
-        b = _turn(T, second(v1).astype(float), second(v23).astype(float))
+        b = _turn(T, _answer(v1, values, w), _answer(v23, values, w))
         worth = {float(v): 1.0 - float(p) for v, p in zip(values, b, strict=True)}
         a1 = np.array([[worth[float(v)]] for v in v1])
         a23 = np.array([[worth[float(v)]] for v in v23])
