@@ -10,7 +10,8 @@ changes the game. ``analyse`` returns the options it weighs, best first. Levels:
   measured loss in points per game against optimal play (docs/BOTS.md);
 * ``optimal``: the best option of the solved table (an approximate one-turn search on
   rules too large to solve exactly, and its analysis says so);
-* ``lookahead``: that approximate search on every rule set.
+* ``lookahead``: that approximate search on every rule set;
+* ``exact``: plays heads-up to win from the exact two-player table (:mod:`cubilete.duel`).
 
 Every bot is reproducible from its seed.
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cubilete.bots.base import Analysis, Strategy, UnknownBotError, keep_positions
+from cubilete.bots.exact import ExactBot
 from cubilete.bots.greedy import GreedyBot
 from cubilete.bots.heuristic import HeuristicBot
 from cubilete.bots.levels import LEVEL_SLIPS, LevelBot, Slips
@@ -51,6 +53,7 @@ BOT_LEVELS: dict[str, BotFactory] = {
     "strong": _level("strong"),
     "optimal": OptimalBot,
     "lookahead": LookaheadBot,
+    "exact": ExactBot,
 }
 DEFAULT_LEVEL = "random"
 
@@ -94,6 +97,7 @@ __all__ = [
     "DEFAULT_LEVEL",
     "LEVEL_SLIPS",
     "Analysis",
+    "ExactBot",
     "GreedyBot",
     "HeuristicBot",
     "LevelBot",

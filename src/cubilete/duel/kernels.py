@@ -146,9 +146,22 @@ def throws_widget(T: KernelTables, S1: F, S23: F, E: F, Ks: F, M: F) -> None:
 
 
 @njit(cache=True)
+def row_widget(T: KernelTables, D: DuelTables, V: F, r: int, S1: F, S23: F, E: F, Ks: F, M: F) -> None:
+    """The mover's turn in row r over the window: S1/S23 (best box per hand, first / later throw),
+    Ks[t] (each keep thrown for throw t) and E (each first-throw hand, instant wins aside)."""
+    m, s, o = D.row_m[r], D.row_s[r], D.row_o[r]
+    joint_scores(T, D, V, m, s, o, 0, S23)
+    if T.servida:
+        joint_scores(T, D, V, m, s, o, 1, S1)
+    else:
+        S1[:] = S23
+    throws_widget(T, S1, S23, E, Ks, M)
+
+
+@njit(cache=True)
 def row_value(T: KernelTables, D: DuelTables, V: F, r: int, buf: F) -> None:
     """Fill row r of V: P(mover wins) from the start of the mover's turn, for every lead in the window."""
-    m, s, o = D.row_m[r], D.row_s[r], D.row_o[r]
+    s = D.row_s[r]
     base = D.row_off[r]
     width = D.row_off[r + 1] - base
     n_hands = T.first_roll.shape[0]
@@ -162,12 +175,7 @@ def row_value(T: KernelTables, D: DuelTables, V: F, r: int, buf: F) -> None:
     M = buf[at : at + ksize].reshape(n_keeps, width)
     at += ksize
     Ks = buf[at : at + (T.throws + 1) * ksize].reshape(T.throws + 1, n_keeps, width)
-    joint_scores(T, D, V, m, s, o, 0, S23)
-    if T.servida:
-        joint_scores(T, D, V, m, s, o, 1, S1)
-    else:
-        S1[:] = S23
-    throws_widget(T, S1, S23, E, Ks, M)
+    row_widget(T, D, V, r, S1, S23, E, Ks, M)
     out = V[base : base + width]
     out[:] = 0.0
     for h in range(n_hands):
