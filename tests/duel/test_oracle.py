@@ -25,8 +25,12 @@ SUM = Box("sum", "Sum", Kind.CHANCE, value=0, points=scoring.Points.SUM)
 MINI_GENERALA = game("duel-mini-generala", (upper_box(1), TRIO_IW, DOBLE), throws=2)
 TWO_DICE = game("duel-2d", (upper_box(2), PAIR, DOBLE_PAIR), dice=2)
 TWO_DICE_SHARED = TWO_DICE.replace(name="duel-2d-shared", tie_break=TieBreak.SHARED)
+PAIR_10 = Box("pair", "Pair", Kind.GROUPS, value=10, groups=(2,))
 UPPER_BONUS = game(
-    "duel-upper-bonus", (upper_box(1), upper_box(2), SUM), dice=2, throws=2, upper_bonus=5, upper_bonus_threshold=3
+    "duel-upper-bonus", (upper_box(1), upper_box(2), PAIR_10), dice=2, throws=2, upper_bonus=5, upper_bonus_threshold=3
+)
+UPPER_SUM = game(
+    "duel-upper-sum", (upper_box(1), upper_box(2), SUM), dice=2, throws=2, upper_bonus=5, upper_bonus_threshold=3
 )
 
 FAST = [
@@ -34,7 +38,10 @@ FAST = [
     pytest.param(TWO_DICE_SHARED, id="2d-shared-ties"),
     pytest.param(UPPER_BONUS, id="2d-upper-bonus"),
 ]
-SLOW = [pytest.param(MINI_GENERALA, id="3d-generala-like", marks=pytest.mark.slow)]
+SLOW = [
+    pytest.param(MINI_GENERALA, id="3d-generala-like", marks=pytest.mark.slow),
+    pytest.param(UPPER_SUM, id="2d-upper-bonus-sum", marks=pytest.mark.slow),
+]
 
 
 def sheet_of(sol: DuelSolution, card: tuple[int | None, ...]) -> int:

@@ -10,8 +10,9 @@ import time
 
 from cubilete.cli.common import DATA_ERROR, CliError
 from cubilete.duel import cache
-from cubilete.duel.space import DuelUnsupportedError, build_joint
+from cubilete.duel.space import build_joint
 from cubilete.rules import Rules
+from cubilete.solver.space import SolverUnsupportedError
 
 OBJECTIVE = (
     "Objective: the probability of winning, both players playing optimally for it; a servida "
@@ -25,7 +26,7 @@ def run_duel(rules: Rules, args: argparse.Namespace) -> int:
 
     try:
         joint = build_joint(rules)
-    except DuelUnsupportedError as exc:
+    except SolverUnsupportedError as exc:
         raise CliError(str(exc), DATA_ERROR) from None
     show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, f"solving {rules.name} x2")
     start = time.perf_counter()
