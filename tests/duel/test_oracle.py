@@ -33,8 +33,12 @@ UPPER_SUM = game(
     "duel-upper-sum", (upper_box(1), upper_box(2), SUM), dice=2, throws=2, upper_bonus=5, upper_bonus_threshold=3
 )
 
+# An instant-win box nothing depends on: the solver adds a "holds points" flag for it.
+LONE_PAIR = game("duel-lone-pair", (upper_box(1), upper_box(2), PAIR), dice=2, throws=2)
+
 FAST = [
     pytest.param(TWO_DICE, id="2d-instant-pair-doble"),
+    pytest.param(LONE_PAIR, id="2d-instant-pair-alone"),
     pytest.param(TWO_DICE_SHARED, id="2d-shared-ties"),
     pytest.param(UPPER_BONUS, id="2d-upper-bonus"),
 ]

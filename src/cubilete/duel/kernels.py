@@ -47,6 +47,57 @@ class DuelTables(NamedTuple):
     iw_hand: I
     iw_flag: I
     tie: F  # (2,): P(mover wins) after a final tie, for the first / the second player
+    servida_hand: I  # (H,): 1 if some box pays this hand differently on the first throw
+
+
+@njit(cache=True, inline="always")
+def max_other(row: F, V: F, base: int, c: int, top: int, width: int) -> None:
+    """row[i] = max(row[i], 1 - V[base + clip(c - i, 0, top)]): the other player's row, lead reversed."""
+    a = min(width, max(0, c - top + 1))
+    v = 1.0 - V[base + top]
+    for i in range(a):
+        if v > row[i]:
+            row[i] = v
+    b = min(width, max(a, c))
+    for i in range(a, b):
+        v = 1.0 - V[base + c - i]
+        if v > row[i]:
+            row[i] = v
+    v = 1.0 - V[base]
+    for i in range(b, width):
+        if v > row[i]:
+            row[i] = v
+
+
+@njit(cache=True, inline="always")
+def max_same(row: F, V: F, base: int, c: int, top: int, width: int) -> None:
+    """row[i] = max(row[i], V[base + clip(c + i, 0, top)]): the mover's own next row (the other is done)."""
+    a = min(width, max(0, 1 - c))
+    v = V[base]
+    for i in range(a):
+        if v > row[i]:
+            row[i] = v
+    b = min(width, max(a, top - c))
+    for i in range(a, b):
+        v = V[base + c + i]
+        if v > row[i]:
+            row[i] = v
+    v = V[base + top]
+    for i in range(b, width):
+        if v > row[i]:
+            row[i] = v
+
+
+@njit(cache=True)
+def instant_wins(D: DuelTables, s: int, h: int) -> bool:
+    """True if first-throw hand h wins at once for a player with sheet s."""
+    mask, fl = D.sheet_mask[s], D.sheet_fl[s]
+    for w in range(D.iw_slot.shape[0]):
+        if D.iw_hand[w, h] == 1:
+            j = D.iw_slot[w]
+            if (mask >> j) & 1 == 0 or (fl >> D.iw_flag[w]) & 1 == 1:  # open, or holds points
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -60,6 +111,8 @@ def joint_scores(T: KernelTables, D: DuelTables, V: F, m: int, s: int, o: int, f
     joker_on, extra_holds = sheet_context(T, mask, fl)
     other_done = D.sheet_done[o] == 1
     for h in range(n_hands):
+        if first == 1 and (D.servida_hand[h] == 0 or instant_wins(D, s, h)):
+            continue  # the caller has copied the later-throw scores (an instant win's are never read)
         row = out[h]
         row[:] = NEG
         face = T.equal_face[h]
@@ -85,24 +138,14 @@ def joint_scores(T: KernelTables, D: DuelTables, V: F, m: int, s: int, o: int, f
                     raise ValueError("duel: a successor position is missing from the table")
                 base = D.row_off[nr]
                 top = D.row_off[nr + 1] - base - 1
-                c = Ro + 1 - shift  # index in the other's row: -(lead) + Ro + 1 = c - i
-                for i in range(width):
-                    k = min(max(c - i, 0), top)
-                    val = 1.0 - V[base + k]
-                    if val > row[i]:
-                        row[i] = val
+                max_other(row, V, base, Ro + 1 - shift, top, width)  # index -(lead) + Ro + 1 = c - i
             elif D.sheet_done[s2] == 0:
                 nr = D.pair_row[m, s2, o]
                 if nr < 0:
                     raise ValueError("duel: a successor position is missing from the table")
                 base = D.row_off[nr]
                 top = D.row_off[nr + 1] - base - 1
-                c = shift + D.sheet_R[s2] + 1
-                for i in range(width):
-                    k = min(max(c + i, 0), top)
-                    val = V[base + k]
-                    if val > row[i]:
-                        row[i] = val
+                max_same(row, V, base, shift + D.sheet_R[s2] + 1, top, width)
             else:
                 tie = D.tie[m]
                 for i in range(width):
@@ -110,18 +153,6 @@ def joint_scores(T: KernelTables, D: DuelTables, V: F, m: int, s: int, o: int, f
                     val = 1.0 if lead > 0 else (tie if lead == 0 else 0.0)
                     if val > row[i]:
                         row[i] = val
-
-
-@njit(cache=True)
-def instant_wins(D: DuelTables, s: int, h: int) -> bool:
-    """True if first-throw hand h wins at once for a player with sheet s."""
-    mask, fl = D.sheet_mask[s], D.sheet_fl[s]
-    for w in range(D.iw_slot.shape[0]):
-        if D.iw_hand[w, h] == 1:
-            j = D.iw_slot[w]
-            if (mask >> j) & 1 == 0 or (fl >> D.iw_flag[w]) & 1 == 1:  # open, or holds points
-                return True
-    return False
 
 
 @njit(cache=True)
@@ -151,10 +182,9 @@ def row_widget(T: KernelTables, D: DuelTables, V: F, r: int, S1: F, S23: F, E: F
     Ks[t] (each keep thrown for throw t) and E (each first-throw hand, instant wins aside)."""
     m, s, o = D.row_m[r], D.row_s[r], D.row_o[r]
     joint_scores(T, D, V, m, s, o, 0, S23)
+    S1[:] = S23
     if T.servida:
         joint_scores(T, D, V, m, s, o, 1, S1)
-    else:
-        S1[:] = S23
     throws_widget(T, S1, S23, E, Ks, M)
 
 

@@ -19,7 +19,7 @@ from cubilete.duel import kernels
 from cubilete.duel.space import JointSpace, build_joint, tie_shared
 from cubilete.duel.tiebreak import first_player_tiebreak
 from cubilete.rules.model import Rules
-from cubilete.solver.combinatorics import FloatArray
+from cubilete.solver.combinatorics import FloatArray, IntArray
 from cubilete.solver.tables import KernelTables, kernel_tables
 
 Progress = Callable[[int, int], None]
@@ -80,8 +80,20 @@ def duel_tables(joint: JointSpace, tiebreak: float) -> kernels.DuelTables:
     return kernels.DuelTables(
         joint.sheet_mask, joint.sheet_fl, joint.sheet_u, joint.sheet_R, joint.sheet_done, joint.sheet_id,
         joint.pair_row, joint.row_m, joint.row_s, joint.row_o, joint.row_off, joint.iw_slot, joint.iw_hand,
-        iw_flag, np.array([tiebreak, 1.0 - tiebreak]),
+        iw_flag, np.array([tiebreak, 1.0 - tiebreak]), servida_hands(joint),
     )  # fmt: skip
+
+
+def servida_hands(joint: JointSpace) -> IntArray:
+    """1 for the hands some box pays differently on the first throw (their first-throw scores are computed)."""
+    sp = joint.space
+    differ = (sp.pts[0] != sp.pts[1]).any(axis=0)
+    if sp.joker:
+        for face in range(1, 7):
+            if (sp.jpts[0, :, face - 1] != sp.jpts[1, :, face - 1]).any():
+                differ |= sp.dice.all_equal_face == face
+    out: IntArray = differ.astype(np.int64)
+    return out
 
 
 def solve_joint(joint: JointSpace, progress: Progress | None = None) -> DuelSolution:
