@@ -23,13 +23,20 @@ EXACT_DUEL_NOTE = "exact: probability of winning heads-up, both players playing 
 FALLBACK_NOTE = "no two-player table for {why}: playing for expected points (the optimal bot)"
 
 
+_REFUSED: set[Rules] = set()
+
+
 def duel_for(rules: Rules) -> DuelSolution | None:
-    """The two-player table of the rules (loaded or solved once per process), or None if refused."""
+    """The two-player table of the rules (loaded or solved once per process), or None if refused
+    (a refusal is remembered: sizing a large joint space takes seconds)."""
     from cubilete.duel.cache import shared_duel
 
+    if rules in _REFUSED:
+        return None
     try:
         return shared_duel(rules)
     except SolverUnsupportedError:
+        _REFUSED.add(rules)
         return None
 
 
