@@ -78,3 +78,46 @@ class TestExactBot:
         game = Game(mini, ["a", "b", "c"], seed=1)
         analysis = make_bot("bot:exact").analyse(game)
         assert "no two-player table for 3 players" in analysis.note
+
+
+class TestExactTieBreak:
+    def tied_game(self, rules: Rules) -> Game:
+        """Both players scratch every box: a tie at 0, then tie-break rounds."""
+        from cubilete.actions import Roll, Score
+
+        game = Game(rules, ["ana", "beto"], seed="tie")
+        while game.state.phase.value == "play":
+            game.apply(Roll())
+            if game.is_over:
+                break
+            slots = [a for a in game.legal_actions() if isinstance(a, Score)]
+            zero = [a for a in slots if game.points_now().get(a.slot, 0) == 0]
+            game.apply((zero or slots)[0])
+        return game
+
+    def test_first_contender_turn_value_is_the_tiebreak_chance(self, mini: Rules) -> None:
+        game = self.tied_game(mini)
+        assert game.state.phase.value == "tiebreak"  # this seed has no servida generala
+        sol = shared_duel(mini)
+        analysis = make_bot("bot:exact").analyse(game)
+        assert "tie-break" in analysis.note
+        assert math.isclose(analysis[0].expected, sol.tiebreak, abs_tol=1e-12)
+
+    def test_second_contender_plays_to_beat_the_known_hand(self, mini: Rules) -> None:
+        game = self.tied_game(mini)
+        bot = make_bot("bot:exact")
+        while not game.state.tiebreak_hands:
+            game.apply(bot.choose(game))
+        assert game.state.phase.value == "tiebreak"  # one hand played, the second contender to throw
+        game.apply(bot.choose(game))  # the second contender's first throw
+        options = bot.analyse(game)
+        assert all(0.0 <= o.expected <= 1.0 for o in options)
+        stand = next(o for o in options if o.kind == "stand")
+        from cubilete.game import tiebreak_value
+
+        mine = tiebreak_value(mini, game.state.turn.dice, True)
+        theirs = game.state.tiebreak_hands[0][1]
+        if mine > theirs:
+            assert stand.expected == 1.0 and options[0].expected == 1.0
+        elif mine < theirs:
+            assert stand.expected == 0.0

@@ -3,8 +3,9 @@
 play by both from there on.
 
 Where there is no two-player table (not two players, or rules whose joint game is too large
-to solve here) it plays as the optimal bot (expected points) and its analysis says so; in
-tie-break rounds it plays for the highest hand, as the optimal bot does.
+to solve here) it plays as the optimal bot (expected points) and its analysis says so. Tie-break
+rounds are played to win them too (the first player against the best answer, the second
+against the hand it must beat).
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ def exact_options(game: Game) -> Analysis:
     """Every option now with its probability of winning (heads-up), best first."""
     check_playable(game)
     solution = duel_for(game.rules) if len(game.players) == 2 else None
+    if solution is not None and not in_play(game):
+        return _tiebreak(game, solution)
     if solution is None or not in_play(game):
         why = "this phase" if solution is not None else (
             f"{len(game.players)} players" if len(game.players) != 2 else game.rules.name
@@ -80,6 +83,21 @@ def exact_options(game: Game) -> Analysis:
         held_faces(game),
     )
     return Analysis(options, True, EXACT_DUEL_NOTE)
+
+
+def _tiebreak(game: Game, solution: DuelSolution) -> Analysis:
+    """A tie-break decision: P(winning the tie-break) of every option."""
+    from cubilete.duel.tiebreak import tiebreak_choices
+
+    st = game.state
+    w = solution.tiebreak  # P(the first contender wins the rounds): with two players, the first player
+    against = None if not st.tiebreak_hands else st.tiebreak_hands[0][1]
+    turn = st.turn
+    choices = tiebreak_choices(game.rules, solution.tables, w, against, turn.dice, turn.throws, held_faces(game))
+    best = max(v for _, v, _ in choices)
+    options = [Option(kind, v, best - v, keep=keep) for kind, v, keep in choices]
+    options.sort(key=lambda o: -o.expected)
+    return Analysis(options, True, EXACT_DUEL_NOTE + " (tie-break round)")
 
 
 class ExactBot:

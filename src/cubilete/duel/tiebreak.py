@@ -59,3 +59,49 @@ def first_player_tiebreak(rules: Rules, T: KernelTables, tol: float = 1e-16) -> 
             return new
         w = new
     return w  # pragma: no cover - the iteration contracts long before
+
+
+def round_worth(rules: Rules, T: KernelTables, w: float, against: int | None) -> tuple[FloatArray, FloatArray]:
+    """P(the player to throw wins the tie-break) standing on each hand after the first / a later throw.
+
+    ``against`` is None for the first player (the second answers each value optimally), else the
+    value of the first player's hand; ``w`` is P(first player wins the tie-break rounds).
+    """
+    from cubilete.solver.combinatorics import dice_tables
+
+    d = dice_tables(rules.dice)
+    hands = d.keeps[: d.n_hands]
+    v1 = np.array([tiebreak_value(rules, h, True) for h in hands])
+    v23 = np.array([tiebreak_value(rules, h, False) for h in hands])
+    if against is not None:
+        target = np.array([float(against)])
+        return _answer(v1, target, w), _answer(v23, target, w)
+    values = np.unique(np.concatenate([v1, v23]))
+    b = _turn(T, _answer(v1, values, w), _answer(v23, values, w))
+    worth = {float(v): 1.0 - float(p) for v, p in zip(values, b, strict=True)}
+    return np.array([[worth[float(v)]] for v in v1]), np.array([[worth[float(v)]] for v in v23])
+
+
+def tiebreak_choices(
+    rules: Rules, T: KernelTables, w: float, against: int | None, dice: tuple[int, ...], throw: int,
+    held: tuple[int, ...],
+) -> list[tuple[str, float, tuple[int, ...]]]:  # fmt: skip
+    """(kind, P(win), keep) of every option of a tie-break hand after throw ``throw`` (0: before the first)."""
+    from cubilete.solver.advisor import _sub_keeps
+    from cubilete.solver.combinatorics import dice_tables
+
+    d = dice_tables(rules.dice)
+    S1, S23 = round_worth(rules, T, w, against)
+    E = np.empty_like(S1)
+    Ks = np.zeros((T.throws + 1, d.n_keeps, 1))
+    M = np.empty((d.n_keeps, 1))
+    throws_widget(T, np.ascontiguousarray(S1), np.ascontiguousarray(S23), E, Ks, M)
+    if throw == 0:
+        return [("keep", float(T.first_roll @ E[:, 0]), ())]
+    hand = tuple(sorted(dice))
+    h = d.index(hand)
+    out: list[tuple[str, float, tuple[int, ...]]] = [("stand", float((S1 if throw == 1 else S23)[h, 0]), ())]
+    if throw < rules.throws:
+        must = held if rules.locked_holds else ()
+        out += [("keep", float(Ks[throw + 1, d.index(k), 0]), k) for k in _sub_keeps(hand, must)]
+    return out
