@@ -6,7 +6,10 @@ seed gives the same games whatever the number of worker processes. Two modes:
 * ``table``: in each game every bot sits at one table; wins are counted (a shared win
   counts for each winner);
 * ``solo``: each bot plays the game alone, and every bot gets the same dice seed for
-  game ``i`` (common random numbers: differences between bots are measured more sharply).
+  game ``i`` (common random numbers: differences between bots are measured more sharply);
+* ``paired``: two bots; every deal is played twice on the same dice seed with the seats
+  swapped (common random numbers, and each bot starts once), and the differences between
+  the bots (wins, points) come per deal with 95% intervals.
 
 Where the rules can be solved exactly, every decision of every bot is judged on the solved
 table and its loss (expected points given away against optimal play) is added up per game.
@@ -33,7 +36,7 @@ from cubilete.game import Game
 from cubilete.notation import numbered
 from cubilete.rules.model import Rules
 
-Mode = Literal["table", "solo"]
+Mode = Literal["table", "solo", "paired"]
 Progress = Callable[[int, int], None]  # (games done, games in all)
 Z95 = 1.959963984540054
 EXACT_LEVELS = {"optimal", "beginner", "casual", "strong"}
@@ -70,6 +73,17 @@ class BotStats:
 
 
 @dataclass(frozen=True)
+class PairedStats:
+    """Two bots over deals played twice with the seats swapped: first bot minus second, per deal."""
+
+    deals: int
+    win_diff: float  # (first bot's wins - second bot's wins) / 2 per deal: its edge in win rate
+    win_diff_ci: tuple[float, float]
+    points_diff: float  # mean points of the first bot minus the second, per game
+    points_diff_ci: tuple[float, float]
+
+
+@dataclass(frozen=True)
 class SimResult:
     """Everything a simulation measured."""
 
@@ -82,6 +96,7 @@ class SimResult:
     seconds: float
     exact_expected: float | None  # optimal expected score (one player) when the rules are solved exactly
     bots: tuple[BotStats, ...]
+    paired: PairedStats | None = None
 
     def to_dict(self) -> dict[str, object]:
         """The result as plain JSON-ready data."""
@@ -136,6 +151,10 @@ def play_game(rules: Rules, levels: Sequence[str], seed: str, index: int, mode: 
     """Game number ``index`` of a simulation: one outcome per bot."""
     labels = labels_for(levels)
     game_seed = f"{seed}:{index}"
+    if mode == "paired":  # the same deal twice, seats swapped; outcomes in bot order, game 1 then game 2
+        first = _play(Game(rules, labels, seed=game_seed), list(levels), game_seed, loss)
+        swapped = _play(Game(rules, labels[::-1], seed=game_seed), list(levels[::-1]), game_seed + ":swapped", loss)
+        return first + swapped[::-1]
     if mode == "solo":
         return [
             _play(Game(rules, [label], seed=game_seed), [level], f"{game_seed}:{k}", loss)[0]
@@ -187,9 +206,11 @@ def simulate(
         raise SimulationError(f"games must be at least 1, not {games}")
     if workers < 1:
         raise SimulationError(f"workers must be at least 1, not {workers}")
-    if mode not in ("table", "solo"):
-        raise SimulationError(f"mode is table or solo, not {mode!r}")
-    if mode == "table" and not rules.min_players <= len(levels) <= rules.max_players:
+    if mode not in ("table", "solo", "paired"):
+        raise SimulationError(f"mode is table, solo or paired, not {mode!r}")
+    if mode == "paired" and len(levels) != 2:
+        raise SimulationError(f"a paired simulation takes two bots, not {len(levels)}")
+    if mode != "solo" and not rules.min_players <= len(levels) <= rules.max_players:
         raise SimulationError(
             f"{rules.name} seats {rules.min_players} to {rules.max_players} players, not {len(levels)} bots"
         )
@@ -208,8 +229,9 @@ def simulate(
         workers=workers,
         seconds=time.perf_counter() - start,
         exact_expected=solution.expected_score if solution is not None else None,
-        bots=tuple(_stats(label, level, [g[k] for g in outcomes], mode)
+        bots=tuple(_stats(label, level, [o for g in outcomes for o in g[k::len(levels)]], mode)
                    for k, (label, level) in enumerate(zip(labels_for(levels), levels, strict=True))),
+        paired=_paired(outcomes) if mode == "paired" else None,
     )  # fmt: skip
 
 
@@ -239,10 +261,19 @@ def _run(
     return [game for n in range(len(chunks)) for game in results[n]]
 
 
+def _paired(deals: list[list[Outcome]]) -> PairedStats:
+    """Per deal (bot 0 and 1 in game 1, then in game 2): the first bot's edge in wins and points."""
+    wins = [(int(d[0].won) + int(d[2].won) - int(d[1].won) - int(d[3].won)) / 2 for d in deals]
+    points = [(d[0].score + d[2].score - d[1].score - d[3].score) / 2 for d in deals]
+    w, _, w_ci = mean_interval(wins)
+    p, _, p_ci = mean_interval(points)
+    return PairedStats(len(deals), w, w_ci, p, p_ci)
+
+
 def _stats(label: str, level: str, outcomes: list[Outcome], mode: Mode) -> BotStats:
     n = len(outcomes)
     mean, sd, ci = mean_interval([float(o.score) for o in outcomes])
-    wins = sum(o.won for o in outcomes) if mode == "table" else None
+    wins = sum(o.won for o in outcomes) if mode != "solo" else None
     losses = [o.loss for o in outcomes if o.loss is not None]
     loss_mean, loss_ci = None, None
     if losses:

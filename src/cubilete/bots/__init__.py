@@ -12,6 +12,7 @@ changes the game. ``analyse`` returns the options it weighs, best first. Levels:
   rules too large to solve exactly, and its analysis says so);
 * ``lookahead``: that approximate search on every rule set;
 * ``win``: the best probability of winning against the opponents' positions (:mod:`cubilete.bots.win`).
+* ``exact``: plays heads-up to win from the exact two-player table (:mod:`cubilete.duel`).
 
 Every bot is reproducible from its seed.
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cubilete.bots.base import Analysis, Strategy, UnknownBotError, keep_positions
+from cubilete.bots.exact import ExactBot
 from cubilete.bots.greedy import GreedyBot
 from cubilete.bots.heuristic import HeuristicBot
 from cubilete.bots.levels import LEVEL_SLIPS, LevelBot, Slips
@@ -54,6 +56,7 @@ BOT_LEVELS: dict[str, BotFactory] = {
     "optimal": OptimalBot,
     "lookahead": LookaheadBot,
     "win": WinBot,
+    "exact": ExactBot,
 }
 DEFAULT_LEVEL = "random"
 
@@ -97,6 +100,7 @@ __all__ = [
     "DEFAULT_LEVEL",
     "LEVEL_SLIPS",
     "Analysis",
+    "ExactBot",
     "GreedyBot",
     "HeuristicBot",
     "LevelBot",

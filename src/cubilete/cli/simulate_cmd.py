@@ -23,6 +23,7 @@ examples:
   cubilete simulate --bots optimal,heuristic --games 1000 --seed 7
   cubilete simulate --rules yahtzee --bots optimal,strong,casual,beginner --games 500 --solo
   cubilete simulate --rules maxi-yatzy --bots optimal,greedy --games 50 --json
+  cubilete simulate --bots exact,optimal --paired --games 500 --rules mini.toml
 
 {textwrap.fill(f"Bots: {', '.join(BOT_LEVELS)} (bot:LEVEL works too; a level may repeat).", 88)}
 At one table (the default) every bot plays in every game and wins are counted; with
@@ -61,6 +62,8 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument("--workers", "-w", type=int, default=2, metavar="W",
                    help=f"worker processes, 1 to {MAX_WORKERS} (default 2)")
     p.add_argument("--solo", action="store_true", help="each bot plays alone instead of all at one table")
+    p.add_argument("--paired", action="store_true",
+                   help="two bots: every deal twice with the seats swapped on the same dice; differences with CIs")
     p.add_argument("--no-loss", action="store_true", help="do not judge the decisions on the solved table")
     p.add_argument("--json", action="store_true", help="print a JSON object")
     p.set_defaults(func=run)  # fmt: skip
@@ -87,20 +90,23 @@ def _interval(lo_hi: tuple[float, float] | None, digits: int = 1, scale: float =
 
 def result_lines(result: SimResult) -> list[str]:
     """The result as a table for people."""
-    where = "alone (same dice seed per game)" if result.mode == "solo" else "at one table"
+    where = {
+        "solo": "alone (same dice seed per game)",
+        "paired": "at one table, every deal twice with the seats swapped",
+    }.get(result.mode, "at one table")
     lines = [
         f"{result.title}: {result.games} games, bots {where}, seed {result.seed}, "
         f"{result.workers} worker{'s' if result.workers > 1 else ''}, {result.seconds:.1f} s",
         "",
     ]
     header = ["bot", "mean", "95% CI", "SD"]
-    if result.mode == "table":
+    if result.mode != "solo":
         header += ["wins", "95% CI"]
     header += ["loss/game", "95% CI"]
     rows = [header]
     for b in result.bots:
         row = [b.label, f"{b.mean:.1f}", _interval(b.mean_ci), f"{b.sd:.1f}"]
-        if result.mode == "table":
+        if result.mode != "solo":
             row += [f"{(b.win_rate or 0.0) * 100:.1f}%", _interval(b.win_ci, 1, 100.0)]
         row += ["-" if b.mean_loss is None else f"{b.mean_loss:.2f}", _interval(b.loss_ci, 2)]
         rows.append(row)
@@ -115,7 +121,14 @@ def result_lines(result: SimResult) -> list[str]:
         lines.append("Loss not measured (rules too large to solve exactly, or --no-loss).")
     else:
         lines.append("loss/game: expected points per game given away against optimal play, judged on the solved table.")
-    if result.mode == "table":
+    if result.paired is not None:
+        first, second = result.bots[0].label, result.bots[1].label
+        pr = result.paired
+        lines.append(
+            f"paired ({pr.deals} deals): {first} - {second}: wins {pr.win_diff * 100:+.2f} percentage points "
+            f"{_interval(pr.win_diff_ci, 2, 100.0)}, points {pr.points_diff:+.2f} {_interval(pr.points_diff_ci, 2)}"
+        )
+    if result.mode != "solo":
         lines.append("wins: share of games won (a shared win counts for each winner; instant wins end a game).")
     return lines
 
@@ -127,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--games must be at least 1, not {args.games}")
     if args.games > MAX_GAMES:
         raise CliError(f"--games: at most {MAX_GAMES:,} in one run, not {args.games:,} (run again with another --seed)")
+    if args.solo and args.paired:
+        raise CliError("--solo and --paired do not go together: choose one")
     if args.workers < 1:
         raise CliError(f"--workers must be at least 1, not {args.workers}")
     if args.workers > MAX_WORKERS:
@@ -141,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
     progress = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr)
     try:
         result = simulate(rules, specs, args.games, seed, args.workers, progress,
-                          mode="solo" if args.solo else "table", loss=not args.no_loss)  # fmt: skip
+                          mode="solo" if args.solo else ("paired" if args.paired else "table"),
+                          loss=not args.no_loss)  # fmt: skip
     except UnknownBotError as exc:
         raise CliError(f"--bots: {exc}") from None
     except SimulationError as exc:

@@ -27,6 +27,7 @@ examples:
   cubilete solve --rules yatzy --json     machine-readable
   cubilete solve --rules mesa.toml        a house-rule profile
   cubilete solve --rules generala --no-cache   solve again and replace the cached tables
+  cubilete solve --rules mini.toml --players 2   the exact two-player game: P(first player wins)
 
 {textwrap.fill(OBJECTIVE, 88)}
 The tables are cached in $CUBILETE_CACHE_DIR, else $XDG_CACHE_HOME/cubilete/solver, else
@@ -52,6 +53,9 @@ def register(subparsers: Subcommands) -> None:
     )
     p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
     p.add_argument("--json", action="store_true", help="print a JSON object (no progress bar)")
+    p.add_argument(
+        "--players", type=int, choices=(1, 2), default=1, help="2: the exact two-player game, P(first player wins)"
+    )
     p.add_argument(
         "--no-cache", action="store_true", help="ignore cached tables: solve again and replace them in the cache"
     )
@@ -86,6 +90,10 @@ def obtain(rules: Rules, use_cache: bool, progress: Callable[[int, int], None] |
 def run(args: argparse.Namespace) -> int:
     """Print the optimal expected score; unsolvable rules end with one line and exit 1."""
     rules = rules_arg(args.rules)
+    if getattr(args, "players", 1) == 2:
+        from cubilete.cli.duel_cmd import run_duel
+
+        return run_duel(rules, args)
     try:
         check_solvable(rules)
     except SolverUnsupportedError as exc:
