@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import time
 from pathlib import Path
@@ -170,7 +171,8 @@ def section(measure: bool, solve_presets: bool, games: int, preset_games: int, s
         rate = cells / secs
         lines += [
             f"**Not solved yet.** Generala's joint table holds {total:,} values ({total * 8 / 1e9:.1f} GB in f64).",
-            f"Measured on this 2-core machine (shared with other jobs): two levels of {cells:,} values in",
+            f"Measured on this 2-core machine (shared with other jobs: load average {os.getloadavg()[0]:.0f} at the end"
+            f" of the measurement): two levels of {cells:,} values in",
             f"{secs:.0f} s, {rate:,.0f} values a second, so the whole table would take about",
             f"{total / rate / 3600:.1f} hours, against the goal of 10 minutes and 8 GB. What would close the gap:",
             "keeping only the three levels a level reads in memory (about 5 GB) and writing finished levels to",

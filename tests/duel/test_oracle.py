@@ -40,9 +40,9 @@ FAST = [
     pytest.param(TWO_DICE, id="2d-instant-pair-doble"),
     pytest.param(LONE_PAIR, id="2d-instant-pair-alone"),
     pytest.param(TWO_DICE_SHARED, id="2d-shared-ties"),
-    pytest.param(UPPER_BONUS, id="2d-upper-bonus"),
 ]
 SLOW = [
+    pytest.param(UPPER_BONUS, id="2d-upper-bonus", marks=pytest.mark.slow),
     pytest.param(MINI_GENERALA, id="3d-generala-like", marks=pytest.mark.slow),
     pytest.param(UPPER_SUM, id="2d-upper-bonus-sum", marks=pytest.mark.slow),
 ]
