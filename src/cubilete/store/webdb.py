@@ -190,12 +190,13 @@ class WebStore:
         except sa.exc.SQLAlchemyError as exc:
             raise StoreError(f"the database refused the write: {exc.__class__.__name__}") from exc
 
-    def checkpoint(self) -> None:
+    def checkpoint(self, truncate: bool = False) -> None:
         """Copy the SQLite write-ahead log into the database file (a worker thread calls this now and
-        then, so the fsync it needs never stalls the event loop); nothing to do on other databases."""
+        then, so the fsync it needs never stalls the event loop); with ``truncate`` the log file is also
+        cut back to zero bytes. Nothing to do on other databases."""
         if self.local:
             with self.engine.connect() as conn:
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                conn.exec_driver_sql(f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else 'PASSIVE'})")
 
     # --- writes ----------------------------------------------------------------------
     def create_table(self, row: TableRow) -> None:

@@ -19,21 +19,22 @@ from cubilete.rules import all_presets, find_rules
 from cubilete.rules.codec import rules_from_dict
 from cubilete.rules.profile import rules_from_toml
 from cubilete.store.webdb import TableRow
-from cubilete.web.hub import PID, Hub, web_record
+from cubilete.web.guard import client_address
+from cubilete.web.hub import PID, Hub, SiteFull, web_record
 from cubilete.web.room import Room
 from cubilete.web.words import in_language, rules_words, web_language
 
-MAX_BODY = 64 * 1024
 router = APIRouter(prefix="/api")
 
 
 class ApiError(Exception):
     """A refused request: its status and message."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers
 
 
 def hub_of(request: Request) -> Hub:
@@ -65,9 +66,10 @@ class NewTable(BaseModel):
 
 
 async def _body(request: Request) -> object:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ApiError(413, f"the body may hold at most {MAX_BODY} bytes")
+    raw = await request.body()  # the Guard middleware has refused a body over the limit while it streamed
+    limit: int = request.app.state.hub.settings.max_body
+    if len(raw) > limit:
+        raise ApiError(413, f"the body may hold at most {limit} bytes")
     try:
         return json.loads(raw)
     except (ValueError, RecursionError):
@@ -98,6 +100,10 @@ async def presets() -> list[dict[str, Any]]:
 @router.post("/tables", status_code=201)
 async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
     """Create a table and get its link and commitment."""
+    wait = request.app.state.gate.table_created(client_address(request.scope, hub.settings))
+    if wait is not None:
+        raise ApiError(429, f"too many tables created from this address: try again in {wait:.0f} s",
+                       {"Retry-After": str(round(wait))})
     try:
         spec = NewTable.model_validate(await _body(request))
     except ValidationError as exc:
@@ -109,6 +115,8 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
     try:
         rules = find_rules(spec.rules) if spec.rules is not None else rules_from_toml(spec.profile or "", "profile")
         room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach)
+    except SiteFull as exc:
+        raise ApiError(503, str(exc), {"Retry-After": "60"}) from None
     except CubileteError as exc:
         raise ApiError(422, str(exc)) from None
     return {"id": room.id, "url": f"/t/{room.id}", "commitment": room.commitment}
@@ -205,9 +213,11 @@ async def review(table_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]
         raise ApiError(409, "the review is made when the game ends")
     humans = [s.name for s in room.seats if s.kind == "human" and s.name]
     lang = web_language(lang)
-    if lang not in room.reviews:  # a finished game never changes: review it once per language
-        room.reviews[lang] = await asyncio.to_thread(_review, room.game, humans, lang)
-    return room.reviews[lang]
+    found: dict[str, Any] | None = hub.reviews.get((table_id, lang))
+    if found is None:  # a finished game never changes: review it once per language (kept while it fits)
+        found = await asyncio.to_thread(_review, room.game, humans, lang)
+        hub.reviews.put((table_id, lang), found)
+    return found
 
 
 def _review(game: Any, humans: list[str], lang: str) -> dict[str, Any]:
