@@ -27,7 +27,9 @@ SPANISH = ("anotar ", "tachar ", "apartar ", "volver a tirar todos los dados", "
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    with running_app(f"sqlite:///{tmp_path_factory.mktemp('api') / 'w.sqlite3'}") as client:
+    # one app for the whole module: many tables from one address (the limits have their own tests)
+    with running_app(f"sqlite:///{tmp_path_factory.mktemp('api') / 'w.sqlite3'}",
+                     tables_per_address="1000/minute") as client:
         yield client
 
 

@@ -138,7 +138,9 @@ class Guard:
                 await _answer(send, 403, "requests from other sites are not allowed (Origin)")
                 return
             kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
-            if scope["path"].startswith("/api/") and kind != "application/json":
+            has_body = _header(scope, b"transfer-encoding") is not None or _header(scope, b"content-length") not in (
+                None, "0")
+            if scope["path"].startswith("/api/") and has_body and kind != "application/json":
                 await _answer(send, 415, "the body must be JSON, sent as Content-Type: application/json")
                 return
         length = _header(scope, b"content-length")
