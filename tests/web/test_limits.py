@@ -70,6 +70,14 @@ def test_cross_origin_websockets_are_refused(tmp_path: Path) -> None:
             assert next_frame(ws, "welcome")["you"]["seat"] is None
 
 
+def test_a_websocket_that_never_says_hello_is_closed(tmp_path: Path) -> None:
+    with running_app(_url(tmp_path), hello_timeout=0.3) as client:
+        table = create(client, HUMANS)
+        with client.websocket_connect(f"/ws/{table}") as ws, pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()  # nothing comes before the hello; then the server gives up on it
+        assert closed.value.code == 4408
+
+
 # --- break 9: table creation unlimited ------------------------------------------------------------
 def test_table_creation_is_rate_limited_per_address(tmp_path: Path) -> None:
     with running_app(_url(tmp_path), tables_per_address="3/minute") as client:
