@@ -348,7 +348,10 @@ def test_the_sqlite_log_is_truncated(tmp_path: Path) -> None:
         wal = Path(f"{path}-wal")
         assert wal.stat().st_size > 0
         store: WebStore = client.app.state.hub.store  # type: ignore[attr-defined]
-        store.checkpoint(True)
+        size = wal.stat().st_size
+        store.checkpoint(size)  # not over the size kept: the file stays (truncating holds off writers)
+        assert wal.stat().st_size == size
+        store.checkpoint(size - 1)
         assert wal.stat().st_size == 0
 
 

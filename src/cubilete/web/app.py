@@ -28,15 +28,15 @@ PAGES = ("/", "/t/{table_id}", "/games", "/leaderboard", "/p/{pid}", "/replay/{t
 log = logging.getLogger("cubilete.web")
 
 
-async def _checkpoint_now_and_then(store: WebStore, truncate_every: float, every: float = 2.0) -> None:
+async def _checkpoint_now_and_then(store: WebStore, settings: Settings, every: float = 2.0) -> None:
     """SQLite's write-ahead log is folded into the database from a worker thread, off the event loop;
-    every ``truncate_every`` seconds the log file is also cut back to nothing, so it never stays large."""
+    every ``wal_truncate_every`` seconds a log file grown past ``wal_keep_bytes`` is cut back to nothing."""
     last_truncate = time.monotonic()
     while True:
         await asyncio.sleep(every)
-        truncate = time.monotonic() - last_truncate >= truncate_every
+        truncate = time.monotonic() - last_truncate >= settings.wal_truncate_every
         try:
-            await asyncio.to_thread(store.checkpoint, truncate)
+            await asyncio.to_thread(store.checkpoint, settings.wal_keep_bytes if truncate else None)
         except Exception:  # a busy database: the next round will do it
             log.warning("checkpoint failed", exc_info=True)
         if truncate:
@@ -72,7 +72,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d unfinished table(s)", resumed)
-        checkpoints = asyncio.create_task(_checkpoint_now_and_then(store, settings.wal_truncate_every))
+        checkpoints = asyncio.create_task(_checkpoint_now_and_then(store, settings))
         unloads = asyncio.create_task(_unload_now_and_then(hub, max(0.5, min(30.0, settings.idle_unload / 2))))
         gc.freeze()  # what was loaded at start stays: the collector has less to walk during play
         try:
@@ -81,7 +81,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
             checkpoints.cancel()
             unloads.cancel()
             await hub.close()
-            await asyncio.to_thread(store.checkpoint, True)
+            await asyncio.to_thread(store.checkpoint, 0)  # the log file is left empty at shutdown
             store.close()
 
     app = FastAPI(title="cubilete", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)

@@ -44,7 +44,8 @@ class Settings:
     # memory that comes back
     idle_unload: float = 300.0  # seconds a table with nobody connected and nothing to do stays in memory
     review_cache_bytes: int = 8 * 1024 * 1024  # coach reviews kept (JSON bytes, least recently used out)
-    wal_truncate_every: float = 60.0  # seconds between SQLite WAL checkpoints that truncate the log file
+    wal_truncate_every: float = 60.0  # seconds between checks of the SQLite log file's size
+    wal_keep_bytes: int = 4 * 1024 * 1024  # a log file larger than this is truncated to 0 at the check
     # --- end of part B limits ----------------------------------------------------------------
 
     @classmethod
