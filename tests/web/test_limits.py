@@ -11,13 +11,15 @@ import json
 import re
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.web.conftest import sqlite_url
 from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
-from tests.web.servers import ServerFactory
+from tests.web.servers import LiveServer, start_server
 
 from cubilete.errors import CubileteError
 from cubilete.store.webdb import WebStore
@@ -31,6 +33,18 @@ HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
 def _url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'w.sqlite3'}"
+
+
+@pytest.fixture(scope="module")
+def front_door(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A real ``cubilete serve`` with small limits: request heads must be complete within 1 s and hold at
+    most 4 KB, bodies at most 64 KB, 20 connections at once."""
+    folder = tmp_path_factory.mktemp("front-door")
+    env = {"CUBILETE_MAX_BODY": "65536", "CUBILETE_HEADER_TIMEOUT": "1", "CUBILETE_LIMIT_CONCURRENCY": "20",
+           "CUBILETE_MAX_HEADER_BYTES": "4096"}
+    server = start_server(sqlite_url(folder / "web.sqlite3"), env=env, log_path=folder / "server.log")
+    yield server
+    server.stop()
 
 
 # --- break 8: text/plain and cross-site posts, cross-origin WebSockets ---------------------------
@@ -177,8 +191,8 @@ def test_spectators_coming_and_going_send_nothing_to_the_others(tmp_path: Path) 
 
 
 # --- break 4: a streamed body over the limit (a real server) ---------------------------------------
-def test_a_streamed_body_is_refused_before_it_is_read_whole(server_factory: ServerFactory) -> None:
-    server = server_factory(env={"CUBILETE_MAX_BODY": "65536"})
+def test_a_streamed_body_is_refused_before_it_is_read_whole(front_door: LiveServer) -> None:
+    server = front_door
     chunk = b"x" * 65536
     total = 256 * 1024 * 1024  # the attack sent 512 MB; a server that buffers it all would read every byte
     sent = 0
@@ -216,8 +230,8 @@ def _slow_head(port: int) -> socket.socket:
     return sock
 
 
-def test_a_request_head_that_never_ends_is_cut_off(server_factory: ServerFactory) -> None:
-    server = server_factory(env={"CUBILETE_HEADER_TIMEOUT": "1"})
+def test_a_request_head_that_never_ends_is_cut_off(front_door: LiveServer) -> None:
+    server = front_door
     sock = _slow_head(server.port)
     closed = False
     with sock:
@@ -240,8 +254,8 @@ def test_a_request_head_that_never_ends_is_cut_off(server_factory: ServerFactory
     assert closed, "the server kept a connection whose request head never ended"
 
 
-def test_slow_connections_do_not_lock_others_out(server_factory: ServerFactory) -> None:
-    server = server_factory(env={"CUBILETE_HEADER_TIMEOUT": "1", "CUBILETE_LIMIT_CONCURRENCY": "20"})
+def test_slow_connections_do_not_lock_others_out(front_door: LiveServer) -> None:
+    server = front_door
     slow = [_slow_head(server.port) for _ in range(60)]  # three times what the server takes at once
     try:
         answered = False
@@ -261,8 +275,8 @@ def test_slow_connections_do_not_lock_others_out(server_factory: ServerFactory) 
             sock.close()
 
 
-def test_a_request_head_too_large_is_refused(server_factory: ServerFactory) -> None:
-    server = server_factory(env={"CUBILETE_MAX_HEADER_BYTES": "4096"})
+def test_a_request_head_too_large_is_refused(front_door: LiveServer) -> None:
+    server = front_door
     with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
         with contextlib.suppress(OSError):  # the server may close before it has read everything
             sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 100_000 + b"\r\n\r\n")
