@@ -1,6 +1,7 @@
 """WebSocket load: many tables of real players on one ``cubilete serve`` process, next to a bare echo peer.
 
     .venv/bin/python benchmarks/ws_load.py [--tables 250] [--seconds 60] [--think 0.5] [--db URL]
+    .venv/bin/python benchmarks/ws_load.py --churn 600 [--tables 50] [--think 0.1]   (memory over time)
 
 Starts ``cubilete serve`` (a SQLite file in a temp folder unless ``--db``; ``--bot-delay 0``),
 creates ``--tables`` 2-human tables over HTTP and plays them with real asyncio ``websockets``
@@ -13,6 +14,11 @@ below): on an act it broadcasts a state-sized JSON frame with the next version t
 of the room; no game, no database. The same clients drive it the same way, and the script
 prints our p99 / echo p99. The clients run in their own process(es) so that on a small machine
 the server and the load do not share one interpreter.
+
+``--churn SECONDS`` is the memory run: the same players (every game played to its end, then a new
+table, new connections) for that long against our server only, sampling the server's resident memory
+(RSS, from /proc) every few seconds; it prints RSS over time and the SQLite log's size at the end.
+Idle tables leave the server's memory after ``CUBILETE_IDLE_UNLOAD`` seconds (60 in this mode).
 """
 
 from __future__ import annotations
@@ -70,11 +76,17 @@ def wait_healthy(proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
     sys.exit(f"server not ready after {START_TIMEOUT:.0f} s:\n{log.read_text(errors='replace')[-3000:]}")
 
 
-def launch(argv: list[str], health: str, log: Path) -> subprocess.Popen[bytes]:
+# every player of the load comes from 127.0.0.1: the per-address limits are those of a proxy's many users
+LOAD_ENV = {"CUBILETE_TABLES_PER_ADDRESS": "100000/minute", "CUBILETE_CONNECTS_PER_ADDRESS": "100000/minute",
+            "CUBILETE_SOCKETS_PER_ADDRESS": "100000", "CUBILETE_MAX_LIVE_TABLES": "100000",
+            "CUBILETE_LIMIT_CONCURRENCY": "100000"}
+
+
+def launch(argv: list[str], health: str, log: Path, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     """Start a server process (own process group, output to ``log``) and wait until it is healthy."""
     with open(log, "ab") as out:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)  # fmt: skip
+                                start_new_session=True, env={**os.environ, **LOAD_ENV, **(env or {})})  # fmt: skip
     wait_healthy(proc, health, log)
     return proc
 
@@ -185,8 +197,10 @@ class Load:
         token = secrets.token_hex(16)
         rng = random.Random()
         think = self.conf["think"]
-        async with websockets.connect(f"{self.conf['ws']}/ws/{table}?token={token}&lang=en", max_size=None,
+        async with websockets.connect(f"{self.conf['ws']}/ws/{table}?lang=en", max_size=None,
                                       open_timeout=60, ping_interval=None, proxy=None) as ws:  # fmt: skip
+            if not self.echo:
+                await ws.send(json.dumps({"type": "hello", "token": token}))  # the token never goes in the URL
             self.tally.connected += 1
             self.tally.peak_connected = max(self.tally.peak_connected, self.tally.connected)
             try:
@@ -384,6 +398,62 @@ def drive(name: str, conf: dict[str, Any], procs: int) -> Result:
                   int(statistics.median(sizes)) if sizes else 2000)  # fmt: skip
 
 
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process in MB (Linux /proc)."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def churn(args: argparse.Namespace, tmp: str) -> None:
+    """The memory run: play and replace games for ``args.churn`` seconds, sampling the server's RSS."""
+    import threading
+
+    db = args.db or f"sqlite:///{Path(tmp) / 'web.sqlite3'}"
+    port = free_port()
+    log = Path(tmp) / "serve.log"
+    print(f"ws_load --churn: {args.tables} tables x 2 players for {args.churn:.0f} s, think {args.think} s, "
+          f"db {db.split(':')[0]}, {os.cpu_count()} cores", flush=True)  # fmt: skip
+    argv = [sys.executable, "-m", "cubilete", "serve", "--host", "127.0.0.1", "--port", str(port),
+            "--db", db, "--bot-delay", "0"]  # fmt: skip
+    server = launch(argv, f"http://127.0.0.1:{port}/api/health", log, {"CUBILETE_IDLE_UNLOAD": "60"})
+    samples: list[tuple[float, float]] = []
+    done = threading.Event()
+    t0 = time.monotonic()
+
+    def sample() -> None:
+        while not done.wait(args.sample):
+            with contextlib.suppress(OSError):
+                samples.append((time.monotonic() - t0, rss_mb(server.pid)))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    conf = {"tables": args.tables, "seconds": args.churn, "think": args.think, "kind": "ours",
+            "http": f"http://127.0.0.1:{port}", "ws": f"ws://127.0.0.1:{port}"}  # fmt: skip
+    try:
+        result = drive("cubilete", conf, args.procs)
+        time.sleep(max(args.sample, 70.0))  # idle tables leave memory after 60 s: one more sample after that
+    finally:
+        done.set()
+        sampler.join()
+        stop(server)
+    print(result.line(), flush=True)
+    print("\n  minute   RSS MB (min / median / max of the samples)")
+    by_minute: dict[int, list[float]] = {}
+    for t, mb in samples:
+        by_minute.setdefault(int(t // 60), []).append(mb)
+    for minute, values in sorted(by_minute.items()):
+        print(f"  {minute:6d}   {min(values):7.1f} / {statistics.median(values):7.1f} / {max(values):7.1f}")
+    if db.startswith("sqlite:///"):
+        wal = Path(db.removeprefix("sqlite:///") + "-wal")
+        print(f"\nSQLite log after the run: {wal.stat().st_size if wal.exists() else 0} bytes")
+    loaded = [line for line in log.read_text(errors="replace").splitlines() if "left memory" in line]
+    if loaded:
+        print(f"server: {loaded[-1].strip()}")
+
+
 def main() -> None:
     """Parse arguments, run ours then the echo peer under the same load, print the comparison."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -393,6 +463,9 @@ def main() -> None:
     ap.add_argument("--db", default=None, help="database URL for our server (default: SQLite file in a temp folder)")
     ap.add_argument("--procs", type=int, default=1, help="client processes (default 1)")
     ap.add_argument("--no-peer", action="store_true", help="skip the echo peer")
+    ap.add_argument("--churn", type=float, default=0.0, metavar="SECONDS",
+                    help="memory run of this many seconds (ours only): RSS over time")
+    ap.add_argument("--sample", type=float, default=5.0, help="seconds between RSS samples with --churn (default 5)")
     ap.add_argument("--serve-echo", nargs=2, type=int, metavar=("PORT", "BYTES"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve_echo:
@@ -401,6 +474,10 @@ def main() -> None:
     if args.tables < 1 or args.seconds <= 0 or args.think < 0 or args.procs < 1:
         ap.error("--tables and --procs must be >= 1, --seconds > 0, --think >= 0")
 
+    if args.churn > 0:
+        with tempfile.TemporaryDirectory(prefix="cubilete-ws-churn-") as tmp:
+            churn(args, tmp)
+        return
     with tempfile.TemporaryDirectory(prefix="cubilete-ws-load-") as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'web.sqlite3'}"
         port = free_port()

@@ -109,3 +109,20 @@ class TestCache:
         expected = hashlib.sha256(np.ascontiguousarray(solved.values, dtype=np.float64).tobytes()).hexdigest()
         assert cache.values_digest(solved) == cache.values_digest(loaded) == expected
         assert cache.values_digest(solve(tiny())) == expected  # a fresh solve gives the same table
+
+
+def test_shared_tables_are_bounded_by_bytes_least_recently_used_out(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a server that met many house rules used to keep every solved table forever
+    monkeypatch.setattr(cache, "_SHARED", cache.OrderedDict())
+    a, b, c = tiny(30), tiny(31), tiny(32)  # three rule sets, three tables of the same size
+    first = cache.shared_solution(a)
+    monkeypatch.setattr(cache, "SHARED_BYTES", 2 * cache.footprint(first))  # room for two
+    assert cache.shared_solution(b) is not first
+    assert cache.shared_solution(a) is first  # a is now the most recently used: b goes next
+    cache.shared_solution(c)
+    assert list(cache._SHARED) == [a, c]
+    assert sum(cache.footprint(s) for s in cache._SHARED.values()) <= cache.SHARED_BYTES
+    monkeypatch.setattr(cache, "SHARED_BYTES", 0)  # smaller than any table: the one in use stays
+    assert cache.shared_solution(b).rules == b and list(cache._SHARED) == [b]

@@ -32,6 +32,20 @@ def new_token() -> str:
     return secrets.token_hex(16)
 
 
+@contextmanager
+def table_socket(client: TestClient, table: str, token: str | None = None, lang: str | None = None,
+                 **connect: Any) -> Iterator[WebSocketTestSession]:
+    """A WebSocket to ``table`` that has said hello (with ``token``: a browser; without: a spectator)."""
+    with client.websocket_connect(f"/ws/{table}", **connect) as ws:
+        hello: dict[str, Any] = {"type": "hello"}
+        if token is not None:
+            hello["token"] = token
+        if lang is not None:
+            hello["lang"] = lang
+        ws.send_json(hello)
+        yield ws
+
+
 def create(client: TestClient, seats: list[dict[str, Any]], rules: str = "generala", **extra: Any) -> str:
     """Create a table over HTTP; its id."""
     r = client.post("/api/tables", json={"rules": rules, "seats": seats, **extra})

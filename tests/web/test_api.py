@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.web.inproc import choose, create, new_token, next_frame, running_app
+from tests.web.inproc import choose, create, new_token, next_frame, running_app, table_socket
 
 from cubilete import coach
 from cubilete.record import from_record
@@ -27,7 +27,9 @@ SPANISH = ("anotar ", "tachar ", "apartar ", "volver a tirar todos los dados", "
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    with running_app(f"sqlite:///{tmp_path_factory.mktemp('api') / 'w.sqlite3'}") as client:
+    # one app for the whole module: many tables from one address (the limits have their own tests)
+    with running_app(f"sqlite:///{tmp_path_factory.mktemp('api') / 'w.sqlite3'}",
+                     tables_per_address="1000/minute") as client:
         yield client
 
 
@@ -36,7 +38,7 @@ def finished(app: TestClient) -> dict[str, Any]:
     """Ana plays a whole generala game against a greedy bot: table id, her pid, her decisions, the last state."""
     table = create(app, [HUMAN, GREEDY])
     decisions = 0
-    with app.websocket_connect(f"/ws/{table}?token={new_token()}") as ws:
+    with table_socket(app, table, new_token()) as ws:
         pid = next_frame(ws, "welcome")["you"]["pid"]
         ws.send_json({"type": "sit", "seat": 0, "name": "Ana"})
         state = next_frame(ws, "state")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from starlette.testclient import WebSocketTestSession
-from tests.web.inproc import create, new_token, receive_json, running_app, state_at_least
+from tests.web.inproc import create, new_token, receive_json, running_app, state_at_least, table_socket
 
 REFUSE = {
     "sqlite": [
@@ -62,9 +62,9 @@ def test_a_move_the_database_refuses_is_never_broadcast(db_url: str) -> None:
     backend = sa.make_url(db_url).get_backend_name()
     with running_app(db_url) as client:
         table = create(client, [{"kind": "human"}, {"kind": "human"}])
-        with client.websocket_connect(f"/ws/{table}?token={new_token()}") as a, \
-                client.websocket_connect(f"/ws/{table}?token={new_token()}") as b, \
-                client.websocket_connect(f"/ws/{table}") as watcher:
+        with table_socket(client, table, new_token()) as a, \
+                table_socket(client, table, new_token()) as b, \
+                table_socket(client, table) as watcher:
             a.send_json({"type": "sit", "seat": 0, "name": "Ana"})
             state_at_least(a, 1)
             b.send_json({"type": "sit", "seat": 1, "name": "Bea"})

@@ -49,10 +49,11 @@ class Player:
 
     def connect(self) -> Player:
         """Open the socket; read the welcome and the first state."""
-        url = f"{self.server.ws_url}/ws/{self.table}?token={self.token}&lang=en"
+        url = f"{self.server.ws_url}/ws/{self.table}?lang=en"
         self._stack = contextlib.ExitStack()
         # proxy=None: loopback, whatever proxy the environment names
         self.ws = self._stack.enter_context(connect(url, open_timeout=FRAME_TIMEOUT, close_timeout=2, proxy=None))
+        self.ws.send(json.dumps({"type": "hello", "token": self.token}))  # the token never goes in the URL
         welcome = self.recv()
         assert welcome["type"] == "welcome", welcome
         self.seat = welcome["you"]["seat"]

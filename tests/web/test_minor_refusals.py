@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least
+from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
 
 from cubilete.actions import Roll, action_from_json
 from cubilete.errors import IllegalActionError
@@ -34,8 +34,8 @@ def _error(ws: Any, frame: dict[str, Any]) -> dict[str, Any]:
 
 def test_a_roll_with_a_repeated_position_is_refused_not_merged(app: TestClient) -> None:
     table_id = create(app, [{"kind": "human"}, {"kind": "human"}])
-    with app.websocket_connect(f"/ws/{table_id}?token={new_token()}") as a, \
-            app.websocket_connect(f"/ws/{table_id}?token={new_token()}") as b:
+    with table_socket(app, table_id, new_token()) as a, \
+            table_socket(app, table_id, new_token()) as b:
         a.send_json({"type": "sit", "seat": 0, "name": "Ana"})
         state_at_least(a, 1)
         b.send_json({"type": "sit", "seat": 1, "name": "Bea"})
@@ -95,8 +95,8 @@ def test_names_are_nfkc_normalised_and_distinct_ones_pass() -> None:
 
 def test_a_cyrillic_look_alike_cannot_sit_beside_ana(app: TestClient) -> None:
     table_id = create(app, [{"kind": "human"}, {"kind": "human"}])
-    with app.websocket_connect(f"/ws/{table_id}?token={new_token()}") as a, \
-            app.websocket_connect(f"/ws/{table_id}?token={new_token()}") as b:
+    with table_socket(app, table_id, new_token()) as a, \
+            table_socket(app, table_id, new_token()) as b:
         a.send_json({"type": "sit", "seat": 0, "name": "Ana"})
         state_at_least(a, 1)
         assert _error(b, {"type": "sit", "seat": 1, "name": "\u0410na"})["code"] == "bad-name"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.web.inproc import choose, new_token, next_frame, running_app
+from tests.web.inproc import choose, new_token, next_frame, running_app, table_socket
 
 FORGED = 'name = "generala"\ntitle = "Generala (Argentina)"\n[box.generala]\nvalue = 100000\n'
 
@@ -33,7 +33,7 @@ def play(app: TestClient, body: dict[str, Any], names: list[str]) -> tuple[str, 
     assert r.status_code == 201, r.text
     table_id = r.json()["id"]
     with ExitStack() as stack:
-        socks = [stack.enter_context(app.websocket_connect(f"/ws/{table_id}?token={new_token()}")) for _ in names]
+        socks = [stack.enter_context(table_socket(app, table_id, new_token())) for _ in names]
         pids = [next_frame(ws, "welcome")["you"]["pid"] for ws in socks]
         state: dict[str, Any] = {}
         for seat, (ws, name) in enumerate(zip(socks, names, strict=True)):

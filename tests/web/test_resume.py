@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import sqlalchemy as sa
-from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least
+from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
 
 from cubilete.store.webdb import actions
 
@@ -16,7 +16,7 @@ def test_a_table_that_no_longer_replays_does_not_stop_the_others(tmp_path: Path)
     with running_app(url) as client:
         good, bad = (create(client, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]) for _ in range(2))
         for table in (good, bad):
-            with client.websocket_connect(f"/ws/{table}?token={token}") as ws:
+            with table_socket(client, table, token) as ws:
                 ws.send_json({"type": "sit", "seat": 0, "name": "Ana"})
                 state = state_at_least(ws, 1)
                 while state["current"] != 0:
@@ -29,7 +29,7 @@ def test_a_table_that_no_longer_replays_does_not_stop_the_others(tmp_path: Path)
     engine.dispose()
     with running_app(url) as client:
         assert client.get(f"/api/tables/{good}").json()["state"]["turn"]["throws"] == 1
-        with client.websocket_connect(f"/ws/{good}?token={token}") as ws:
+        with table_socket(client, good, token) as ws:
             assert next_frame(ws, "welcome")["you"]["seat"] == 0
         broken = client.get(f"/api/tables/{bad}")
         assert broken.status_code == 500 and "cannot be loaded" in broken.json()["error"]

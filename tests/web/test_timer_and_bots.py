@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from tests.web.inproc import FRAME_TIMEOUT, create, new_token, next_frame, running_app, state_at_least
+from tests.web.inproc import FRAME_TIMEOUT, create, new_token, next_frame, running_app, state_at_least, table_socket
 
 from cubilete.rules import Rules, find_rules
 from cubilete.rules.profile import rules_from_toml
@@ -43,7 +43,7 @@ def _play_to_the_end(ws: Any, name: str) -> list[dict[str, Any]]:
 def test_a_stand_in_plays_the_whole_turn_of_a_human_who_does_nothing(tmp_path: Path) -> None:
     with running_app(f"sqlite:///{tmp_path / 'w.sqlite3'}") as client:
         table = _table(client, ONE_ROUND, [("human", None), ("bot", "greedy")], timer=1)
-        with client.websocket_connect(f"/ws/{table}?token={new_token()}") as ws:
+        with table_socket(client, table, new_token()) as ws:
             frames = _play_to_the_end(ws, "Ana")
     *playing, end = frames
     assert playing, "the game never showed a playing state"
@@ -64,7 +64,7 @@ def test_a_stand_in_plays_the_whole_turn_of_a_human_who_does_nothing(tmp_path: P
 def test_the_deadline_counts_down_while_the_human_is_to_move(tmp_path: Path) -> None:
     with running_app(f"sqlite:///{tmp_path / 'w.sqlite3'}") as client:
         table = _table(client, ONE_ROUND, [("human", None)], timer=2)
-        with client.websocket_connect(f"/ws/{table}?token={new_token()}") as ws:
+        with table_socket(client, table, new_token()) as ws:
             next_frame(ws, "welcome")
             ws.send_json({"type": "sit", "seat": 0, "name": "Ana"})
             start = state_at_least(ws, 1)
@@ -95,7 +95,7 @@ def test_a_table_of_bots_plays_itself_to_the_end_for_a_spectator(tmp_path: Path)
         seats = [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "random"},
                  {"kind": "bot", "level": "heuristic"}]
         table = create(client, seats, rules="generala-sin-gana", timer=10)
-        with client.websocket_connect(f"/ws/{table}") as watcher:
+        with table_socket(client, table) as watcher:
             assert next_frame(watcher, "welcome")["you"] == {"seat": None, "pid": None}
             state = next_frame(watcher, "state")
             while state["status"] != "finished":

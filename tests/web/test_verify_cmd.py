@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.web.inproc import create, next_frame, running_app
+from tests.web.inproc import create, next_frame, running_app, table_socket
 
 from cubilete import fairness
 from cubilete.cli import main
@@ -32,7 +32,7 @@ def web_record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     client: TestClient
     with running_app(f"sqlite:///{tmp_path_factory.mktemp('verify') / 'w.sqlite3'}") as client:
         table = create(client, BOTS)
-        with client.websocket_connect(f"/ws/{table}") as watcher:
+        with table_socket(client, table) as watcher:
             state = next_frame(watcher, "state")
             while state["status"] != "finished":
                 state = next_frame(watcher, "state")
@@ -344,7 +344,7 @@ def test_a_commitment_that_is_not_64_hex_digits_is_a_usage_error(
 def test_the_finished_table_offers_its_record_as_a_file(tmp_path: Path) -> None:
     with running_app(f"sqlite:///{tmp_path / 'w.sqlite3'}") as client:
         table = create(client, BOTS)
-        with client.websocket_connect(f"/ws/{table}") as watcher:
+        with table_socket(client, table) as watcher:
             while next_frame(watcher, "state")["status"] != "finished":
                 pass
         plain = client.get(f"/api/tables/{table}/record")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.inproc import choose, create, new_token, next_frame, running_app, state_at_least
+from tests.web.inproc import choose, create, new_token, next_frame, running_app, state_at_least, table_socket
 
 from cubilete.actions import action_from_json
 from cubilete.dice import SeededDice
@@ -24,8 +24,8 @@ def test_two_clients_play_a_whole_game_and_every_throw_is_the_committed_seeds(db
     with running_app(db_url) as client:
         table = create(client, [{"kind": "human"}, {"kind": "human"}])
         ana, bea = new_token(), new_token()
-        with client.websocket_connect(f"/ws/{table}?token={ana}") as a, \
-                client.websocket_connect(f"/ws/{table}?token={bea}") as b:
+        with table_socket(client, table, ana) as a, \
+                table_socket(client, table, bea) as b:
             welcome = next_frame(a, "welcome")
             published = welcome["table"]["commitment"]
             assert welcome["you"] == {"seat": None, "pid": welcome["you"]["pid"]}
@@ -62,9 +62,9 @@ def test_a_player_who_leaves_gets_the_seat_back_from_the_same_browser(tmp_path: 
     with running_app(f"sqlite:///{tmp_path / 'w.sqlite3'}") as client:
         table = create(client, [{"kind": "human"}, {"kind": "human"}])
         tokens = [new_token(), new_token()]
-        with client.websocket_connect(f"/ws/{table}?token={tokens[0]}") as first:
+        with table_socket(client, table, tokens[0]) as first:
             _sit(first, 0, "Ana")
-            with client.websocket_connect(f"/ws/{table}?token={tokens[1]}") as second:
+            with table_socket(client, table, tokens[1]) as second:
                 _sit(second, 1, "Bea")
                 state = state_at_least(first, 2)
                 mover = state["current"]  # the start throw decides who begins
@@ -74,12 +74,11 @@ def test_a_player_who_leaves_gets_the_seat_back_from_the_same_browser(tmp_path: 
                 if mover == 0:  # leave with the mover's socket; keep the other one open to watch
                     second, first = first, second
                 second.close()
-                # the mover's tab closed: the other player sees the seat disconnected, the table waits
-                gone = state_at_least(first, 3)
-                while gone["seats"][mover]["connected"]:
-                    gone = next_frame(first, "state")
-                assert gone["version"] == state["version"] and gone["turn"] == state["turn"]
-                with client.websocket_connect(f"/ws/{table}?token={tokens[mover]}") as again:
+                # the mover's tab closed: the other player sees the seat disconnected (a presence frame),
+                # the table waits
+                assert next_frame(first, "presence") == {"type": "presence", "seat": mover, "connected": False}
+                assert client.get(f"/api/tables/{table}").json()["state"]["turn"] == state["turn"]
+                with table_socket(client, table, tokens[mover]) as again:
                     welcome = next_frame(again, "welcome")
                     assert welcome["you"]["seat"] == mover
                     back = next_frame(again, "state")
@@ -92,8 +91,8 @@ def test_a_player_who_leaves_gets_the_seat_back_from_the_same_browser(tmp_path: 
 def test_a_spectator_watches_but_cannot_sit_or_play(tmp_path: Any) -> None:
     with running_app(f"sqlite:///{tmp_path / 'w.sqlite3'}") as client:
         table = create(client, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}])
-        with client.websocket_connect(f"/ws/{table}") as watcher, \
-                client.websocket_connect(f"/ws/{table}?token={new_token()}") as a:
+        with table_socket(client, table) as watcher, \
+                table_socket(client, table, new_token()) as a:
             assert next_frame(watcher, "welcome")["you"] == {"seat": None, "pid": None}
             watcher.send_json({"type": "sit", "seat": 0, "name": "Eve"})
             assert next_frame(watcher, "error")["code"] == "not-seated"
@@ -113,7 +112,7 @@ def test_a_game_against_a_bot_runs_to_the_end_and_lands_in_history_and_rankings(
     with running_app(f"sqlite:///{tmp_path / 'w.sqlite3'}") as client:
         table = create(client, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}])
         token = new_token()
-        with client.websocket_connect(f"/ws/{table}?token={token}") as a:
+        with table_socket(client, table, token) as a:
             pid = next_frame(a, "welcome")["you"]["pid"]
             state = _sit(a, 0, "Ana")
             while state["status"] != "finished":

@@ -12,14 +12,15 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
-from tests.web.inproc import create, new_token, next_frame, receive_json, running_app, state_at_least
+from tests.web.inproc import create, new_token, next_frame, receive_json, running_app, state_at_least, table_socket
 
 from cubilete.web.protocol import MAX_FRAME, Act, ProtocolError, parse_frame
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    with running_app(f"sqlite:///{tmp_path_factory.mktemp('web') / 'w.sqlite3'}", rate=1000.0, burst=1000.0) as c:
+    with running_app(f"sqlite:///{tmp_path_factory.mktemp('web') / 'w.sqlite3'}", rate=1000.0, burst=1000.0,
+                     connects_per_address="100000/minute") as c:  # the fuzz test reconnects often
         yield c
 
 
@@ -27,8 +28,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 def table(app: TestClient) -> Iterator[tuple[str, dict[str, Any], dict[int, Any]]]:
     """A started 2-human table: (id, state, sockets by seat)."""
     table_id = create(app, [{"kind": "human"}, {"kind": "human"}])
-    with app.websocket_connect(f"/ws/{table_id}?token={new_token()}") as a, \
-            app.websocket_connect(f"/ws/{table_id}?token={new_token()}") as b:
+    with table_socket(app, table_id, new_token()) as a, \
+            table_socket(app, table_id, new_token()) as b:
         a.send_json({"type": "sit", "seat": 0, "name": "Ana"})
         state_at_least(a, 1)
         b.send_json({"type": "sit", "seat": 1, "name": "Bea"})
@@ -70,8 +71,8 @@ def test_out_of_turn_stale_illegal_and_forged_actions_are_refused(app: TestClien
 
 def test_seats_and_names_are_checked(app: TestClient) -> None:
     table_id = create(app, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "greedy"}])
-    with app.websocket_connect(f"/ws/{table_id}?token={new_token()}") as a, \
-            app.websocket_connect(f"/ws/{table_id}?token={new_token()}") as b:
+    with table_socket(app, table_id, new_token()) as a, \
+            table_socket(app, table_id, new_token()) as b:
         a.send_json({"type": "sit", "seat": 0, "name": "<script>x()</script>"})
         state = state_at_least(a, 1)
         assert state["seats"][0]["name"] == "<script>x()</script>"  # kept as text; pages insert it as text
@@ -90,7 +91,7 @@ def test_seats_and_names_are_checked(app: TestClient) -> None:
 
 def test_the_coach_answers_only_the_player_to_move_and_only_where_allowed(app: TestClient) -> None:
     table_id = create(app, [{"kind": "human"}, {"kind": "human"}], coach=False)
-    with app.websocket_connect(f"/ws/{table_id}?token={new_token()}") as a:
+    with table_socket(app, table_id, new_token()) as a:
         _refused(a, {"type": "hint"}, "coach-off")
 
 
@@ -146,7 +147,7 @@ def _is_ping(text: str) -> bool:
 @given(frame=frames)
 def test_fuzzed_frames_are_answered_and_the_server_keeps_serving(app: TestClient, fuzz_table: str, frame: str) -> None:
     # a spectator may do nothing but ping: every other frame, valid or not, gets exactly one error frame
-    with app.websocket_connect(f"/ws/{fuzz_table}") as ws:
+    with table_socket(app, fuzz_table) as ws:
         next_frame(ws, "welcome")
         before = next_frame(ws, "state")
         ws.send_text(frame)
@@ -160,7 +161,7 @@ def test_fuzzed_frames_are_answered_and_the_server_keeps_serving(app: TestClient
 def test_a_flood_is_rate_limited_and_the_connection_survives(tmp_path: Path) -> None:
     with running_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", rate=5.0, burst=10.0) as client:
         table_id = create(client, [{"kind": "human"}, {"kind": "human"}])
-        with client.websocket_connect(f"/ws/{table_id}") as ws:
+        with table_socket(client, table_id) as ws:
             next_frame(ws, "welcome")
             for _ in range(30):
                 ws.send_json({"type": "ping"})
@@ -170,13 +171,29 @@ def test_a_flood_is_rate_limited_and_the_connection_survives(tmp_path: Path) -> 
 
 
 def test_unknown_tables_and_bad_tokens_close_the_socket_with_a_code(app: TestClient) -> None:
-    with app.websocket_connect("/ws/nosuchtable") as ws, pytest.raises(WebSocketDisconnect) as gone:
+    with table_socket(app, "nosuchtable") as ws, pytest.raises(WebSocketDisconnect) as gone:
         receive_json(ws)
     assert gone.value.code == 4404
     table_id = create(app, [{"kind": "human"}])
-    with app.websocket_connect(f"/ws/{table_id}?token=short") as ws, pytest.raises(WebSocketDisconnect) as bad:
+    with table_socket(app, table_id, "short") as ws, pytest.raises(WebSocketDisconnect) as bad:
         receive_json(ws)
     assert bad.value.code == 4400
+
+
+def test_a_token_in_the_url_is_refused_so_it_never_reaches_access_logs(app: TestClient) -> None:
+    table_id = create(app, [{"kind": "human"}])
+    with app.websocket_connect(f"/ws/{table_id}?token={new_token()}") as ws, \
+            pytest.raises(WebSocketDisconnect) as refused:
+        receive_json(ws)
+    assert refused.value.code == 4400 and "hello" in str(refused.value.reason)
+
+
+def test_the_first_frame_must_be_hello(app: TestClient) -> None:
+    table_id = create(app, [{"kind": "human"}])
+    with app.websocket_connect(f"/ws/{table_id}") as ws, pytest.raises(WebSocketDisconnect) as refused:
+        ws.send_json({"type": "ping"})
+        receive_json(ws)
+    assert refused.value.code == 4400
 
 
 def _act_of_size(size: int, pad_char: str = "x", version: int = 0) -> str:

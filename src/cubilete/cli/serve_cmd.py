@@ -14,6 +14,8 @@ examples:
 
 The database may also be given by CUBILETE_DB_URL. Its schema is created or upgraded at start.
 Tables that were being played when the server stopped (even killed) resume where they were.
+Limits (body size, rate limits per address, allowed origins, trusted proxies, ...) are set by
+CUBILETE_<NAME> variables, e.g. CUBILETE_TRUSTED_PROXIES=127.0.0.1: see docs/WEB.md, "Limits".
 """
 
 

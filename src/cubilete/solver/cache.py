@@ -13,6 +13,7 @@ import json
 import os
 import threading
 import zipfile
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextvars import ContextVar
 from pathlib import Path
@@ -100,7 +101,7 @@ def load_or_solve(rules: Rules, progress: Progress | None = None, moments: bool 
     return solution
 
 
-_SHARED: dict[Rules, Solution] = {}
+_SHARED: OrderedDict[Rules, Solution] = OrderedDict()  # least recently used first
 _SHARED_LOCK = threading.Lock()
 _SOLVE_HERE: ContextVar[bool] = ContextVar("cubilete_solve_here", default=True)
 
@@ -115,11 +116,23 @@ def tables_only() -> Iterator[None]:
         yield
     finally:
         _SOLVE_HERE.reset(token)
+# bytes of solved tables kept in memory (``$CUBILETE_SOLVER_MEMORY``, default 1 GiB); the least recently
+# used go first (they stay on disk and load again in milliseconds); the one in use is always kept
+SHARED_BYTES = int(os.environ.get("CUBILETE_SOLVER_MEMORY") or 1 << 30)
+
+
+def footprint(solution: Solution) -> int:
+    """Bytes a solved table holds in memory: its values and the turn values memoised so far."""
+    arrays = [solution.values, *solution.turn_memo.values()]
+    if solution.second_moments is not None:
+        arrays.append(solution.second_moments)
+    return sum(int(a.nbytes) for a in arrays)
 
 
 def shared_solution(rules: Rules, progress: Progress | None = None) -> Solution:
     """The tables of ``rules`` loaded (or solved) once per process and shared by every caller
-    (bots, coach, advisor apps); raises :class:`SolverUnsupportedError` for rules too large."""
+    (bots, coach, advisor apps); raises :class:`SolverUnsupportedError` for rules too large.
+    At most :data:`SHARED_BYTES` of tables stay loaded (least recently used out)."""
     with _SHARED_LOCK:
         solution = _SHARED.get(rules)
         if solution is None:
@@ -132,4 +145,7 @@ def shared_solution(rules: Rules, progress: Progress | None = None) -> Solution:
                     raise SolverUnsupportedError(f"{rules.name}: not solved on this server (yet)")
                 solution = loaded
             _SHARED[rules] = solution
+        _SHARED.move_to_end(rules)
+        while len(_SHARED) > 1 and sum(footprint(s) for s in _SHARED.values()) > SHARED_BYTES:
+            _SHARED.popitem(last=False)
         return solution

@@ -144,6 +144,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints (the only fsyncs) run apart: WebStore.checkpoint
+    cursor.execute("PRAGMA journal_size_limit=4194304")  # a log that wraps around is cut back to 4 MB
     cursor.close()
 
 
@@ -220,12 +221,21 @@ class WebStore:
         except sa.exc.SQLAlchemyError as exc:
             raise StoreError(f"the database refused the write: {exc.__class__.__name__}") from exc
 
-    def checkpoint(self) -> None:
+    def checkpoint(self, truncate_above: int | None = None) -> None:
         """Copy the SQLite write-ahead log into the database file (a worker thread calls this now and
-        then, so the fsync it needs never stalls the event loop); nothing to do on other databases."""
-        if self.local:
-            with self.engine.connect() as conn:
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        then, so the fsync it needs never stalls the event loop). With ``truncate_above``, a log file
+        larger than that many bytes is also cut back to zero (a TRUNCATE checkpoint briefly holds off
+        writers, so it runs only when the file grew). Nothing to do on other databases."""
+        if not self.local:
+            return
+        mode = "PASSIVE"
+        if truncate_above is not None:
+            name = self.engine.url.database
+            wal = Path(f"{name}-wal") if name and name != ":memory:" else None
+            if wal is not None and wal.exists() and wal.stat().st_size > truncate_above:
+                mode = "TRUNCATE"
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
 
     # --- writes ----------------------------------------------------------------------
     def create_table(self, row: TableRow) -> None:

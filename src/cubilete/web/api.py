@@ -21,14 +21,14 @@ from cubilete.rules import Rules, all_presets, find_rules
 from cubilete.rules.codec import rules_from_dict, rules_hash
 from cubilete.rules.profile import rules_from_toml
 from cubilete.store.webdb import PlayerResult, TableRow
-from cubilete.web.hub import PID, Hub, web_record
+from cubilete.web.guard import client_address
+from cubilete.web.hub import PID, Hub, SiteFull, web_record
 from cubilete.web.protocol import ProtocolError
 from cubilete.web.room import Room, with_tables_only
 from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverBusy
 from cubilete.web.words import in_language, rules_words, web_language
 
-MAX_BODY = 64 * 1024
 SOLVED_LEVELS = {"optimal", *LEVEL_SLIPS}  # the bots that play from the solved tables
 router = APIRouter(prefix="/api")
 
@@ -36,10 +36,11 @@ router = APIRouter(prefix="/api")
 class ApiError(Exception):
     """A refused request: its status and message."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers
 
 
 def hub_of(request: Request) -> Hub:
@@ -71,9 +72,10 @@ class NewTable(BaseModel):
 
 
 async def _body(request: Request) -> object:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ApiError(413, f"the body may hold at most {MAX_BODY} bytes")
+    raw = await request.body()  # the Guard middleware has refused a body over the limit while it streamed
+    limit: int = request.app.state.hub.settings.max_body
+    if len(raw) > limit:
+        raise ApiError(413, f"the body may hold at most {limit} bytes")
     try:
         return json.loads(raw)
     except (ValueError, RecursionError):
@@ -104,6 +106,10 @@ async def presets() -> list[dict[str, Any]]:
 @router.post("/tables", status_code=201)
 async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
     """Create a table and get its link and commitment."""
+    wait = request.app.state.gate.table_created(client_address(request.scope, hub.settings))
+    if wait is not None:
+        raise ApiError(429, f"too many tables created from this address: try again in {wait:.0f} s",
+                       {"Retry-After": str(round(wait))})
     try:
         spec = NewTable.model_validate(await _body(request))
     except ValidationError as exc:
@@ -122,6 +128,8 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
         room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach)
     except SolverBusy as exc:
         raise ApiError(503, str(exc)) from None
+    except SiteFull as exc:
+        raise ApiError(503, str(exc), {"Retry-After": "60"}) from None
     except CubileteError as exc:
         raise ApiError(422, str(exc)) from None
     note = None
@@ -269,13 +277,15 @@ async def review(table_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]
         raise ApiError(409, "the review is made when the game ends")
     humans = [s.name for s in room.seats if s.kind == "human" and s.name]
     lang = web_language(lang)
-    if lang not in room.reviews:  # a finished game never changes: review it once per language
+    found: dict[str, Any] | None = hub.reviews.get((table_id, lang))
+    if found is None:  # a finished game never changes: review it once per language (kept while it fits)
         try:
             await room.coach_ready()
         except ProtocolError as exc:
             raise ApiError(409, exc.message) from None
-        room.reviews[lang] = await asyncio.to_thread(with_tables_only, _review, room.game, humans, lang)
-    return room.reviews[lang]
+        found = await asyncio.to_thread(with_tables_only, _review, room.game, humans, lang)
+        hub.reviews.put((table_id, lang), found)
+    return found
 
 
 def _review(game: Any, humans: list[str], lang: str) -> dict[str, Any]:

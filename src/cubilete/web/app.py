@@ -6,18 +6,20 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cubilete.store.webdb import WebStore
 from cubilete.web import ws
 from cubilete.web.api import ApiError, router
+from cubilete.web.guard import Gate, Guard
 from cubilete.web.hub import Hub
 from cubilete.web.settings import Settings
 
@@ -26,14 +28,32 @@ PAGES = ("/", "/t/{table_id}", "/games", "/leaderboard", "/p/{pid}", "/replay/{t
 log = logging.getLogger("cubilete.web")
 
 
-async def _checkpoint_now_and_then(store: WebStore, every: float = 2.0) -> None:
-    """SQLite's write-ahead log is folded into the database from a worker thread, off the event loop."""
+async def _checkpoint_now_and_then(store: WebStore, settings: Settings, every: float = 2.0) -> None:
+    """SQLite's write-ahead log is folded into the database from a worker thread, off the event loop;
+    every ``wal_truncate_every`` seconds a log file grown past ``wal_keep_bytes`` is cut back to nothing."""
+    last_truncate = time.monotonic()
+    while True:
+        await asyncio.sleep(every)
+        truncate = time.monotonic() - last_truncate >= settings.wal_truncate_every
+        try:
+            await asyncio.to_thread(store.checkpoint, settings.wal_keep_bytes if truncate else None)
+        except Exception:  # a busy database: the next round will do it
+            log.warning("checkpoint failed", exc_info=True)
+        if truncate:
+            last_truncate = time.monotonic()
+
+
+async def _unload_now_and_then(hub: Hub, every: float) -> None:
+    """Idle tables leave memory (they reload on demand)."""
     while True:
         await asyncio.sleep(every)
         try:
-            await asyncio.to_thread(store.checkpoint)
-        except Exception:  # a busy database: the next round will do it
-            log.warning("checkpoint failed", exc_info=True)
+            gone = await hub.unload_idle()
+        except Exception:
+            log.exception("unloading idle tables failed")
+            continue
+        if gone:
+            log.info("%d idle table(s) left memory; %d loaded", gone, len(hub.rooms))
 
 
 def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
@@ -48,17 +68,20 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
             store.migrate()
         hub = Hub(store, settings)
         app.state.hub = hub
+        app.state.gate = Gate(settings)
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d unfinished table(s)", resumed)
-        checkpoints = asyncio.create_task(_checkpoint_now_and_then(store))
+        checkpoints = asyncio.create_task(_checkpoint_now_and_then(store, settings))
+        unloads = asyncio.create_task(_unload_now_and_then(hub, max(0.5, min(30.0, settings.idle_unload / 2))))
         gc.freeze()  # what was loaded at start stays: the collector has less to walk during play
         try:
             yield
         finally:
             checkpoints.cancel()
+            unloads.cancel()
             await hub.close()
-            await asyncio.to_thread(store.checkpoint)
+            await asyncio.to_thread(store.checkpoint, 0)  # the log file is left empty at shutdown
             store.close()
 
     app = FastAPI(title="cubilete", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
@@ -72,17 +95,9 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
     for path in PAGES:
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
-    @app.middleware("http")
-    async def revalidate_static(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        """Pages and scripts are revalidated on each load, so an upgrade never mixes old and new code."""
-        response = await call_next(request)
-        if request.url.path.startswith("/static/"):
-            response.headers["Cache-Control"] = "no-cache"
-        return response
-
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameter(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -100,4 +115,5 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
         return JSONResponse({"error": "the server failed to answer this request; the details are in its log"},
                             status_code=500)
 
+    app.add_middleware(Guard, settings=settings)  # added last, so outermost: limits, Origin, security headers
     return app

@@ -11,6 +11,7 @@ import logging
 import re
 import secrets
 import time
+from collections import OrderedDict
 from typing import Any
 
 from cubilete import fairness
@@ -34,6 +35,41 @@ BOT_NAMES = {"random": "Random", "greedy": "Greedy", "heuristic": "Heuristic", "
              "casual": "Casual", "strong": "Strong", "optimal": "Optimal", "lookahead": "Lookahead"}
 
 
+class ByteLRU:
+    """A cache of JSON-able values bounded by the size of their JSON text: the least recently used
+    go first when a new value would pass ``limit`` bytes (a value larger than the limit is not kept)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self._items: OrderedDict[object, tuple[Any, int]] = OrderedDict()
+
+    def get(self, key: object) -> Any | None:
+        """The value, now the most recently used; None if absent."""
+        item = self._items.get(key)
+        if item is None:
+            return None
+        self._items.move_to_end(key)
+        return item[0]
+
+    def put(self, key: object, value: Any) -> None:
+        """Keep ``value``, dropping the least recently used ones as needed."""
+        cost = len(json.dumps(value, ensure_ascii=False).encode())
+        old = self._items.pop(key, None)
+        if old is not None:
+            self.size -= old[1]
+        if cost > self.limit:
+            return
+        while self._items and self.size + cost > self.limit:
+            _, (_, dropped) = self._items.popitem(last=False)
+            self.size -= dropped
+        self._items[key] = (value, cost)
+        self.size += cost
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
 def token_hash(token: str) -> str:
     """What the database keeps of a browser token (never the token itself)."""
     return hashlib.sha256(f"seat:{token}".encode()).hexdigest()
@@ -44,6 +80,10 @@ def player_id(token: str) -> str:
     return hashlib.sha256(f"player:{token}".encode()).hexdigest()[:16]
 
 
+class SiteFull(CubileteError):
+    """The global cap on tables in play is reached."""
+
+
 class Hub:
     """The server's tables."""
 
@@ -51,6 +91,7 @@ class Hub:
         self.store = store
         self.settings = settings
         self.rooms: dict[str, Room] = {}
+        self.reviews = ByteLRU(settings.review_cache_bytes)  # coach reviews by (table id, language)
         self._loading = asyncio.Lock()
         self.solver = SolverPool(settings)  # new rule sets are solved in worker processes
 
@@ -89,6 +130,9 @@ class Hub:
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise CubileteError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
                                 f"not {len(seats)}")
+        live = sum(1 for r in self.rooms.values() if r.status != "finished")
+        if live >= self.settings.max_live_tables:
+            raise SiteFull(f"the site has {live} tables in play, as many as it takes: try again later")
         for kind, level in seats:
             if kind == "bot" and level not in BOT_LEVELS:
                 raise CubileteError(f"unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
@@ -110,6 +154,19 @@ class Hub:
         self.rooms[row.id] = room
         room.schedule()
         return room
+
+    async def unload_idle(self, now: float | None = None) -> int:
+        """Let tables leave memory when nobody is connected and nothing is going on (no bot or timer
+        running, no write in progress) for ``idle_unload`` seconds; they reload from the database when
+        asked for again. Returns how many left."""
+        now = time.monotonic() if now is None else now
+        gone = 0
+        for table_id, room in list(self.rooms.items()):
+            if room.idle() and now - room.touched >= self.settings.idle_unload:
+                del self.rooms[table_id]
+                await room.close()
+                gone += 1
+        return gone
 
     async def close(self) -> None:
         """Stop every table's tasks."""

@@ -51,8 +51,19 @@ class Ping(Frame):
     type: Literal["ping"]
 
 
+class Hello(Frame):
+    """The first frame of every connection: who is there (the seat token, if any) and the language.
+
+    The token travels in this frame, never in the URL, so it stays out of access logs and histories."""
+
+    type: Literal["hello"]
+    token: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{16,64}$")
+    lang: str | None = Field(default=None, max_length=16)
+
+
 ClientFrame = Annotated[Sit | Act | Hint | Ping, Field(discriminator="type")]
 _frames: TypeAdapter[Sit | Act | Hint | Ping] = TypeAdapter(ClientFrame)
+_hello: TypeAdapter[Hello] = TypeAdapter(Hello)
 
 
 class ProtocolError(Exception):
@@ -69,8 +80,20 @@ def error_frame(code: str, message: str) -> dict[str, str]:
     return {"type": "error", "code": code, "message": message}
 
 
-def parse_frame(text: str | bytes) -> Sit | Act | Hint | Ping:
-    """The client frame in ``text``, or a :class:`ProtocolError` saying what is wrong with it."""
+def parse_hello(text: str | bytes) -> Hello:
+    """The first frame of a connection, or a :class:`ProtocolError` saying what is wrong with it."""
+    data = _json_object(text)
+    if data.get("type") != "hello":
+        raise ProtocolError("bad-message", "the first frame is {\"type\": \"hello\", \"token\": ...}")
+    try:
+        return _hello.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "frame"
+        raise ProtocolError("bad-message", f"{where}: {first['msg']}") from None
+
+
+def _json_object(text: str | bytes) -> dict[str, Any]:
     if isinstance(text, bytes):
         raise ProtocolError("bad-message", "frames are JSON text, not binary")
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME:
@@ -81,6 +104,14 @@ def parse_frame(text: str | bytes) -> Sit | Act | Hint | Ping:
         raise ProtocolError("bad-json", "the frame is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad-message", "a frame is a JSON object with a \"type\"")
+    return data
+
+
+def parse_frame(text: str | bytes) -> Sit | Act | Hint | Ping:
+    """The client frame in ``text``, or a :class:`ProtocolError` saying what is wrong with it."""
+    data = _json_object(text)
+    if data.get("type") == "hello":
+        raise ProtocolError("bad-message", "hello is only the first frame of a connection")
     try:
         return _frames.validate_python(data)
     except ValidationError as exc:

@@ -116,11 +116,11 @@ class Room:
         self.clients: set[Client] = set()
         self.lock = asyncio.Lock()
         self.bots: dict[int, Strategy] = {}
-        self.reviews: dict[str, dict[str, Any]] = {}  # the coach's review of the finished game, by language
         self._driver: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
         self._turn_key: tuple[object, ...] | None = None
         self.deadline: float | None = None  # loop time when the current human's turn is handed to a bot
+        self.touched = time.monotonic()  # last connection or move: idle tables leave memory (Hub.unload_idle)
         if self.status != "waiting":
             self.game = self._new_game()
             for seat, text in row.actions:
@@ -148,7 +148,7 @@ class Room:
 
     def state(self) -> dict[str, Any]:
         """The state frame's body."""
-        connected = {c.seat for c in self.clients if c.seat is not None}
+        connected = self._connected()
         left = None
         if self.deadline is not None:
             left = round(max(0.0, self.deadline - asyncio.get_running_loop().time()), 1)
@@ -156,26 +156,56 @@ class Room:
 
     def broadcast(self) -> None:
         """Send the state to everyone at the table (one JSON text for all)."""
+        self.touched = time.monotonic()
         text = json.dumps({"type": "state", **self.state()}, ensure_ascii=False)
         for client in list(self.clients):
             client.send(text)
 
     # --- connections -------------------------------------------------------------------
-    def join(self, client: Client) -> None:
-        """A connection arrives: it gets its seat back if its token holds one."""
+    def join(self, client: Client) -> bool:
+        """A connection arrives: it gets its seat back if its token holds one. A spectator beyond the
+        table's cap is refused (False). The newcomer gets the whole state; the others only a presence
+        frame when a seat's connection changes (nothing for spectators coming and going)."""
         if client.token_hash is not None:
             for seat in self.seats:
                 if seat.kind == "human" and seat.token_hash == client.token_hash:
                     client.seat = seat.idx
+        if client.seat is None and self.spectators() >= self.settings.spectators_per_table:
+            return False
+        before = self._connected()
         self.clients.add(client)
+        self.touched = time.monotonic()
         client.send({"type": "welcome", "table": self.table, "you": {"seat": client.seat, "pid": client.pid}})
+        client.send(json.dumps({"type": "state", **self.state()}, ensure_ascii=False))
         self.schedule()
-        self.broadcast()  # the others see the seat connected again
+        self._presence(before, client)
+        return True
 
     def leave(self, client: Client) -> None:
         """A connection goes."""
+        if client not in self.clients:
+            return
+        before = self._connected()
         self.clients.discard(client)
-        self.broadcast()
+        self.touched = time.monotonic()
+        self._presence(before, client)
+
+    def spectators(self) -> int:
+        """Connections without a seat."""
+        return sum(1 for c in self.clients if c.seat is None)
+
+    def _connected(self) -> set[int]:
+        return {c.seat for c in self.clients if c.seat is not None}
+
+    def _presence(self, before: set[int], client: Client) -> None:
+        """Tell the others that a seat's connection came or went (a small frame, not the whole state)."""
+        after = self._connected()
+        if client.seat is None or (client.seat in before) == (client.seat in after):
+            return
+        text = json.dumps({"type": "presence", "seat": client.seat, "connected": client.seat in after})
+        for other in list(self.clients):
+            if other is not client:
+                other.send(text)
 
     async def handle(self, client: Client, frame: Sit | Act | Hint | Ping) -> None:
         """Answer one valid frame; refusals raise :class:`ProtocolError`."""
@@ -368,6 +398,11 @@ class Room:
         reason = await self.solver.ready(self.rules)
         if reason is not None:
             raise ProtocolError("coach-unavailable", f"the coach is not available for these rules: {reason}")
+
+    def idle(self) -> bool:
+        """Nobody connected, no bot or timer running, no write in progress: the table may leave memory."""
+        busy = any(task is not None and not task.done() for task in (self._driver, self._timer_task))
+        return not self.clients and not busy and not self.lock.locked()
 
     async def close(self) -> None:
         """Stop the bots and the timer (server shutdown)."""

@@ -1,10 +1,18 @@
-"""The server's settings: embedded defaults, the environment, then the command line."""
+"""The server's settings: embedded defaults, the environment, then the command line.
+
+Every limit of the server lives here, in one frozen object the app reads. Each field can be
+set from the environment as ``CUBILETE_<FIELD NAME IN CAPITALS>`` (e.g. ``CUBILETE_MAX_BODY=32768``,
+``CUBILETE_ALLOWED_ORIGINS=https://a.example,https://b.example``); docs/WEB.md ("Limits") lists them.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
+from typing import Any
 
+from cubilete.errors import CubileteError
 from cubilete.store.webdb import default_url
 
 
@@ -29,9 +37,62 @@ class Settings:
     solve_wall_seconds: int = 600  # wall time after which a solving process is killed
     solve_memory_mb: int = 2048  # address space of one solving process (RLIMIT_AS in the worker)
     # --- end of the house-rules block ---------------------------------------------------------------
+    # --- HTTP and WebSocket limits (issue 10, part B) ----------------------------------------
+    max_body: int = 64 * 1024  # bytes of a request body, counted while it streams in (413 beyond)
+    allowed_origins: tuple[str, ...] = ()  # origins besides the server's own that may post and connect
+    trusted_proxies: tuple[str, ...] = ()  # peers whose X-Forwarded-For names the client (e.g. 127.0.0.1)
+    tables_per_address: str = "20/minute;200/day"  # table creations per client address (``limits`` syntax)
+    max_live_tables: int = 2000  # unfinished tables on the site; creation answers 503 beyond
+    connects_per_address: str = "60/minute"  # WebSocket connections opened per client address
+    sockets_per_address: int = 32  # WebSockets open at once per client address
+    spectators_per_table: int = 50  # connections without a seat at one table
+    hello_timeout: float = 10.0  # seconds a new WebSocket has to send its hello frame
+    # uvicorn (cubilete serve): connections, keep-alive and header limits
+    limit_concurrency: int = 4000  # open connections + tasks; beyond, new requests get 503
+    timeout_keep_alive: int = 5  # seconds an idle keep-alive connection stays open
+    header_timeout: float = 10.0  # seconds a new connection has to send its complete request head
+    max_header_bytes: int = 16 * 1024  # bytes of a request head (h11_max_incomplete_event_size)
+    # memory that comes back
+    idle_unload: float = 300.0  # seconds a table with nobody connected and nothing to do stays in memory
+    review_cache_bytes: int = 8 * 1024 * 1024  # coach reviews kept (JSON bytes, least recently used out)
+    wal_truncate_every: float = 60.0  # seconds between checks of the SQLite log file's size
+    wal_keep_bytes: int = 4 * 1024 * 1024  # a log file larger than this is truncated to 0 at the check
+    # --- end of part B limits ----------------------------------------------------------------
 
     @classmethod
     def from_environment(cls, db_url: str | None = None, bot_delay: float | None = None) -> Settings:
-        """Arguments first, then ``CUBILETE_DB_URL``, then the SQLite file in the user data folder."""
+        """Arguments first, then ``CUBILETE_DB_URL``, then the SQLite file in the user data folder;
+        any other field from ``CUBILETE_<FIELD>`` when set."""
         url = db_url or os.environ.get("CUBILETE_DB_URL") or default_url()
-        return cls(db_url=url) if bot_delay is None else cls(db_url=url, bot_delay=bot_delay)
+        values: dict[str, Any] = {"db_url": url}
+        for f in dataclasses.fields(cls):
+            raw = os.environ.get(f"CUBILETE_{f.name.upper()}")
+            if f.name == "db_url" or raw is None:
+                continue
+            values[f.name] = _parse(f.name, f.default, raw)
+        if bot_delay is not None:
+            values["bot_delay"] = bot_delay
+        return cls(**values)
+
+
+def _parse(name: str, default: object, raw: str) -> object:
+    """The environment's text for a field, as the field's type (that of its default)."""
+    where = f"CUBILETE_{name.upper()}={raw!r}"
+    if isinstance(default, tuple):
+        return tuple(part.strip() for part in raw.split(",") if part.strip())
+    if isinstance(default, bool):
+        if raw.lower() not in ("1", "0", "true", "false", "yes", "no"):
+            raise CubileteError(f"{where}: expected true or false")
+        return raw.lower() in ("1", "true", "yes")
+    try:
+        if isinstance(default, int):
+            value: object = int(raw)
+        elif isinstance(default, float):
+            value = float(raw)
+        else:
+            return raw
+    except ValueError:
+        raise CubileteError(f"{where}: expected a number") from None
+    if isinstance(value, int | float) and value < 0:
+        raise CubileteError(f"{where}: expected a number of at least 0")
+    return value

@@ -1,4 +1,4 @@
-"""The WebSocket endpoint: identity from the query, then frames in, frames out."""
+"""The WebSocket endpoint: limits per address, a hello frame with the identity, then frames in, frames out."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import logging
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from cubilete.web.hub import TOKEN, Hub, player_id, token_hash
-from cubilete.web.protocol import ProtocolError, parse_frame
+from cubilete.web.guard import Gate, client_address
+from cubilete.web.hub import Hub, player_id, token_hash
+from cubilete.web.protocol import Hello, ProtocolError, parse_frame, parse_hello
 from cubilete.web.room import Client, refuse
 from cubilete.web.words import web_language
 
@@ -17,13 +18,44 @@ log = logging.getLogger("cubilete.web")
 FLOOD_LIMIT = 200  # frames refused in a row for rate before the connection is closed
 
 
+async def _hello(websocket: WebSocket, timeout: float) -> Hello | None:
+    """The connection's first frame; None (after closing the connection) if it is late or wrong."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), timeout)
+    except TimeoutError:
+        await websocket.close(code=4408, reason="no hello frame in time")
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    try:
+        return parse_hello(message["text"] if message.get("text") is not None else message.get("bytes", b""))
+    except ProtocolError as exc:
+        await websocket.close(code=4400, reason=exc.message[:120])
+        return None
+
+
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """One client at one table, until it goes."""
     hub: Hub = websocket.app.state.hub
-    token = websocket.query_params.get("token")
+    gate: Gate = websocket.app.state.gate
     await websocket.accept()
-    if token is not None and not TOKEN.match(token):
-        await websocket.close(code=4400, reason="bad token")
+    if "token" in websocket.query_params:
+        await websocket.close(code=4400, reason="the token goes in the hello frame, never in the URL")
+        return
+    address = client_address(websocket.scope, hub.settings)
+    refused = gate.socket_opened(address)
+    if refused is not None:
+        await websocket.close(code=4429, reason=refused)
+        return
+    try:
+        await _serve(websocket, table_id, hub)
+    finally:
+        gate.socket_closed(address)
+
+
+async def _serve(websocket: WebSocket, table_id: str, hub: Hub) -> None:
+    hello = await _hello(websocket, hub.settings.hello_timeout)
+    if hello is None:
         return
     try:
         room = await hub.room(table_id)
@@ -33,11 +65,14 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if room is None:
         await websocket.close(code=4404, reason="no such table")
         return
-    lang = web_language(websocket.query_params.get("lang"))
+    token = hello.token
+    lang = web_language(hello.lang or websocket.query_params.get("lang"))
     client = Client(websocket.send_text, token_hash(token) if token else None, player_id(token) if token else None,
                     lang, hub.settings)
+    if not room.join(client):
+        await websocket.close(code=4429, reason="this table has as many spectators as it takes")
+        return
     pump = asyncio.create_task(client.pump())
-    room.join(client)
     flooded = 0
     try:
         while not client.dropped and not pump.done():

@@ -38,7 +38,11 @@ def browser() -> Iterator[Browser]:
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """One server (SQLite, no bot delay) shared by the browser tests; each test makes its own tables."""
     folder = tmp_path_factory.mktemp("browser-server")
-    server = start_server(sqlite_url(folder / "web.sqlite3"), bot_delay=0.0, log_path=folder / "server.log")
+    # the whole browser suite comes from one address: per-address limits as for a busy proxy's many users
+    relaxed = {"CUBILETE_TABLES_PER_ADDRESS": "10000/minute", "CUBILETE_CONNECTS_PER_ADDRESS": "10000/minute",
+               "CUBILETE_SOCKETS_PER_ADDRESS": "1000"}
+    server = start_server(sqlite_url(folder / "web.sqlite3"), bot_delay=0.0, env=relaxed,
+                          log_path=folder / "server.log")
     yield server
     server.stop()
 

@@ -287,3 +287,21 @@ def test_tie_break_rounds_are_played_by_standing(web: LiveServer, new_page: NewP
         name = ("Ana", "Bea")[state["current"]]
         expect(other.get_by_test_id("last")).to_have_text(f"{name} stood")
     assert table_state(web.url, table_id)["state"]["phase"] == "tiebreak"  # level again: another round
+
+
+def test_the_token_never_goes_in_a_url_and_a_player_leaving_shows_offline(web: LiveServer,
+                                                                          new_page: NewPage) -> None:
+    table_id = create_table(web.url, [HUMAN, HUMAN], profile=SHORT_PROFILE)
+    ana, bea = new_page(), new_page()
+    urls: list[str] = []
+    ana.on("websocket", lambda ws: urls.append(ws.url))
+    open_table(ana, web.url, table_id)
+    sit(ana, 0, "Ana")
+    open_table(bea, web.url, table_id)
+    sit(bea, 1, "Bea")
+    token = ana.evaluate("localStorage.getItem('cubilete-token')")
+    assert token and urls and all(token not in url and "token" not in url for url in urls)
+    expect(ana.locator(".seat-tag", has_text="offline")).to_have_count(0)
+    bea.close()  # Bea's tab goes: Ana sees her offline (a presence frame), then back when she returns
+    expect(ana.locator(".seat-tag", has_text="offline")).to_have_count(1)
+    assert table_state(web.url, table_id)["state"]["seats"][1]["connected"] is False

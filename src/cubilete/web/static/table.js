@@ -122,9 +122,13 @@ export function mount(root, { id }) {
     if (destroyed) return;
     clearTimeout(retryTimer);
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = new URLSearchParams({ token: token(), lang: lang() });
+    // the token goes in the first frame, never in the URL (URLs end up in access logs)
+    const q = new URLSearchParams({ lang: lang() });
     const sock = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(id)}?${q}`);
     ws = sock;
+    sock.addEventListener("open", () => {
+      if (sock === ws) sock.send(JSON.stringify({ type: "hello", token: token(), lang: lang() }));
+    });
     sock.addEventListener("message", (ev) => {
       if (sock !== ws) return;
       let frame;
@@ -181,6 +185,12 @@ export function mount(root, { id }) {
         break;
       case "state":
         onState(frame);
+        break;
+      case "presence":
+        if (page.st && page.st.seats[frame.seat]) {
+          page.st.seats[frame.seat].connected = frame.connected;
+          render();
+        }
         break;
       case "hint":
         page.hintPending = false;
