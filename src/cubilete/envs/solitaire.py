@@ -5,6 +5,8 @@
 * reward: the points the step adds to the total, bonuses included, so an episode's return is
   the final score;
 * ``info["action_mask"]`` (int8) and :meth:`SolitaireEnv.action_masks` (bool, for sb3-contrib);
+* an illegal action changes nothing: reward 0 and ``info["illegal_action"] = True`` (``strict=True``
+  raises :class:`~cubilete.envs._common.EnvError` instead); an action out of range always raises;
 * ``info["regret"]``: the expected points the action lost against optimal play (0 for an optimal
   action), exact from the solved table wherever the rules can be solved; NaN otherwise, and
   absent with ``regret=False``.
@@ -35,7 +37,13 @@ class SolitaireEnv(gym.Env[np.ndarray, np.int64]):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - gymnasium's convention
 
-    def __init__(self, rules: str | Path | Rules = "yahtzee", regret: bool = True, render_mode: str | None = None):
+    def __init__(
+        self,
+        rules: str | Path | Rules = "yahtzee",
+        regret: bool = True,
+        render_mode: str | None = None,
+        strict: bool = False,
+    ):
         self.rules = resolve_rules(rules)
         self.play_rules = solitaire_rules(self.rules)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -46,6 +54,7 @@ class SolitaireEnv(gym.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(self.codec.n)
         self.observation_space = spaces.Box(self.layout.low, self.layout.high, dtype=np.float32)
         self.regret = regret
+        self.strict = strict
         self.solvable = True
         try:
             check_solvable(self.rules)
@@ -56,7 +65,9 @@ class SolitaireEnv(gym.Env[np.ndarray, np.int64]):
         self._obs = np.zeros(self.layout.size, dtype=np.float32)
 
     # --- Gymnasium API ----------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
         self.game = Game(self.play_rules, ["agent"], seed=game_seed)
@@ -70,8 +81,13 @@ class SolitaireEnv(gym.Env[np.ndarray, np.int64]):
         a = int(action)
         legal = game.legal_actions()
         engine_action = self.codec.decode(a)
+        assert isinstance(engine_action, Roll | Score)
         if engine_action not in legal:
-            raise EnvError(f"action {a} ({engine_action}) is not legal now; use info['action_mask']")
+            if self.strict:
+                raise EnvError(f"action {a} ({engine_action}) is not legal now; use info['action_mask']")
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observe(), 0.0, False, False, info
         regret = self._regret(game, engine_action) if self.regret else None
         before = self._total(game)
         game.apply(engine_action)
@@ -83,12 +99,13 @@ class SolitaireEnv(gym.Env[np.ndarray, np.int64]):
             info["regret"] = regret
         return self._observe(), reward, game.is_over, False, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode != "ansi" or self.game is None:
             return None
         seat, turn = self.game.seat(), self.game.state.turn
         lines = [f"{self.rules.name}: total {self._total(self.game)}, throw {turn.throws}/{turn.allowance}"]
-        lines += [f"  {slot:>12} {'-' if v is None else v}" for slot, v in zip(self.rules.slots, seat.card, strict=True)]
+        slots = zip(self.rules.slots, seat.card, strict=True)
+        lines += [f"  {slot:>12} {'-' if v is None else v}" for slot, v in slots]
         lines.append(f"  dice {' '.join(map(str, turn.dice))}")
         return "\n".join(lines)
 
