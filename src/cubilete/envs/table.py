@@ -4,14 +4,14 @@ Agents are ``player_0 .. player_{n-1}`` in seat order; who starts is thrown for 
 (P15). Each agent observes a dict ``{"observation", "action_mask"}``:
 
 * ``observation``: its own sheet and the dice on the table
-  (:class:`~cubilete.envs._common.SheetLayout`), then for each other seat, in seat order after its own and padded to 7: total so far and turns left,
-  then 1.0 during a tie-break round;
+  (:class:`~cubilete.envs._common.SheetLayout`), then for each other seat, in seat order after
+  its own and padded to 7: total so far and turns left, then 1.0 during a tie-break round;
 * actions: :class:`~cubilete.envs._common.ActionCodec` plus one last action, *stand*, which shows the
   hand of a tie-break round (the only way to end such a turn).
 
 The first throw of each turn is made by the environment. ``reset(options={"dice": source})`` plays
-with any :class:`~cubilete.dice.DiceSource` (e.g. ``ScriptedDice`` for a set scenario). Instant wins (P10) end the game at once;
-a tie on points is played off in tie-break rounds as the rules say (P17).
+with any :class:`~cubilete.dice.DiceSource` (e.g. ``ScriptedDice`` for a set scenario). Instant
+wins (P10) end the game at once; a tie on points is played off in tie-break rounds as the rules say (P17).
 
 Rewards (``reward=``):
 
