@@ -9,6 +9,7 @@ import sys
 from cubilete import __version__
 from cubilete.cli import (
     advise_cmd,
+    evaluate_cmd,
     play_cmd,
     replay_cmd,
     rules_cmd,
@@ -57,6 +58,7 @@ def build_parser() -> Parser:
     stats_cmd.register(commands)
     verify_cmd.register(commands)
     serve_cmd.register(commands)
+    evaluate_cmd.register(commands)
     return parser
 
 
