@@ -125,14 +125,53 @@ def _value(
 
 @njit(cache=True)
 def _best_score(T: KernelTables, V: np.ndarray, mask: int, fl: int, u: int, first: int, out: np.ndarray) -> None:
-    """out[h]: the best score option of every hand (points, bonuses and the value after)."""
+    """out[h]: the best score option of every hand (points, bonuses and the value after).
+
+    Slot by slot over all hands (the value after depends on the points only through "any points"
+    and, for an upper box, the upper total), then the all-equal hands again one by one: only they
+    can be jokers or pay the extra bonus, and only they may have other usable slots.
+    """
     pts, jpts, req, flag_bit, closes = T.pts, T.jpts, T.req, T.flag_bit, T.closes
     ebonus_ok, usf, is_upper, usable, equal_face = T.ebonus_ok, T.upper_slot_of_face, T.is_upper, T.usable, T.equal_face
     extra_bonus, threshold, upper_bonus = T.extra_bonus, T.threshold, T.upper_bonus
-    joker_on, extra_holds = sheet_context(T, mask, fl)
+    n_hands = out.shape[0]
+    n_upper = V.shape[2]
     n_slots = req.shape[0]
-    for h in range(out.shape[0]):
+    for h in range(n_hands):
+        out[h] = NEG
+    bits0 = usable[mask, 0]
+    for j in range(n_slots):
+        if (bits0 >> j) & 1 == 0:
+            continue
+        r = req[j]
+        req_ok = r < 0 or (fl >> flag_bit[r]) & 1 == 1
+        nm_pos = mask | (1 << j)
+        nm_zero = nm_pos | closes[j]
+        nfl_pos = fl | (1 << flag_bit[j]) if flag_bit[j] >= 0 else fl
+        row = pts[first, j]
+        if is_upper[j] == 1 and n_upper > 1:
+            for h in range(n_hands):
+                p = row[h] if req_ok else 0
+                nu = min(n_upper - 1, u + p)
+                val = float(p)
+                if u < threshold <= u + p:
+                    val += upper_bonus
+                val += V[nm_pos, nfl_pos, nu] if p > 0 else V[nm_zero, fl, nu]
+                if val > out[h]:
+                    out[h] = val
+        else:
+            v_pos = V[nm_pos, nfl_pos, u]
+            v_zero = V[nm_zero, fl, u]
+            for h in range(n_hands):
+                p = row[h] if req_ok else 0
+                val = p + v_pos if p > 0 else v_zero
+                if val > out[h]:
+                    out[h] = val
+    joker_on, extra_holds = sheet_context(T, mask, fl)
+    for h in range(n_hands):
         face = equal_face[h]
+        if face == 0:
+            continue
         bits = usable[mask, face]
         best = NEG
         for j in range(n_slots):
