@@ -63,6 +63,7 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument("--solo", action="store_true", help="each bot plays alone instead of all at one table")
     p.add_argument("--no-loss", action="store_true", help="do not judge the decisions on the solved table")
     p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.add_argument("--dask", metavar="ADDRESS", help="play the games on a Dask cluster (tcp://HOST:PORT; extra [dask])")
     p.set_defaults(func=run)  # fmt: skip
 
 
@@ -141,11 +142,13 @@ def run(args: argparse.Namespace) -> int:
     progress = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr)
     try:
         result = simulate(rules, specs, args.games, seed, args.workers, progress,
-                          mode="solo" if args.solo else "table", loss=not args.no_loss)  # fmt: skip
+                          mode="solo" if args.solo else "table", loss=not args.no_loss, dask=args.dask)  # fmt: skip
     except UnknownBotError as exc:
         raise CliError(f"--bots: {exc}") from None
     except SimulationError as exc:
         raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"--dask {args.dask}: {exc}") from None
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
