@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from cubilete.bots import action_loss, bot_level, is_bot_spec, is_exact, make_bot, solution_for
 from cubilete.errors import CubileteError
@@ -199,8 +199,13 @@ def simulate(
     progress: Progress | None = None,
     mode: Mode = "table",
     loss: bool | None = None,
+    dask: object = None,
 ) -> SimResult:
-    """Play ``games`` games with the bots and summarise them (``loss`` defaults to: if the rules are solved exactly)."""
+    """Play ``games`` games with the bots and summarise them (``loss`` defaults to: if the rules are solved exactly).
+
+    ``dask``: a scheduler address (``tcp://host:8786``) or a ``distributed.Client``; the chunks of games
+    run there instead of local processes, with the same results for the same seed.
+    """
     levels = parse_bot_specs(bot_specs)
     if games < 1:
         raise SimulationError(f"games must be at least 1, not {games}")
@@ -218,7 +223,7 @@ def simulate(
     measure = exact if loss is None else (loss and exact)
     start = time.perf_counter()
     _warm(rules, levels, measure)
-    outcomes = _run(rules, levels, str(seed), games, mode, measure, workers, progress)
+    outcomes = _run(rules, levels, str(seed), games, mode, measure, workers, progress, dask)
     solution = solution_for(rules) if exact and (measure or EXACT_LEVELS & set(levels)) else None
     return SimResult(
         rules=rules.name,
@@ -237,12 +242,14 @@ def simulate(
 
 def _run(
     rules: Rules, levels: list[str], seed: str, games: int, mode: Mode, loss: bool, workers: int,
-    progress: Progress | None,
+    progress: Progress | None, dask: object = None,
 ) -> list[list[Outcome]]:  # fmt: skip
     size = max(1, min(25, math.ceil(games / (workers * 8))))
     chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
     results: dict[int, list[list[Outcome]]] = {}
     done = 0
+    if dask is not None:
+        return _run_on_dask(dask, [(rules, levels, seed, chunk, mode, loss) for chunk in chunks], progress, games)
     if workers == 1:
         for n, chunk in enumerate(chunks):
             results[n] = _chunk(rules, levels, seed, chunk, mode, loss)
@@ -268,6 +275,28 @@ def _paired(deals: list[list[Outcome]]) -> PairedStats:
     w, _, w_ci = mean_interval(wins)
     p, _, p_ci = mean_interval(points)
     return PairedStats(len(deals), w, w_ci, p, p_ci)
+
+
+def _run_on_dask(
+    dask: object, tasks: list[tuple[Rules, list[str], str, list[int], Mode, bool]], progress: Progress | None,
+    games: int,
+) -> list[list[Outcome]]:  # fmt: skip
+    """The chunks on a Dask cluster (extra ``[dask]``), gathered in game order."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SimulationError("--dask needs the dask extra: pip install 'cubilete[dask]'") from None
+    own = isinstance(dask, str)
+    client: Any = Client(dask) if own else dask  # type: ignore[no-untyped-call]
+    try:
+        futures = [client.submit(_chunk, *task, pure=False) for task in tasks]
+        results = client.gather(futures)
+    finally:
+        if own:
+            client.close()
+    if progress is not None:
+        progress(games, games)
+    return [game for chunk in results for game in chunk]
 
 
 def _stats(label: str, level: str, outcomes: list[Outcome], mode: Mode) -> BotStats:

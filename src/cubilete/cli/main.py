@@ -10,6 +10,7 @@ from cubilete import __version__
 from cubilete.cli import (
     advise_cmd,
     distribution_cmd,
+    evaluate_cmd,
     play_cmd,
     replay_cmd,
     rules_cmd,
@@ -59,6 +60,7 @@ def build_parser() -> Parser:
     stats_cmd.register(commands)
     verify_cmd.register(commands)
     serve_cmd.register(commands)
+    evaluate_cmd.register(commands)
     return parser
 
 

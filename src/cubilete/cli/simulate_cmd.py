@@ -66,6 +66,7 @@ def register(subparsers: Subcommands) -> None:
                    help="two bots: every deal twice with the seats swapped on the same dice; differences with CIs")
     p.add_argument("--no-loss", action="store_true", help="do not judge the decisions on the solved table")
     p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.add_argument("--dask", metavar="ADDRESS", help="play the games on a Dask cluster (tcp://HOST:PORT; extra [dask])")
     p.set_defaults(func=run)  # fmt: skip
 
 
@@ -157,11 +158,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = simulate(rules, specs, args.games, seed, args.workers, progress,
                           mode="solo" if args.solo else ("paired" if args.paired else "table"),
-                          loss=not args.no_loss)  # fmt: skip
+                          loss=not args.no_loss, dask=args.dask)  # fmt: skip
     except UnknownBotError as exc:
         raise CliError(f"--bots: {exc}") from None
     except SimulationError as exc:
         raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"--dask {args.dask}: {exc}") from None
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
