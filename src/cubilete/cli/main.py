@@ -20,6 +20,8 @@ from cubilete.cli import (
     verify_cmd,
 )
 from cubilete.cli.common import USAGE_ERROR, CliError, Parser, UsageError, one_line
+from cubilete.errors import CubileteError
+from cubilete.i18n import LANGUAGES, N_, _, set_language, translate_formatted
 
 EPILOG = """\
 examples:
@@ -36,6 +38,45 @@ or the input ended mid-game; 2 bad arguments (including a file that does not exi
 """
 
 
+# argparse's own messages (Python does not translate them): matched in English, shown translated
+ARGPARSE_TEMPLATES: tuple[str, ...] = (
+    N_("unrecognized arguments: {arguments}"),
+    N_("the following arguments are required: {arguments}"),
+    N_("argument {argument}: expected one argument"),
+    N_("argument {argument}: expected at least one argument"),
+    N_("argument {argument}: invalid int value: {value}"),
+    N_("argument {argument}: invalid choice: {value} (choose from {choices})"),
+    N_("argument {argument}: not allowed with argument {other}"),
+    N_("choose a command: {commands}"),
+    N_("{message} (try '{prog} --help')"),
+)
+
+
+def take_language(argv: list[str]) -> tuple[list[str], str | None]:
+    """``--lang L`` (or ``--lang=L``) anywhere on the command line, taken out: (the other words, L or None).
+
+    >>> take_language(["--lang", "es", "rules", "list"])
+    (['rules', 'list'], 'es')
+    >>> take_language(["score", "--dice", "11111", "--lang=pt-BR"])
+    (['score', '--dice', '11111'], 'pt-BR')
+    """
+    rest: list[str] = []
+    lang: str | None = None
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            rest.append(word)
+            rest.extend(words)
+            break
+        if word == "--lang":
+            lang = next(words, "")
+        elif word.startswith("--lang="):
+            lang = word.partition("=")[2]
+        else:
+            rest.append(word)
+    return rest, lang
+
+
 def build_parser() -> Parser:
     """The ``cubilete`` parser with every command."""
     parser = Parser(
@@ -45,6 +86,9 @@ def build_parser() -> Parser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"cubilete {__version__}")
+    parser.add_argument(
+        "--lang", metavar="L", help=f"language of every message: {', '.join(LANGUAGES)} (default: from the environment)"
+    )
     parser.set_defaults(func=None, parser=parser)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     play_cmd.register(commands)
@@ -69,7 +113,7 @@ def _commands(parser: argparse.ArgumentParser) -> list[str]:
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"cubilete: error: {one_line(message)}", file=sys.stderr)
+    print(_("cubilete: error: {message}").format(message=one_line(message)), file=sys.stderr)
     return code
 
 
@@ -93,17 +137,30 @@ def _silence_stdout() -> None:
 
 
 def _run(argv: list[str]) -> int:
+    argv, lang = take_language(argv)
+    if lang is not None:
+        try:
+            set_language(lang)
+        except CubileteError as exc:
+            return _fail(f"--lang: {exc}", USAGE_ERROR)
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
+        if lang is not None and getattr(args, "lang", None) is None:
+            args.lang = lang  # ``play`` passes it on to the terminal game
         if extra:
-            raise UsageError(f"unrecognized arguments: {' '.join(extra)}", _innermost(parser, argv).prog)
+            raise UsageError(
+                _("unrecognized arguments: {arguments}").format(arguments=" ".join(extra)),
+                _innermost(parser, argv).prog,
+            )
         if args.func is None:
-            raise UsageError(f"choose a command: {', '.join(_commands(args.parser))}", args.parser.prog)
+            commands = ", ".join(_commands(args.parser))
+            raise UsageError(_("choose a command: {commands}").format(commands=commands), args.parser.prog)
         code: int = args.func(args)
         return code
     except UsageError as exc:
-        return _fail(f"{exc.message} (try '{exc.prog} --help')", USAGE_ERROR)
+        message = translate_formatted(exc.message, ARGPARSE_TEMPLATES)
+        return _fail(_("{message} (try '{prog} --help')").format(message=message, prog=exc.prog), USAGE_ERROR)
     except CliError as exc:
         return _fail(exc.message, exc.code)
     except SystemExit as exc:  # --help and --version

@@ -9,9 +9,31 @@ import unicodedata
 from cubilete.bots import DEFAULT_LEVEL, Strategy, UnknownBotError, bot_level, is_bot_spec, make_bot
 from cubilete.cli.common import CliError, text_arg
 from cubilete.game import Game
+from cubilete.i18n import _
 from cubilete.notation import numbered
 
 _BOT_NAME = re.compile(r"^bot(:[a-z]+)?(-\d+)?$")
+
+
+def level_label(level: str) -> str:
+    """A bot level for people, in the current language (``strong`` -> ``fuerte``)."""
+    words = {
+        "random": _("random"),
+        "greedy": _("greedy"),
+        "heuristic": _("heuristic"),
+        "beginner": _("beginner"),
+        "casual": _("casual"),
+        "strong": _("strong"),
+        "optimal": _("optimal"),
+        "lookahead": _("lookahead"),
+    }
+    return words.get(level, level)
+
+
+def bot_label(label: str) -> str:
+    """A bot's label with its level in the current language: ``optimal-2`` -> ``óptimo-2``."""
+    level, dash, number = label.partition("-")
+    return level_label(level) + dash + number if number.isdigit() or not dash else label
 
 
 def bot_name(spec: str) -> str:

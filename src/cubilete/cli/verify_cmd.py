@@ -8,6 +8,7 @@ from pathlib import Path
 from cubilete import fairness
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, read_record_data
 from cubilete.errors import CubileteError
+from cubilete.i18n import N_, _, translate_error, translate_formatted
 
 EXAMPLES = """\
 examples:
@@ -35,6 +36,12 @@ def register(subparsers: Subcommands) -> None:
     p.set_defaults(func=run)
 
 
+MISMATCHES = (  # the English problems of cubilete.fairness.verify_record
+    N_("the seed does not match the commitment {committed} (its hash is {digest})"),
+    N_("throw {number} is recorded as {recorded} but the seed gives {derived}"),
+)
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the verdict; exit 1 when anything does not match."""
     path = Path(args.file)
@@ -42,13 +49,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = fairness.verify_record(data)
     except CubileteError as exc:
-        raise CliError(f"{path}: {exc}", DATA_ERROR) from None
+        raise CliError(f"{path}: {translate_error(str(exc))}", DATA_ERROR) from None
     if not report.ok:
         for problem in report.problems:
-            print(f"MISMATCH: {problem}")
-        raise CliError(f"{path}: the dice do not verify ({len(report.problems)} problem(s) above)", DATA_ERROR)
-    committed = "and the seed matches the published commitment" if report.commitment_checked else (
-        "(the record holds no commitment: only the seed was checked)"
+            print(_("MISMATCH: {problem}").format(problem=translate_formatted(problem, MISMATCHES)))
+        count = len(report.problems)
+        raise CliError(_("{path}: the dice do not verify ({count} problem(s) above)").format(path=path, count=count),
+                       DATA_ERROR)
+    committed = _("and the seed matches the published commitment") if report.commitment_checked else (
+        _("(the record holds no commitment: only the seed was checked)")
     )
-    print(f"verified: all {report.throws} throws come from the seed {committed}")
+    print(_("verified: all {throws} throws come from the seed {committed}").format(
+        throws=report.throws, committed=committed))
     return 0

@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
-from cubilete.rules.model import Box, Joker, Kind, Order, Points, Rules
+from cubilete.i18n import N_, _
+from cubilete.rules.model import Box, Direction, Joker, Kind, Order, Points, Rules, Start, TieBreak
 
 _ORDER_WORDS = {
-    Order.FREE: "any order",
-    Order.DOWN: "top to bottom",
-    Order.UP: "bottom to top",
-    Order.FIRST_THROW: "any order, points only with the first throw",
+    Order.FREE: N_("any order"),
+    Order.DOWN: N_("top to bottom"),
+    Order.UP: N_("bottom to top"),
+    Order.FIRST_THROW: N_("any order, points only with the first throw"),
 }
+
+_SETTING_WORDS = {
+    Start.HIGHEST_DIE: N_("highest die"),
+    Start.LOWEST_SUM: N_("lowest sum"),
+    Start.SEAT_ORDER: N_("seat order"),
+    Direction.CLOCKWISE: N_("clockwise"),
+    Direction.COUNTER_CLOCKWISE: N_("counter-clockwise"),
+    TieBreak.EXTRA_ROUND: N_("extra round"),
+    TieBreak.SHARED: N_("shared"),
+    Joker.FORCED: N_("forced"),
+    Joker.FREE: N_("free"),
+    Joker.ORIGINAL: N_("original"),
+}
+
+
+def _setting(value: Start | Direction | TieBreak | Joker) -> str:
+    word = _SETTING_WORDS.get(value)
+    return _(word) if word is not None else str(value.value)
 
 
 def _faces(p: tuple[int, ...]) -> str:
@@ -19,70 +38,78 @@ def _faces(p: tuple[int, ...]) -> str:
 def _groups(box: Box) -> str:
     sizes = box.groups
     if len(sizes) == 1:
-        what = f"{sizes[0]} equal dice" + (" (exactly)" if box.exact else "")
+        what = _("{count} equal dice").format(count=sizes[0]) + (_(" (exactly)") if box.exact else "")
     elif sizes == (3, 2):
-        what = "three equal dice and two equal dice"
+        what = _("three equal dice and two equal dice")
     elif all(s == 2 for s in sizes):
-        what = f"{len(sizes)} pairs"
+        what = _("{count} pairs").format(count=len(sizes))
     else:
-        what = " + ".join(f"{s} equal" for s in sizes)
+        what = " + ".join(_("{count} equal").format(count=s) for s in sizes)
     if len(sizes) > 1:
-        what += " of different faces" if box.distinct else " (the same face allowed)"
+        what += _(" of different faces") if box.distinct else _(" (the same face allowed)")
     return what
 
 
 def box_rule(box: Box) -> str:
-    """What the box needs and pays, in one line of plain English."""
+    """What the box needs and pays, in one line of plain words (in the current language)."""
     if box.kind is Kind.UPPER:
-        return f"sum of the dice showing {box.face}"
+        return _("sum of the dice showing {face}").format(face=box.face)
     if box.kind is Kind.CHANCE:
-        need = "any dice"
+        need = _("any dice")
     elif box.kind is Kind.STRAIGHT:
-        need = "one of " + ", ".join(_faces(p) for p in box.patterns)
+        need = _("one of {patterns}").format(patterns=", ".join(_faces(p) for p in box.patterns))
     else:
         need = _groups(box)
     if box.points is Points.SUM:
-        pays = "sum of all the dice"
+        pays = _("sum of all the dice")
     elif box.points is Points.PATTERN:
-        pays = "sum of those dice" if box.kind is not Kind.CHANCE else "sum of all the dice"
+        pays = _("sum of those dice") if box.kind is not Kind.CHANCE else _("sum of all the dice")
     else:
         pays = str(box.value)
         for face, value in box.face_values:
-            pays += f" ({value} with {face}s)"
+            pays += " " + _("({value} with {face}s)").format(value=value, face=face)
     parts = [f"{need}: {pays}"]
     if box.first_throw_value is not None:
-        parts.append(f"{box.first_throw_value} servida (first throw)")
+        parts.append(_("{points} servida (first throw)").format(points=box.first_throw_value))
     if box.first_throw_bonus:
-        parts.append(f"+{box.first_throw_bonus} servida (first throw)")
+        parts.append(_("{points} servida (first throw)").format(points=f"+{box.first_throw_bonus}"))
     if box.instant_win:
-        parts.append("servida wins the game at once unless this box was scratched")
+        parts.append(_("servida wins the game at once unless this box was scratched"))
     if box.requires:
-        parts.append(f"points only once {box.requires} holds points")
+        parts.append(_("points only once {box} holds points").format(box=box.requires))
         if box.closed_by_scratch:
-            parts.append(f"closes when {box.requires} is scratched")
+            parts.append(_("closes when {box} is scratched").format(box=box.requires))
     if box.joker:
-        parts.append("takes a joker at full value")
+        parts.append(_("takes a joker at full value"))
     return "; ".join(parts)
 
 
 def rules_summary(rules: Rules) -> list[str]:
     """The game-wide parameters, one plain line each."""
     lines = [
-        f"{rules.dice} dice, {rules.throws} throws a turn"
-        + (", unused throws carry over" if rules.carry_over_throws else ""),
-        "held dice stay held for the turn" if rules.locked_holds else "held dice may be thrown again",
-        f"{rules.turns} turns a player, {len(rules.slots)} boxes"
-        + (f" in {len(rules.columns)} columns" if len(rules.columns) > 1 else ""),
-        "columns: " + ", ".join(f"{i + 1} {_ORDER_WORDS[o]}" for i, o in enumerate(rules.columns)),
+        _("{dice} dice, {throws} throws a turn").format(dice=rules.dice, throws=rules.throws)
+        + (_(", unused throws carry over") if rules.carry_over_throws else ""),
+        _("held dice stay held for the turn") if rules.locked_holds else _("held dice may be thrown again"),
+        _("{turns} turns a player, {boxes} boxes").format(turns=rules.turns, boxes=len(rules.slots))
+        + (_(" in {columns} columns").format(columns=len(rules.columns)) if len(rules.columns) > 1 else ""),
+        _("columns: {columns}").format(
+            columns=", ".join(f"{i + 1} {_(_ORDER_WORDS[o])}" for i, o in enumerate(rules.columns))
+        ),
     ]
     if rules.upper_bonus:
-        lines.append(f"upper bonus {rules.upper_bonus} at {rules.upper_bonus_threshold}")
+        bonus, threshold = rules.upper_bonus, rules.upper_bonus_threshold
+        lines.append(_("upper bonus {bonus} at {threshold}").format(bonus=bonus, threshold=threshold))
     if rules.extra_bonus_box:
-        lines.append(f"+{rules.extra_bonus} per extra {rules.extra_bonus_box} while it holds points")
+        extra = _("+{bonus} per extra {box} while it holds points")
+        lines.append(extra.format(bonus=rules.extra_bonus, box=rules.extra_bonus_box))
     if rules.joker is not Joker.NONE:
-        lines.append(f"joker rule: {rules.joker.value}")
+        lines.append(_("joker rule: {joker}").format(joker=_setting(rules.joker)))
     if rules.face_down_call:
-        lines.append("a player may call 'em baixo': the faces on the table count")
-    lines.append(f"start: {rules.start.value}; direction: {rules.direction.value}; ties: {rules.tie_break.value}")
-    lines.append(f"players: {rules.min_players} to {rules.max_players}")
+        lines.append(_("a player may call 'em baixo': the faces on the table count"))
+    lines.append(
+        _("start: {start}; direction: {direction}; ties: {ties}").format(
+            start=_setting(rules.start), direction=_setting(rules.direction), ties=_setting(rules.tie_break)
+        )
+    )
+    lines.append(_("players: {low} to {high}").format(low=rules.min_players, high=rules.max_players))
     return lines
