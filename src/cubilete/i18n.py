@@ -256,6 +256,18 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     N_("not a cubilete game record: invalid JSON at line {line} ({reason})"),
     N_("record cannot be replayed: {reason}"),
     N_("the record holds no seed: the game is not over, or its seed was never revealed"),
+    N_("{source}: not valid TOML: {reason}"),
+    # the solver's limits (cubilete/solver/space.py) and bot levels (cubilete/bots)
+    N_("{rules}: a sheet of {columns} columns has 2^{slots} sheet states; "
+       "too large to solve exactly (bots use a one-turn search instead)"),
+    N_("{rules}: throws that carry over between turns make the state space too large to solve exactly "
+       "(bots use a one-turn search instead)"),
+    N_("{rules}: {states} states (2^{slots} sheets x {upper} upper totals x {flags} flags) "
+       "is more than the {most} this solver handles"),
+    N_("{rules}: fewer rounds than boxes together with boxes that close by themselves"),
+    N_("unknown bot level {level} in {spec}; levels: {levels}"),
+    N_("{spec} is not a bot; write bot or bot:LEVEL (levels: {levels})"),
+    N_("name at least one bot"),
 )
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")

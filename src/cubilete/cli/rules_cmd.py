@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, one_line, paragraph, rules_arg
 from cubilete.errors import CubileteError
-from cubilete.i18n import _, box_name, rules_description, rules_title
+from cubilete.i18n import _, box_name, rules_description, rules_title, translate_error
 from cubilete.rules import Rules, all_presets, find_rules, load_profile, rules_to_dict
 from cubilete.rules.describe import box_rule, rules_summary
 
@@ -133,7 +133,7 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         rules = load_profile(args.file)
     except CubileteError as exc:
-        raise CliError(one_line(str(exc)), DATA_ERROR) from None
+        raise CliError(one_line(translate_error(str(exc))), DATA_ERROR) from None
     print(
         _("ok: {name} — {boxes} boxes, {dice} dice, {throws} throws, {turns} turns ({title})").format(
             name=rules.name, boxes=len(rules.slots), dice=rules.dice, throws=rules.throws, turns=rules.turns,
