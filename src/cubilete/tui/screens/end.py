@@ -165,8 +165,13 @@ class EndScreen(Screen[None]):
 
     def action_export(self) -> None:
         """Write the game record (JSON) to a file."""
-        default = self.session.save_path or Path.cwd() / f"{self.game.rules.name}-{self.game.seed[:8]}.json"
-        self.app.push_screen(SaveDialog(_("Export the game record (JSON)"), default, self.export_to))
+        from cubilete.store.stats import data_dir
+
+        folder = (self.options.data_dir or data_dir()) / "saves"
+        default = self.session.save_path or folder / f"{self.game.rules.name}-{self.game.seed[:8]}.json"
+        self.app.push_screen(
+            SaveDialog(_("Export the game record (JSON)"), default, self.export_to, own=self.session.save_path)
+        )
 
     def export_to(self, path: Path) -> str | None:
         """Write the record; returns the problem, or None when written."""
