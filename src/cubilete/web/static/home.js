@@ -1,7 +1,7 @@
 // The home page: choose the rules, the seats, the timer and the coach; create the table.
 
 import { api, el, link, savedName, saveName } from "./api.js";
-import { pick, t } from "./i18n.js";
+import { apiErrorText, pick, t } from "./i18n.js";
 import { navigate } from "./nav.js";
 import { planAutoSit } from "./table.js";
 
@@ -32,7 +32,7 @@ export function mount(root) {
     })
     .catch((exc) => {
       form.presets = [];
-      form.error = t("common.error", { message: exc.message });
+      form.error = apiErrorText(exc);
       render();
     });
 
