@@ -119,3 +119,21 @@ def test_a_servida_is_named_on_the_table(web: LiveServer, new_page: NewPage) -> 
     page.wait_for_function("() => { const r = document.querySelector('[data-testid=roll]'); return r && !r.disabled; }")
     page.get_by_test_id("roll").click()
     expect(page.get_by_test_id("last")).to_have_text(re.compile(r"^Ana tiró \(servida\)$"))
+
+
+def test_a_phone_shows_dice_buttons_and_the_own_column_in_one_screen(web: LiveServer, new_page: NewPage) -> None:
+    table_id = create_table(web.url, [{"kind": "human"}, GREEDY, GREEDY], rules="generala-sin-gana")
+    page = new_page(locale="es-AR", viewport=(390, 844))
+    page.goto(f"{web.url}/t/{table_id}")
+    page.get_by_test_id("seat-name-input-0").fill("Pía")
+    page.get_by_test_id("sit-0").click()
+    page.wait_for_function("() => { const r = document.querySelector('[data-testid=roll]'); return r && !r.disabled; }")
+    page.get_by_test_id("roll").click()
+    page.locator("button[data-testid^=slot-]").first.wait_for()
+    assert page.evaluate("window.scrollY") == 0
+    last_slot = table_state(web.url, table_id)["table"]["rules"]["slots"][-1]["slot"]
+    for testid in ("dice", "die-0", "die-4", "roll", "col-0", f"cell-0-{last_slot}", "total-0"):
+        box = page.get_by_test_id(testid).bounding_box()
+        assert box is not None, testid
+        inside = box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
+        assert inside, (testid, box)

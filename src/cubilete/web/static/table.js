@@ -449,6 +449,8 @@ export function mount(root, { id }) {
     } else {
       $.conn.hidden = true;
     }
+    // a seated player in a game in play: phones lay the table out to fit one screen
+    root.firstChild.classList.toggle("in-game", Boolean(st && st.status === "playing" && mySeat() !== null));
     // the invite is for a table that exists and still has a game to join or watch
     $.invite.hidden = Boolean(page.fatal) || !table || (st && st.status === "finished");
     if (!table || !st) {
