@@ -94,7 +94,7 @@ class TestWholeGames:
         script = universal_script(find_rules("yahtzee"))
         runs = [play(monkeypatch, capsys, script, "--rules", "yahtzee", "--seed", "abc") for _ in range(2)]
         assert runs[0] == runs[1]
-        assert runs[0][1].startswith("Yahtzee (Hasbro): You vs bot (seed abc)")
+        assert runs[0][1].startswith("Yahtzee (Hasbro): You vs bot:casual (seed abc)")  # a named level by default
 
     def test_yahtzee_final_table_has_bonus_rows(
         self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

@@ -31,7 +31,7 @@ ENGLISH = frozenset(
         ),
     )
 )
-COMMAND_NAMES = "play|score|rules|replay|solve|advise|simulate|stats|verify|serve"
+COMMAND_NAMES = "play|score|rules|replay|solve|advise|simulate|stats|verify|serve|warmup"
 LEVELS = "random|greedy|heuristic|beginner|casual|strong|optimal|lookahead"
 IDENTIFIER = re.compile(
     r"TOML[^:]*: .*|"  # the TOML parser's own words (Python's tomllib, in English)
@@ -145,6 +145,7 @@ COMMANDS: list[list[str]] = [
     ["advise", "--rules", "maxi-yatzy", "--dice", "123456", "--throw", "1"],
     ["solve", "--rules", "mini.toml"],
     ["solve", "--rules", "maxi-yatzy"],
+    ["warmup", "--rules", "mini.toml"],
     ["simulate", "--rules", "mini.toml", "--games", "4", "--workers", "1", "--seed", "3"],
     ["simulate", "--rules", "mini.toml", "--games", "2", "--workers", "1", "--seed", "3", "--solo", "--bots",
      "greedy,strong"],

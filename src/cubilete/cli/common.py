@@ -27,6 +27,18 @@ class CliError(Exception):
         self.code = code
 
 
+def need_extra(extra: str, module: str) -> None:
+    """Stop with a clear message when an optional part is not installed (``pip install 'cubilete[web]'``)."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise CliError(
+            _("this command needs the '{extra}' extra ({module} is not installed): "
+              "pip install 'cubilete[{extra}]' (or ./dev installs it)").format(extra=extra, module=module),
+            DATA_ERROR,
+        )
+
+
 def rules_arg(text: str) -> Rules:
     """The rules named by a ``--rules`` value: a preset name or alias, or a ``.toml`` house-rule file."""
     try:

@@ -18,6 +18,7 @@ from cubilete.cli import (
     solve_cmd,
     stats_cmd,
     verify_cmd,
+    warmup_cmd,
 )
 from cubilete.cli.common import USAGE_ERROR, CliError, Parser, UsageError, one_line
 from cubilete.errors import CubileteError
@@ -25,13 +26,14 @@ from cubilete.i18n import LANGUAGES, N_, _, set_language, translate_formatted
 
 EPILOG = """\
 examples:
-  cubilete play                                   a game of Generala against the random bot
+  cubilete play                                   a game of Generala against a casual bot
   cubilete score --dice 3 4 5 6 1 --throw 1       what the hand gets in every box
   cubilete rules list                             every preset
   cubilete replay partida.json                    a saved game turn by turn
   cubilete advise --dice 1 1 3 4 5 --throw 1      the best play, with what each option loses
   cubilete serve                                  the web game on http://127.0.0.1:8000
   cubilete verify partida.json                    recheck every throw of a game against its seed
+  cubilete warmup                                 compile the solver and solve Generala once (setup does it)
 
 Every command has --help with examples. Exit status: 0 ok; 1 an invalid file or record,
 or the input ended mid-game; 2 bad arguments (including a file that does not exist).
@@ -101,6 +103,7 @@ def build_parser() -> Parser:
     stats_cmd.register(commands)
     verify_cmd.register(commands)
     serve_cmd.register(commands)
+    warmup_cmd.register(commands)
     return parser
 
 
