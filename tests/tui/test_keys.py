@@ -141,3 +141,14 @@ class TestSavingNeverReplacesAnotherFile:
             await pilot.press("enter")
             assert isinstance(app.screen, GameScreen)
             assert json.loads(other.read_text(encoding="utf-8"))["players"] == ["Ana"]
+
+
+def test_the_screens_never_import_each_other() -> None:
+    """Screens go to one another by name through the app (tui/navigation.py): no import circle."""
+    import re
+
+    folder = Path(__file__).resolve().parents[2] / "src" / "cubilete" / "tui" / "screens"
+    screens = {"setup", "game", "end", "scorekeeper"}
+    for path in folder.glob("*.py"):
+        imported = set(re.findall(r"cubilete\.tui\.screens\.(\w+) import", path.read_text(encoding="utf-8")))
+        assert not imported & (screens - {path.stem}), (path.name, imported)

@@ -11,6 +11,7 @@ from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, ru
 from cubilete.cli.solve_cmd import progress_bar
 from cubilete.i18n import _, translate_error
 from cubilete.solver import SolverUnsupportedError, check_solvable
+from cubilete.solver.advisor import advise
 from cubilete.solver.cache import load_or_solve
 
 EXAMPLES = """\
@@ -46,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     label = _("preparing the solver for {rules}").format(rules=rules.name)
     show = progress_bar(sys.stderr, label) if sys.stderr.isatty() else None
-    load_or_solve(rules, show, moments=False)
+    solution = load_or_solve(rules, show, moments=False)
+    # one piece of advice compiles the advisor's kernels too: the first hint of a game is then instant
+    advise(solution, (None,) * len(rules.slots), tuple(range(1, rules.dice + 1)), 1, 0, ())
     seconds = time.perf_counter() - start
     print(_("ready: {rules} solved and the kernels compiled ({seconds} s)").format(
         rules=rules.name, seconds=f"{seconds:.1f}"))

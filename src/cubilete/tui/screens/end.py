@@ -19,6 +19,7 @@ from cubilete.cli.render import end_line
 from cubilete.errors import CubileteError
 from cubilete.game import Game
 from cubilete.i18n import _, rules_title, translate_error
+from cubilete.tui.navigation import SETUP, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import SaveDialog
 from cubilete.tui.session import Session
@@ -185,9 +186,7 @@ class EndScreen(Screen[None]):
 
     def action_new_game(self) -> None:
         """Back to the setup screen."""
-        from cubilete.tui.screens.setup import SetupScreen
-
-        self.app.switch_screen(SetupScreen(self.options))
+        go(self, SETUP, self.options)
 
     def action_quit_app(self) -> None:
         """Leave the app."""

@@ -26,6 +26,7 @@ from cubilete.errors import CubileteError
 from cubilete.i18n import _, explain_illegal, rules_title, servida_word
 from cubilete.sheet import SlotState, SlotView, slot_views
 from cubilete.state import EndReason, GameState, Phase
+from cubilete.tui.navigation import END, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialog
 from cubilete.tui.screens.game_coach import CoachKeys
@@ -296,9 +297,7 @@ class GameScreen(CoachKeys):
 
     def show_end(self) -> None:
         """Replace this screen with the end of the game."""
-        from cubilete.tui.screens.end import EndScreen
-
-        self.app.switch_screen(EndScreen(self.session, self.options))
+        go(self, END, self.session, self.options)
 
     # --- keys --------------------------------------------------------------------------------
     def can_act(self) -> bool:

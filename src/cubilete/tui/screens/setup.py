@@ -14,6 +14,7 @@ from cubilete.cli.players import bot_spec_of
 from cubilete.errors import CubileteError
 from cubilete.i18n import LANGUAGES, _, current_language, rules_title, set_language, translate_error
 from cubilete.rules import Rules, all_presets, find_rules, load_profile
+from cubilete.tui.navigation import GAME, SCOREKEEPER, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.session import Session, bot_levels
 from cubilete.tui.settings import BOT, HUMAN, SeatChoice, SetupChoice, load_choice, save_choice
@@ -236,21 +237,10 @@ class SetupScreen(Screen[None]):
             return
         save_choice(dataclasses.replace(choice, seed=""), self.options.data_dir)  # a seed is for one game
         specs = [seat.spec for seat in choice.seats]
-        if choice.scorekeeper:
-            from cubilete.tui.screens.scorekeeper import ScorekeeperScreen
-
-            try:
-                screen: Screen[None] = ScorekeeperScreen(rules, specs, self.options)
-            except CubileteError as exc:
-                error.update(translate_error(str(exc)))
-                return
-        else:
-            from cubilete.tui.screens.game import GameScreen
-
-            try:
-                session = Session.new(rules, specs, seed=choice.seed or None)
-            except CubileteError as exc:
-                error.update(translate_error(str(exc)))
-                return
-            screen = GameScreen(session, self.options)
-        self.app.switch_screen(screen)
+        try:
+            if choice.scorekeeper:
+                go(self, SCOREKEEPER, rules, specs, self.options)
+            else:
+                go(self, GAME, Session.new(rules, specs, seed=choice.seed or None), self.options)
+        except CubileteError as exc:
+            error.update(translate_error(str(exc)))
