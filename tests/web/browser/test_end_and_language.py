@@ -137,3 +137,24 @@ def test_a_phone_shows_dice_buttons_and_the_own_column_in_one_screen(web: LiveSe
         assert box is not None, testid
         inside = box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
         assert inside, (testid, box)
+
+
+def test_house_rules_are_checked_as_they_are_typed_and_make_the_table(web: LiveServer, new_page: NewPage) -> None:
+    page = new_page(locale="es-AR")
+    page.goto(f"{web.url}/")
+    page.get_by_test_id("name").fill("Ana")
+    page.get_by_test_id("rules").select_option("__profile__")
+    create = page.get_by_test_id("create")
+    expect(create).to_be_disabled()  # nothing typed yet
+    box = page.get_by_test_id("profile")
+    box.fill('base = "generala"\nname = "mesa"\n\n[box.generala]\nvalue = "sesenta"\n')
+    expect(page.get_by_test_id("profile-status")).to_have_text(re.compile(r"^Línea 5: "))
+    expect(create).to_be_disabled()
+    box.press("Control+a")
+    box.type('base = "generala"\nname = "mesa"\ntitle = "Mesa del club"\n[box.generala]\nvalue = 60\n')
+    expect(page.get_by_test_id("profile-status")).to_have_text("Bien: Mesa del club — 11 casilleros, 5 dados.")
+    expect(box).to_be_focused()  # checking as one types never takes the caret away
+    create.click()
+    expect(page).to_have_url(re.compile(r"/t/[a-z0-9]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    assert table_state(web.url, table_id)["table"]["rules"]["name"] == "mesa"
