@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from tests.tui.pilot import SIZE, game_screen, pilot_test, visible_words
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -152,3 +153,27 @@ def test_the_screens_never_import_each_other() -> None:
     for path in folder.glob("*.py"):
         imported = set(re.findall(r"cubilete\.tui\.screens\.(\w+) import", path.read_text(encoding="utf-8")))
         assert not imported & (screens - {path.stem}), (path.name, imported)
+
+
+@pytest.mark.slow
+@pilot_test
+async def test_the_setup_screen_prepares_the_solver_for_the_chosen_rules(tmp_path: Path) -> None:
+    import os
+
+    from tests.tui.pilot import wait_until
+
+    from cubilete.rules import find_rules
+    from cubilete.solver import cache
+    from cubilete.tui.screens.setup import SetupScreen
+
+    os.environ["CUBILETE_CACHE_DIR"] = str(tmp_path / "cache")
+    try:
+        cache._SHARED.pop(find_rules("generala"), None)
+        app = make_app(lang="en", bot_delay=0, data_dir=tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            assert isinstance(app.screen, SetupScreen)
+            # nobody has pressed anything: the tables are being made while the player fills the form
+            await wait_until(pilot, lambda: find_rules("generala") in cache._SHARED, seconds=600)
+            assert isinstance(app.screen, SetupScreen)
+    finally:
+        del os.environ["CUBILETE_CACHE_DIR"]

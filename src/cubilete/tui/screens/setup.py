@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
+from cubilete import coach
 from cubilete.cli.players import bot_spec_of
 from cubilete.errors import CubileteError
 from cubilete.i18n import LANGUAGES, _, current_language, rules_title, set_language, translate_error
@@ -147,8 +149,17 @@ class SetupScreen(Screen[None]):
         self.query_one("#profile-field").display = use_profile
         facts = ""
         if not use_profile:
-            facts = rules_facts(find_rules(str(self.query_one("#rules", Select).value)))
+            rules = find_rules(str(self.query_one("#rules", Select).value))
+            facts = rules_facts(rules)
+            self.prepare_solver(rules)
         self.query_one("#rules-facts", Static).update(facts)
+
+    @work(thread=True, exclusive=True, group="prepare", exit_on_error=False)
+    def prepare_solver(self, rules: Rules) -> None:
+        """While the setup screen is open, load (or solve) the tables of the chosen rules in a thread, so the
+        bots and the coach of the game answer at once (the app shares them: :func:`coach.solution_for`)."""
+        if coach.is_solvable(rules):
+            coach.solution_for(rules)
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         """Rules, seat count or language changed."""
