@@ -177,3 +177,22 @@ async def test_the_setup_screen_prepares_the_solver_for_the_chosen_rules(tmp_pat
             assert isinstance(app.screen, SetupScreen)
     finally:
         del os.environ["CUBILETE_CACHE_DIR"]
+
+
+@pilot_test
+async def test_the_seat_picker_keeps_levels_apart_from_algorithms(tmp_path: Path) -> None:
+    from textual.widgets import Select
+
+    from cubilete.tui.screens.setup import SetupScreen
+
+    app = make_app(lang="es", bot_delay=0, data_dir=tmp_path)
+    async with app.run_test(size=SIZE):
+        assert isinstance(app.screen, SetupScreen)
+        picker = app.screen.query_one("#kind-1", Select)
+        labels = [str(label) for label, _value in picker._options if str(label)]
+        levels = [label for label in labels if label.startswith("Bot: ")]
+        algorithms = [label for label in labels if label.startswith("Bot algoritmo: ")]
+        assert levels == ["Bot: principiante", "Bot: casual", "Bot: fuerte", "Bot: óptimo"]
+        assert "Bot algoritmo: al azar" in algorithms and not set(levels) & set(algorithms)
+        assert labels.index(levels[-1]) < labels.index(algorithms[0])  # levels first
+        assert picker.value == "bot:casual"  # the default opponent is a named level

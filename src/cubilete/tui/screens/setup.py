@@ -28,6 +28,9 @@ MAX_SEATS = 8
 LANGUAGE_NAMES = {"es": "Español", "pt_BR": "Português (Brasil)", "en": "English"}
 
 
+SKILL_LEVELS = ("beginner", "casual", "strong", "optimal")  # the named levels; the other bots are algorithms
+
+
 class SeatRow(Horizontal):
     """One seat: a person (with a name) or a bot (with its level)."""
 
@@ -45,9 +48,14 @@ class SeatRow(Horizontal):
 
     def compose(self) -> ComposeResult:
         """Number, kind and name."""
-        options = [(_("Person"), HUMAN)] + [
-            (_("Bot: {level}").format(level=level_label(level)), f"{BOT}:{level}") for level in bot_levels()
-        ]
+        # levels first (how well a bot plays), then the algorithms behind them, each named as what it is
+        levels = [lv for lv in bot_levels() if lv in SKILL_LEVELS]
+        algorithms = [lv for lv in bot_levels() if lv not in SKILL_LEVELS]
+        options = (
+            [(_("Person"), HUMAN)]
+            + [(_("Bot: {level}").format(level=level_label(lv)), f"{BOT}:{lv}") for lv in levels]
+            + [(_("Bot algorithm: {name}").format(name=level_label(lv)), f"{BOT}:{lv}") for lv in algorithms]
+        )
         value = f"{BOT}:{self.seat.level}" if self.seat.is_bot else HUMAN
         if value not in [v for _label, v in options]:
             value = HUMAN

@@ -173,7 +173,17 @@ export function mount(root) {
                 form.seats[i].level = ev.target.value;
               },
             },
-            LEVELS.map((lv) => el("option", { value: lv, selected: seat.level === lv }, t(`level.${lv}`))),
+            // levels (how well a bot plays) apart from the algorithms behind them
+            [
+              [t("home.levels"), LEVELS.slice(0, 4)],
+              [t("home.algorithms"), LEVELS.slice(4)],
+            ].map(([label, group]) =>
+              el(
+                "optgroup",
+                { label },
+                group.map((lv) => el("option", { value: lv, selected: seat.level === lv }, t(`level.${lv}`))),
+              ),
+            ),
           )
         : el("span", { class: "seat-filler" }, i === firstHuman() ? t("table.you") : "");
     const remove = el(
