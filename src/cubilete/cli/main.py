@@ -33,7 +33,7 @@ examples:
   cubilete advise --dice 1 1 3 4 5 --throw 1      the best play, with what each option loses
   cubilete serve                                  the web game on http://127.0.0.1:8000
   cubilete verify partida.json                    recheck every throw of a game against its seed
-  cubilete warmup                                 compile the solver and solve Generala once (setup does it)
+  cubilete warmup                                 compile the solver and solve Generala once
 
 Every command has --help with examples. Exit status: 0 ok; 1 an invalid file or record,
 or the input ended mid-game; 2 bad arguments (including a file that does not exist).
