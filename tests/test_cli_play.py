@@ -94,7 +94,7 @@ class TestWholeGames:
         script = universal_script(find_rules("yahtzee"))
         runs = [play(monkeypatch, capsys, script, "--rules", "yahtzee", "--seed", "abc") for _ in range(2)]
         assert runs[0] == runs[1]
-        assert runs[0][1].startswith("Yahtzee (Hasbro): You vs bot (seed abc)")
+        assert runs[0][1].startswith("Yahtzee (Hasbro): You vs bot:casual (seed abc)")  # a named level by default
 
     def test_yahtzee_final_table_has_bonus_rows(
         self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -203,8 +203,8 @@ class TestDecisions:
         assert "em baixo" not in out.split("Commands:")[1]
 
     def test_sheet_command(self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-        _, out, _ = play(monkeypatch, capsys, "s 6\nc\nq\n", "--players", "Ana", "--seed", "7")
-        sheet = out.split("Ana> c\n")[1].splitlines()
+        _, out, _ = play(monkeypatch, capsys, "s 6\nsheet\nq\n", "--players", "Ana", "--seed", "7")
+        sheet = out.split("Ana> sheet\n")[1].splitlines()
         assert sheet[0].split() == ["Ana"]
         assert sheet[6].split()[:3] == ["6", "6", "Seises"] and sheet[6].split()[3] != "."
         assert sheet[1].split()[3] == "."
@@ -265,3 +265,51 @@ class TestEndings:
         assert "Ana made Generala servida and wins at once!" in out
         assert out.rstrip().endswith("Ana made Generala servida and wins at once.")
         assert "Who starts (highest die): Ana 6, bot 2 -> Ana starts." in out
+
+
+class TestSameWordsAsTheTerminalGame:
+    """Line mode takes the terminal game's keys (h hint, c coach mode, s save, t stand) and es/pt words."""
+
+    def test_spanish_and_portuguese_words(
+        self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        script = "ayuda\ntirar\napartar 1 2\nanotar 6\nq\n"
+        _, out, _ = play(monkeypatch, capsys, script, "--players", "Ana", "--seed", "7")
+        assert "Commands:" in out
+        assert "Ana throws, throw 2 of 3" in out
+        assert "Ana keeps" in out and "(dice 1 2)" in out
+        assert "in Seises (6)" in out or "scratches Seises (6)" in out
+
+    def test_hint_lists_the_best_options(self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                         tmp_path: Path) -> None:
+        monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))
+        small = tmp_path / "mini.toml"
+        small.write_text('base = "generala"\nname = "mini"\nremove = ["1", "2", "3", "4", "escalera", "full", '
+                         '"poker", "doble"]\n', encoding="utf-8")
+        _, out, _ = play(monkeypatch, capsys, "h\nq\n", "--rules", str(small), "--players", "Ana", "--seed", "7")
+        block = out.split("Ana> h\n")[1]
+        assert "Coach: best options" in block
+        ranks = [line.split()[0] for line in block.splitlines() if line.strip()[:2] in ("1.", "2.", "3.")]
+        assert ranks[:3] == ["1.", "2.", "3."]
+        assert "-0.00" in block.splitlines()[1]  # the best option loses nothing
+
+    def test_coach_mode_warns_about_a_costly_choice(
+        self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))
+        small = tmp_path / "mini.toml"
+        small.write_text('base = "generala"\nname = "mini"\nremove = ["1", "2", "3", "4", "escalera", "full", '
+                         '"poker", "doble"]\n', encoding="utf-8")
+        # scratching Generala on the first throw of the game throws away its chance: far more than 2 points
+        _, out, _ = play(monkeypatch, capsys, "c\ns generala\nq\n", "--rules", str(small), "--players", "Ana",
+                         "--seed", "7")
+        assert "Coach mode on" in out
+        assert "that lost about" in out
+
+    def test_s_alone_saves_in_the_data_folder(
+        self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        monkeypatch.setenv("CUBILETE_DATA_DIR", str(tmp_path))
+        _, out, _ = play(monkeypatch, capsys, "s\nq\n", "--players", "Ana", "--seed", "7")
+        saved = list((tmp_path / "saves").glob("*.json"))
+        assert len(saved) == 1 and f"Saved in {saved[0]}" in out

@@ -238,6 +238,36 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     N_("{rules} is for {low} to {high} players, not {count}"),
     N_("every player needs a name"),
     N_("player names must be different"),
+    # notation, presets and records (cubilete/notation.py, dice.py, rules/presets.py, record.py)
+    N_("{face} is not a die face (1 to 6)"),
+    N_("no dice given"),
+    N_("these rules use {count} dice; got {got}"),
+    N_("{rules} uses {dice} dice; got {count} ({hand})"),
+    N_("{item}: give the points after '=', e.g. {key}=30 (0 scratches the box)"),
+    N_("{item}: points must be a whole number, not {value}"),
+    N_("{item}: points cannot be negative"),
+    N_("{item} needs points: write {write}=30 (0 scratches the box)"),
+    N_("{item}: name a box before '='; boxes: {boxes}"),
+    N_("box {slot} is given twice"),
+    N_("{item}: {box} ({slot}) can hold {values}, not {points}"),
+    N_("unknown rules {name}; presets: {presets}"),
+    N_("not a cubilete game record (expected a JSON object)"),
+    N_("not a cubilete game record: it is empty"),
+    N_("not a cubilete game record: invalid JSON at line {line} ({reason})"),
+    N_("record cannot be replayed: {reason}"),
+    N_("the record holds no seed: the game is not over, or its seed was never revealed"),
+    N_("{source}: not valid TOML: {reason}"),
+    # the solver's limits (cubilete/solver/space.py) and bot levels (cubilete/bots)
+    N_("{rules}: a sheet of {columns} columns has 2^{slots} sheet states; "
+       "too large to solve exactly (bots use a one-turn search instead)"),
+    N_("{rules}: throws that carry over between turns make the state space too large to solve exactly "
+       "(bots use a one-turn search instead)"),
+    N_("{rules}: {states} states (2^{slots} sheets x {upper} upper totals x {flags} flags) "
+       "is more than the {most} this solver handles"),
+    N_("{rules}: fewer rounds than boxes together with boxes that close by themselves"),
+    N_("unknown bot level {level} in {spec}; levels: {levels}"),
+    N_("{spec} is not a bot; write bot or bot:LEVEL (levels: {levels})"),
+    N_("name at least one bot"),
 )
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")

@@ -26,10 +26,13 @@ async def enter(pilot: Pilot[None], dice: str, throw: str, slot: str) -> None:
     if not table.has_focus:
         return
     target = screen.rules.slot_index(slot)
-    for _ in range(40):
+    for _ in range(len(screen.rules.slots)):
         if table.cursor_row == target:
             break
         await pilot.press("up" if table.cursor_row > target else "down")
+    if table.cursor_row != target:  # the arrows skip a closed box: reach it as a click does
+        table.move_cursor(row=target, animate=False)
+        await pilot.pause()
     await pilot.press("enter")
 
 

@@ -31,7 +31,7 @@ class TestSetup:
             await pilot.press(*"Ana", "enter")
             screen = app.screen
             assert isinstance(screen, GameScreen)
-            assert screen.session.game.players == ("Ana", "bot")
+            assert screen.session.game.players == ("Ana", "bot:casual")  # a named level by default
             assert screen.session.game.rules.name == "generala"
             assert screen.session.humans == ["Ana"]
         saved = json.loads((tmp_path / "tui.json").read_text())

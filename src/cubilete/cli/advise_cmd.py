@@ -8,10 +8,12 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 
-from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
+from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, filled_arg, hand_arg, paragraph, rules_arg
+from cubilete.cli.render import instant_win_name
 from cubilete.cli.solve_cmd import progress_bar
 from cubilete.errors import CubileteError, NotationError
-from cubilete.notation import format_dice, format_filled, parse_dice, parse_filled, parse_hand
+from cubilete.i18n import _, servida_word, translate_error
+from cubilete.notation import format_dice, format_filled, parse_dice, parse_filled
 from cubilete.rules import Rules, scoring
 from cubilete.solver import SolverUnsupportedError, check_solvable
 from cubilete.solver.advisor import Option, advise
@@ -88,27 +90,37 @@ def _held(rules: Rules, words: Sequence[str], hand: Sequence[int], throw: int) -
     if not words:
         return ()
     if not rules.locked_holds:
-        raise CliError(f"--held: {rules.name} lets any die be thrown again; --held is for locked holds only")
+        raise CliError(
+            _("--held: {rules} lets any die be thrown again; --held is for locked holds only").format(rules=rules.name)
+        )
     if throw == 1:
-        raise CliError("--held: nothing can be held before the first throw of a turn")
+        raise CliError(_("--held: nothing can be held before the first throw of a turn"))
     try:
         held = tuple(sorted(parse_dice(words)))
     except NotationError as exc:
-        raise CliError(f"--held: {exc}") from None
+        raise CliError(f"--held: {translate_error(str(exc))}") from None
     if Counter(held) - Counter(hand):
-        raise CliError(f"--held {format_dice(held)}: not among the dice on the table ({format_dice(hand)})")
+        raise CliError(
+            _("--held {held}: not among the dice on the table ({dice})").format(
+                held=format_dice(held), dice=format_dice(hand)
+            )
+        )
     return held
 
 
 def _check_numbers(rules: Rules, args: argparse.Namespace) -> None:
     if not 1 <= args.throw <= rules.throws:
-        raise CliError(f"--throw: {rules.name} has throws 1 to {rules.throws}, not {args.throw}")
+        raise CliError(
+            _("--throw: {rules} has throws 1 to {throws}, not {throw}").format(
+                rules=rules.name, throws=rules.throws, throw=args.throw
+            )
+        )
     if args.bonuses < 0:
-        raise CliError(f"--bonuses: must be 0 or more, not {args.bonuses}")
+        raise CliError(_("{option}: must be 0 or more, not {value}").format(option="--bonuses", value=args.bonuses))
     if args.bonuses and not rules.extra_bonus:
-        raise CliError(f"--bonuses: {rules.name} pays no extra bonuses")
+        raise CliError(_("--bonuses: {rules} pays no extra bonuses").format(rules=rules.name))
     if args.top is not None and args.top < 1:
-        raise CliError(f"--top: must be 1 or more, not {args.top}")
+        raise CliError(_("{option}: must be 1 or more, not {value}").format(option="--top", value=args.top))
 
 
 def _check_bonuses(rules: Rules, card: Sequence[int | None], bonuses: int) -> None:
@@ -118,16 +130,21 @@ def _check_bonuses(rules: Rules, card: Sequence[int | None], bonuses: int) -> No
     own = [i for i in range(len(rules.slots)) if rules.slot_box(i).id == rules.extra_bonus_box]
     if not any(card[i] for i in own):
         box = rules.slots[own[0]]
-        raise CliError(f"--bonuses: they are paid only once {box} holds points; add --filled {box}=...")
+        message = _("--bonuses: they are paid only once {box} holds points; add --filled {box}=...")
+        raise CliError(message.format(box=box))
     if bonuses >= rules.turns:
-        raise CliError(f"--bonuses: at most {rules.turns - 1} in a game of {rules.turns} rounds, not {bonuses}")
+        raise CliError(
+            _("--bonuses: at most {most} in a game of {rounds} rounds, not {bonuses}").format(
+                most=rules.turns - 1, rounds=rules.turns, bonuses=bonuses
+            )
+        )
 
 
 def option_words(option: Option) -> str:
-    """``score full (35)`` or ``keep 3 3 3, throw 2``."""
+    """``score full (35)`` or ``keep 3 3 3`` (in the current language: ``anotar full (35)``, ``guardar 3 3 3``)."""
     if option.kind == "score":
-        return f"score {option.slot} ({option.points})"
-    return f"keep {format_dice(option.keep) if option.keep else 'nothing'}"
+        return _("score {box} ({points})").format(box=option.slot, points=option.points)
+    return _("keep {dice}").format(dice=format_dice(option.keep)) if option.keep else _("keep nothing")
 
 
 def _option_json(option: Option) -> dict[str, object]:
@@ -145,18 +162,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_solvable(rules)
     except SolverUnsupportedError as exc:
-        raise CliError(str(exc), DATA_ERROR) from None
-    try:
-        hand = parse_hand(args.dice, rules)
-    except NotationError as exc:
-        raise CliError(f"--dice: {exc}") from None
+        raise CliError(translate_error(str(exc)), DATA_ERROR) from None
+    hand = hand_arg(args.dice, rules)
     _check_numbers(rules, args)
-    try:
-        card = parse_filled(",".join(args.filled), rules)
-    except NotationError as exc:
-        raise CliError(f"--filled: {exc}") from None
+    card = filled_arg(args.filled, rules)
     if sum(v is not None for v in card) >= rules.turns:
-        raise CliError("--filled: the sheet is complete; nothing is left to decide")
+        raise CliError(_("--filled: the sheet is complete; nothing is left to decide"))
     _check_bonuses(rules, card, args.bonuses)
     held = _held(rules, args.held, hand, args.throw)
     if args.target is not None or args.vs:
@@ -165,8 +176,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             check_tables(rules)  # before solving: Yatzy's solve is long and its win tables too large anyway
         except SolverUnsupportedError as exc:
-            raise CliError(str(exc), DATA_ERROR) from None
-    show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, f"solving {rules.name}")
+            raise CliError(translate_error(str(exc)), DATA_ERROR) from None
+    label = _("solving {rules}").format(rules=rules.name)
+    show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, label)
     solution = load_or_solve(rules, show, moments=False)
     try:
         options = advise(solution, card, hand, args.throw, args.bonuses, held)
@@ -174,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     except SolverUnsupportedError as exc:
         raise CliError(str(exc), DATA_ERROR) from None
     except CubileteError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(translate_error(str(exc))) from None
     if extra:
         key = "win" if "win" in extra else "reach"
         options.sort(key=lambda o: (-round(extra[key][_key(o)], 12), -o.expected))
@@ -198,25 +210,37 @@ def run(args: argparse.Namespace) -> int:
             data["vs"] = [format_filled(rules, c) for c in _vs_cards(rules, args.vs)]
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
-    kind = "servida" if args.throw == 1 else "armada"
-    where = f"throw {args.throw} of {rules.throws} ({kind})"
-    print(f"{rules.name}: dice {format_dice(hand)}, {where}, {so_far} points so far")
-    count = f"{len(options)} options, best first" if len(options) > 1 else "1 option"
-    print(f"{count}: expected final score under optimal play, and loss against the best")
-    width = max(len("option"), *(len(option_words(o)) for o in shown))
-    heads = {"reach": f"P(>={args.target})", "win": "P(win)"}
+    kind = servida_word(rules) if args.throw == 1 else _("armada")
+    where = _("throw {throw} of {throws} ({kind})").format(throw=args.throw, throws=rules.throws, kind=kind)
+    print(
+        _("{rules}: dice {dice}, {where}, {points} points so far").format(
+            rules=rules.name, dice=format_dice(hand), where=where, points=so_far
+        )
+    )
+    count = (
+        _("{count} options, best first").format(count=len(options)) if len(options) > 1 else _("1 option")
+    )
+    print(_("{count}: expected final score under optimal play, and loss against the best").format(count=count))
+    head_option, head_expected, head_loss = _("option"), _("expected"), _("loss")
+    width = max(len(head_option), *(len(option_words(o)) for o in shown))
+    heads = {"reach": f"P(>={args.target})", "win": _("P(win)")}
     cols = "".join(f"  {heads[k]:>9}" for k in extra)
     if extra:
-        print("ranked by " + (" and ".join(heads[k] for k in ("win", "reach") if k in extra)) + " (then points)")
-    print(f"{'':>4} {'option':<{width}}  {'expected':>9}  {'loss':>8}{cols}")
+        ranked = " + ".join(heads[k] for k in ("win", "reach") if k in extra)
+        print(_("ranked by {columns} (then points)").format(columns=ranked))
+    print(f"{'':>4} {head_option:<{width}}  {head_expected:>9}  {head_loss:>8}{cols}")
     for rank, option in enumerate(shown, 1):
         more = "".join(f"  {v[_key(option)]:9.4f}" for v in extra.values())
         line = f"{rank:>3}. {option_words(option):<{width}}  {option.expected:9.3f}  {abs(option.loss):8.3f}{more}"
         print(line)
     if len(shown) < len(options):
-        print(f"     ... and {len(options) - len(shown)} more (drop --top to see them)")
+        print("     " + _("... and {count} more (drop --top to see them)").format(count=len(options) - len(shown)))
     if any(b.instant_win for b in rules.boxes) and not args.vs:
-        print("Instant wins are not modelled: a servida Generala counts as its points and play goes on.")
+        print(
+            _("Instant wins are not modelled: a {box} {servida} counts as its points and play goes on.").format(
+                box=instant_win_name(rules), servida=servida_word(rules)
+            )
+        )
     return 0
 
 
@@ -233,9 +257,10 @@ def _vs_cards(rules: Rules, words: Sequence[str]) -> list[tuple[int | None, ...]
         try:
             cards.append(tuple(parse_filled(text, rules)))
         except NotationError as exc:
-            raise CliError(f"--vs (opponent {n}): {exc}") from None
+            raise CliError(_("--vs (opponent {n}): {error}").format(n=n, error=translate_error(str(exc)))) from None
     if len(cards) + 1 > rules.max_players:
-        raise CliError(f"--vs: {rules.name} is for at most {rules.max_players} players, not {len(cards) + 1}")
+        raise CliError(_("--vs: {rules} is for at most {most} players, not {count}").format(
+            rules=rules.name, most=rules.max_players, count=len(cards) + 1))
     return cards
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn, TypeAlias
 
 from cubilete import record
-from cubilete.errors import CubileteError
+from cubilete.errors import CubileteError, NotationError
+from cubilete.i18n import _, translate_error
+from cubilete.notation import parse_filled, parse_hand
 from cubilete.rules import Rules, load_rules
 
 USAGE_ERROR = 2  # bad arguments
@@ -24,12 +27,61 @@ class CliError(Exception):
         self.code = code
 
 
+def need_extra(extra: str, module: str) -> None:
+    """Stop with a clear message when an optional part is not installed (``pip install 'cubilete[web]'``)."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise CliError(
+            _("this command needs the '{extra}' extra ({module} is not installed): "
+              "pip install 'cubilete[{extra}]' (or ./dev installs it)").format(extra=extra, module=module),
+            DATA_ERROR,
+        )
+
+
 def rules_arg(text: str) -> Rules:
     """The rules named by a ``--rules`` value: a preset name or alias, or a ``.toml`` house-rule file."""
     try:
         return load_rules(text)
     except CubileteError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(translate_error(str(exc))) from None
+
+
+def hand_arg(words: Sequence[str], rules: Rules, option: str = "--dice") -> tuple[int, ...]:
+    """The dice of ``--dice 3 4 5 6 1`` (or ``34561``), sorted; a bad face is a usage error naming the option."""
+    try:
+        return parse_hand(list(words), rules)
+    except NotationError as exc:
+        raise CliError(f"{option}: {translate_error(str(exc))}") from None
+
+
+def throw_arg(rules: Rules, throw: int) -> int:
+    """A ``--throw`` number checked against the rules: 1 (servida) to the throws of a turn."""
+    if throw < 1:
+        raise CliError(_("--throw: throws are counted from 1, not {throw}").format(throw=throw))
+    if throw > rules.throws and not rules.carry_over_throws:
+        raise CliError(
+            _("--throw: {rules} has {throws} throws a turn, not {throw}").format(
+                rules=rules.name, throws=rules.throws, throw=throw
+            )
+        )
+    return throw
+
+
+def filled_arg(texts: Sequence[str], rules: Rules) -> tuple[int | None, ...]:
+    """The card of ``--filled generala=50,full=0`` (the option may be repeated): points per slot, None if open."""
+    try:
+        return tuple(parse_filled(",".join(texts), rules))
+    except NotationError as exc:
+        raise CliError(f"--filled: {translate_error(str(exc))}") from None
+
+
+def box_words_after_dice(dice: list[str]) -> list[str]:
+    """``--dice 4 4 4 4 4 doble generala``: argparse gave the box to ``--dice``; take the words back (in place)."""
+    words: list[str] = []
+    while len(dice) > 1 and not dice[-1].isdigit():
+        words.insert(0, dice.pop())
+    return words
 
 
 def text_arg(option: str, text: str) -> str:
@@ -37,7 +89,7 @@ def text_arg(option: str, text: str) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise CliError(f"{option}: {text!r} is not valid UTF-8 text") from None
+        raise CliError(_("{option}: {text} is not valid UTF-8 text").format(option=option, text=repr(text))) from None
     return text
 
 
@@ -74,14 +126,16 @@ Subcommands: TypeAlias = "argparse._SubParsersAction[Parser]"  # what add_subpar
 def read_record_data(path: Path) -> object:
     """The JSON data of a record file (not yet checked); a missing file is a usage error, bad text a data error."""
     if path.is_dir():
-        raise CliError(f"{path} is a folder, not a game record")
+        raise CliError(_("{path} is a folder, not a game record").format(path=path))
     if not path.is_file():
-        raise CliError(f"no such file: {path}")
+        raise CliError(_("no such file: {path}").format(path=path))
     try:
         return record.parse(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise CliError(f"{path}: cannot read: {exc.strerror}", DATA_ERROR) from None
+        raise CliError(_("{path}: cannot read: {reason}").format(path=path, reason=exc.strerror), DATA_ERROR) from None
     except UnicodeDecodeError:
-        raise CliError(f"{path}: not a cubilete game record: not a UTF-8 text file", DATA_ERROR) from None
+        raise CliError(
+            _("{path}: not a cubilete game record: not a UTF-8 text file").format(path=path), DATA_ERROR
+        ) from None
     except CubileteError as exc:
-        raise CliError(f"{path}: {exc}", DATA_ERROR) from None
+        raise CliError(f"{path}: {translate_error(str(exc))}", DATA_ERROR) from None

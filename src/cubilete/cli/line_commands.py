@@ -8,7 +8,7 @@ from cubilete.actions import Action, Roll, Score, Stand
 from cubilete.cli.boxes import slot_from_word
 from cubilete.errors import NotationError
 from cubilete.game import Game
-from cubilete.i18n import _
+from cubilete.i18n import _, pgettext
 from cubilete.rules import Rules
 
 
@@ -20,22 +20,30 @@ class Meta(StrEnum):
     UNDO = "undo"
     SHEET = "sheet"
     EMPTY = "empty"
+    HINT = "hint"
+    COACH = "coach"
+    SAVE = "save"
 
 
 Command = Action | Meta
 
+# The same keys as the terminal game (r throw, b em baixo, t stand, u undo, h hint, c coach mode,
+# s save, q quit, ? help), with the words in English, Spanish and Portuguese.
 _WORDS = {
-    "?": Meta.HELP, "h": Meta.HELP, "help": Meta.HELP,
-    "q": Meta.QUIT, "quit": Meta.QUIT, "exit": Meta.QUIT,
-    "u": Meta.UNDO, "undo": Meta.UNDO,
-    "c": Meta.SHEET, "card": Meta.SHEET, "sheet": Meta.SHEET,
+    "?": Meta.HELP, "help": Meta.HELP, "ayuda": Meta.HELP, "ajuda": Meta.HELP,
+    "q": Meta.QUIT, "quit": Meta.QUIT, "exit": Meta.QUIT, "salir": Meta.QUIT, "sair": Meta.QUIT,
+    "u": Meta.UNDO, "undo": Meta.UNDO, "deshacer": Meta.UNDO, "desfazer": Meta.UNDO,
+    "card": Meta.SHEET, "sheet": Meta.SHEET, "planilla": Meta.SHEET, "cartela": Meta.SHEET,
+    "h": Meta.HINT, "hint": Meta.HINT, "pista": Meta.HINT, "dica": Meta.HINT,
+    "c": Meta.COACH, "coach": Meta.COACH, "entrenador": Meta.COACH, "treinador": Meta.COACH,
+    "s": Meta.SAVE, "save": Meta.SAVE, "guardar": Meta.SAVE, "salvar": Meta.SAVE,
 }  # fmt: skip
-_ROLL = {"r", "roll"}
-_KEEP = {"k", "keep"}
+_ROLL = {"r", "roll", "throw", "tirar", "lanzar", "lançar", "lancar", "jogar"}
+_KEEP = {"k", "keep", "apartar", "separar", "guardar"}  # "guardar" alone saves (es); with dice it keeps (pt)
 _BAIXO = {"b", "baixo", "em-baixo"}
-_SCORE = {"s", "score"}
-_STAND = {"stand", "st"}
-_NOTHING = {"all", "none", "-"}
+_SCORE = {"s", "score", "a", "anotar", "marcar"}
+_STAND = {"t", "stand", "st", "plantarse", "parar"}
+_NOTHING = {"all", "none", "-", "todos", "nada"}
 
 
 def help_text(rules: Rules) -> list[str]:
@@ -50,13 +58,17 @@ def help_text(rules: Rules) -> list[str]:
     if rules.face_down_call:
         rows.append(("b, b 1 3", _("call 'em baixo' and throw: the faces resting on the table count")))
     rows += [
-        ("stand", _("in a tie-break round: keep this hand")),
-        ("c", _("show the score sheet")),
+        ("t, stand", _("in a tie-break round: keep this hand")),
+        ("h", _("the coach: the best options now, with what each one loses")),
+        ("c", _("coach mode on or off: a warning after each decision that loses points")),
+        (pgettext("command", "sheet"), _("show the score sheet")),
         ("u", _("undo your last move (a die thrown again shows the same faces)")),
+        ("s", _("save the game (then it is saved after every move)")),
         ("q", _("quit (the game is saved first if you gave --save)")),
         ("?", _("this help")),
     ]
     lines = [_("Commands:"), *(f"  {command:<12} {words}" for command, words in rows)]
+    lines.append(_("Words in Spanish and Portuguese work too: tirar, apartar, anotar, ayuda, ajuda, salir, sair."))
     if rules.face_down_call:
         lines.append(_("Each turn starts with r (a normal throw) or b (em baixo)."))
     else:

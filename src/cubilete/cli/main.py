@@ -20,22 +20,65 @@ from cubilete.cli import (
     solve_cmd,
     stats_cmd,
     verify_cmd,
+    warmup_cmd,
 )
 from cubilete.cli.common import USAGE_ERROR, CliError, Parser, UsageError, one_line
+from cubilete.errors import CubileteError
+from cubilete.i18n import LANGUAGES, N_, _, set_language, translate_formatted
 
 EPILOG = """\
 examples:
-  cubilete play                                   a game of Generala against the random bot
+  cubilete play                                   a game of Generala against a casual bot
   cubilete score --dice 3 4 5 6 1 --throw 1       what the hand gets in every box
   cubilete rules list                             every preset
   cubilete replay partida.json                    a saved game turn by turn
   cubilete advise --dice 1 1 3 4 5 --throw 1      the best play, with what each option loses
   cubilete serve                                  the web game on http://127.0.0.1:8000
   cubilete verify partida.json                    recheck every throw of a game against its seed
+  cubilete warmup                                 compile the solver and solve Generala once
 
 Every command has --help with examples. Exit status: 0 ok; 1 an invalid file or record,
 or the input ended mid-game; 2 bad arguments (including a file that does not exist).
 """
+
+
+# argparse's own messages (Python does not translate them): matched in English, shown translated
+ARGPARSE_TEMPLATES: tuple[str, ...] = (
+    N_("unrecognized arguments: {arguments}"),
+    N_("the following arguments are required: {arguments}"),
+    N_("argument {argument}: expected one argument"),
+    N_("argument {argument}: expected at least one argument"),
+    N_("argument {argument}: invalid int value: {value}"),
+    N_("argument {argument}: invalid choice: {value} (choose from {choices})"),
+    N_("argument {argument}: not allowed with argument {other}"),
+    N_("choose a command: {commands}"),
+    N_("{message} (try '{prog} --help')"),
+)
+
+
+def take_language(argv: list[str]) -> tuple[list[str], str | None]:
+    """``--lang L`` (or ``--lang=L``) anywhere on the command line, taken out: (the other words, L or None).
+
+    >>> take_language(["--lang", "es", "rules", "list"])
+    (['rules', 'list'], 'es')
+    >>> take_language(["score", "--dice", "11111", "--lang=pt-BR"])
+    (['score', '--dice', '11111'], 'pt-BR')
+    """
+    rest: list[str] = []
+    lang: str | None = None
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            rest.append(word)
+            rest.extend(words)
+            break
+        if word == "--lang":
+            lang = next(words, "")
+        elif word.startswith("--lang="):
+            lang = word.partition("=")[2]
+        else:
+            rest.append(word)
+    return rest, lang
 
 
 def build_parser() -> Parser:
@@ -47,6 +90,9 @@ def build_parser() -> Parser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"cubilete {__version__}")
+    parser.add_argument(
+        "--lang", metavar="L", help=f"language of every message: {', '.join(LANGUAGES)} (default: from the environment)"
+    )
     parser.set_defaults(func=None, parser=parser)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     play_cmd.register(commands)
@@ -61,6 +107,7 @@ def build_parser() -> Parser:
     verify_cmd.register(commands)
     serve_cmd.register(commands)
     evaluate_cmd.register(commands)
+    warmup_cmd.register(commands)
     return parser
 
 
@@ -73,7 +120,7 @@ def _commands(parser: argparse.ArgumentParser) -> list[str]:
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"cubilete: error: {one_line(message)}", file=sys.stderr)
+    print(_("cubilete: error: {message}").format(message=one_line(message)), file=sys.stderr)
     return code
 
 
@@ -97,17 +144,30 @@ def _silence_stdout() -> None:
 
 
 def _run(argv: list[str]) -> int:
+    argv, lang = take_language(argv)
+    if lang is not None:
+        try:
+            set_language(lang)
+        except CubileteError as exc:
+            return _fail(f"--lang: {exc}", USAGE_ERROR)
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
+        if lang is not None and getattr(args, "lang", None) is None:
+            args.lang = lang  # ``play`` passes it on to the terminal game
         if extra:
-            raise UsageError(f"unrecognized arguments: {' '.join(extra)}", _innermost(parser, argv).prog)
+            raise UsageError(
+                _("unrecognized arguments: {arguments}").format(arguments=" ".join(extra)),
+                _innermost(parser, argv).prog,
+            )
         if args.func is None:
-            raise UsageError(f"choose a command: {', '.join(_commands(args.parser))}", args.parser.prog)
+            commands = ", ".join(_commands(args.parser))
+            raise UsageError(_("choose a command: {commands}").format(commands=commands), args.parser.prog)
         code: int = args.func(args)
         return code
     except UsageError as exc:
-        return _fail(f"{exc.message} (try '{exc.prog} --help')", USAGE_ERROR)
+        message = translate_formatted(exc.message, ARGPARSE_TEMPLATES)
+        return _fail(_("{message} (try '{prog} --help')").format(message=message, prog=exc.prog), USAGE_ERROR)
     except CliError as exc:
         return _fail(exc.message, exc.code)
     except SystemExit as exc:  # --help and --version

@@ -20,7 +20,7 @@ from cubilete.i18n import LANGUAGES, set_language
 if TYPE_CHECKING:
     from textual.app import App
 
-DEFAULT_PLAYERS = "You,bot"
+DEFAULT_PLAYERS = "You,bot:casual"  # a named level, not the random bot
 DEFAULT_RULES = "generala"
 
 EXAMPLES = """\

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TextIO
 
-from cubilete import record
+from cubilete import coach, record
 from cubilete.actions import Action, Roll
 from cubilete.bots import Strategy
 from cubilete.cli.common import DATA_ERROR, CliError
@@ -20,6 +20,19 @@ from cubilete.game import Game
 from cubilete.i18n import _, rules_title, translate_error
 
 INTERRUPTED = 130
+COACH_THRESHOLD = 2.0  # coach mode warns about a decision that loses more than this many points (as the TUI)
+
+
+def default_save_path(game: Game) -> Path:
+    """Where ``s`` saves a game started without ``--save``: the user data folder, never over another game."""
+    from cubilete.store.stats import data_dir
+
+    folder = data_dir() / "saves"
+    path = folder / f"{game.rules.name}-{game.seed[:8]}.json"
+    n = 2
+    while path.exists():
+        path, n = folder / f"{game.rules.name}-{game.seed[:8]}-{n}.json", n + 1
+    return path
 
 
 def undo_to_decision(game: Game, is_decision: Callable[[Game], bool]) -> bool:
@@ -46,6 +59,7 @@ class LineSession:
         self.stdin = stdin if stdin is not None else sys.stdin
         self.echo = not _is_tty(self.stdin)
         self._announced = -1
+        self.coach_mode = False
 
     # --- helpers ---------------------------------------------------------------------
     def is_decision(self, game: Game) -> bool:
@@ -148,7 +162,10 @@ class LineSession:
             try:
                 command = parse_command(line, g)
                 if not isinstance(command, Meta):
+                    warning = self.judge(command)
                     self.apply(command)
+                    if warning:
+                        print(f"  {warning}")
                     return None
                 done, code = self.meta(command)
                 if done:
@@ -156,11 +173,67 @@ class LineSession:
             except CubileteError as exc:
                 print(f"  ! {translate_error(str(exc))}")
 
+    def hint_lines(self) -> list[str]:
+        """The coach's best options now (``h``), each with its expected final score and loss."""
+        g = self.game
+        if g.state.turn.throws == 0:
+            return ["  ! " + _("Throw first: the coach judges the dice on the table.")]
+        try:
+            advice, exact = coach.hint(g, top=5)
+        except CubileteError as exc:
+            return ["  ! " + _("No advice: {reason}").format(reason=translate_error(str(exc)))]
+        if not advice:
+            return ["  " + _("Nothing to advise here.")]
+        lines = ["  " + _("Coach: best options")]
+        width = max(len(a.describe(g.rules)) for a in advice)
+        for rank, a in enumerate(advice, 1):
+            lines.append(f"  {rank}. {a.describe(g.rules):<{width}}  {a.expected:8.2f}  -{a.loss:.2f}")
+        if any(b.instant_win for b in g.rules.boxes):
+            lines.append("  " + _("Expected final score with best play from here; instant wins are not modelled."))
+        else:
+            lines.append("  " + _("Expected final score with best play from here."))
+        if not exact:
+            lines.append("  " + _("Approximate values: these rules are too large to solve exactly."))
+        return lines
+
+    def judge(self, action: Action) -> str:
+        """Coach mode: a warning if the action loses more than the threshold ('' otherwise)."""
+        g = self.game
+        if not self.coach_mode or action not in g.legal_actions():
+            return ""
+        try:
+            loss = coach.action_loss(g, action)
+            if loss is None or loss <= COACH_THRESHOLD:
+                return ""
+            best, _exact = coach.hint(g, top=1)
+        except CubileteError:
+            return ""
+        text = _("With {dice} that lost about {loss:.1f} points; best was: {best}.")
+        return text.format(
+            dice=" ".join(map(str, g.state.turn.dice)), loss=loss, best=best[0].describe(g.rules) if best else "?"
+        )
+
     def meta(self, command: Meta) -> tuple[bool, int | None]:
         """Run a command that is not a move: (whether the decision is over, exit code or None)."""
         g = self.game
         if command is Meta.HELP:
             print(*help_text(g.rules), sep="\n")
+        elif command is Meta.HINT:
+            print(*self.hint_lines(), sep="\n")
+        elif command is Meta.COACH:
+            self.coach_mode = not self.coach_mode
+            if self.coach_mode:
+                text = _("Coach mode on: a warning after each decision that loses more than {points} points.")
+                print("  " + text.format(points=f"{COACH_THRESHOLD:g}"))
+            else:
+                print("  " + _("Coach mode off."))
+        elif command is Meta.SAVE:
+            if self.save_path is None:
+                self.save_path = default_save_path(g)
+                self.save_path.parent.mkdir(parents=True, exist_ok=True)
+            self.save()
+            saved = _("Saved in {path}; continue later with: cubilete play --resume {path}")
+            print("  " + saved.format(path=self.save_path))
         elif command is Meta.SHEET:
             print(*score_sheet(g), sep="\n")
         elif command is Meta.QUIT:

@@ -9,9 +9,31 @@ import unicodedata
 from cubilete.bots import DEFAULT_LEVEL, Strategy, UnknownBotError, bot_level, is_bot_spec, make_bot
 from cubilete.cli.common import CliError, text_arg
 from cubilete.game import Game
+from cubilete.i18n import _, translate_error
 from cubilete.notation import numbered
 
 _BOT_NAME = re.compile(r"^bot(:[a-z]+)?(-\d+)?$")
+
+
+def level_label(level: str) -> str:
+    """A bot level for people, in the current language (``strong`` -> ``fuerte``)."""
+    words = {
+        "random": _("random"),
+        "greedy": _("greedy"),
+        "heuristic": _("heuristic"),
+        "beginner": _("beginner"),
+        "casual": _("casual"),
+        "strong": _("strong"),
+        "optimal": _("optimal"),
+        "lookahead": _("lookahead"),
+    }
+    return words.get(level, level)
+
+
+def bot_label(label: str) -> str:
+    """A bot's label with its level in the current language: ``optimal-2`` -> ``óptimo-2``."""
+    level, dash, number = label.partition("-")
+    return level_label(level) + dash + number if number.isdigit() or not dash else label
 
 
 def bot_name(spec: str) -> str:
@@ -26,19 +48,21 @@ def parse_players(text: str) -> list[str]:
     """Seat names from ``"Ana,bot"``; ``bot`` and ``bot:LEVEL`` become bot names."""
     raw = [p.strip() for p in text_arg("--players", text).split(",")]
     if any(not p for p in raw):
-        raise CliError(f"--players: every player needs a name (got {text!r}); e.g. --players \"Ana,bot\"")
+        raise CliError(_("--players: every player needs a name (got {text}); e.g. --players \"Ana,bot\"").format(
+            text=repr(text)))
     odd = [p for p in raw if any(unicodedata.category(c) == "Cc" for c in p)]
     if odd:
-        raise CliError(f"--players: {odd[0]!r}: a name cannot hold control characters (new lines, tabs, escapes)")
+        raise CliError(_("--players: {name}: a name cannot hold control characters (new lines, tabs, escapes)").format(
+            name=repr(odd[0])))
     names: list[str] = []
     for p in raw:
         if is_bot_spec(p):
             try:
                 names.append(bot_name(p))
             except UnknownBotError as exc:
-                raise CliError(f"--players: {exc}") from None
+                raise CliError(f"--players: {translate_error(str(exc))}") from None
         elif _BOT_NAME.match(p.lower()):
-            raise CliError(f"--players: the name {p!r} is kept for bots; choose another name")
+            raise CliError(_("--players: the name {name} is kept for bots; choose another name").format(name=repr(p)))
         else:
             names.append(p)
     return numbered(names)
@@ -64,7 +88,8 @@ def seat_bots(game: Game) -> dict[int, Strategy]:
             try:
                 bots[seat] = make_bot(spec, f"{game.seed}:seat{seat}")
             except UnknownBotError as exc:
-                raise CliError(f"player {name!r}: {exc}") from None
+                reason = translate_error(str(exc))
+                raise CliError(_("player {name}: {reason}").format(name=repr(name), reason=reason)) from None
             prepare = getattr(bots[seat], "prepare", None)
             if callable(prepare):
                 prepare(game.rules)

@@ -103,6 +103,12 @@ def instant_win_box(rules: Rules, dice: Sequence[int]) -> str:
     return names[0] if names else _("a winning hand")
 
 
+def instant_win_name(rules: Rules) -> str:
+    """The name of the (first) box whose servida wins at once, in the player's language ('' if none does)."""
+    names = [box_name(rules, b.id) for b in rules.boxes if b.instant_win]
+    return names[0] if names else ""
+
+
 def end_line(game: Game) -> str:
     """How the game ended, in one sentence."""
     st, totals = game.state, game.totals()

@@ -11,6 +11,7 @@ from cubilete.cli.narrate import describe_step
 from cubilete.cli.render import final_table, score_sheet, start_lines, turn_header
 from cubilete.errors import CubileteError
 from cubilete.game import Game
+from cubilete.i18n import _, rules_title, translate_error
 
 EXAMPLES = """\
 examples:
@@ -42,19 +43,23 @@ def run(args: argparse.Namespace) -> int:
     game: Game | None = None
     try:
         game = record.from_record(data)
-        lines.append(f"{game.rules.title}: {' vs '.join(game.players)} (seed {game.seed})")
+        lines.append(
+            _("{rules}: {players} (seed {seed})").format(
+                rules=rules_title(game.rules), players=_(" vs ").join(game.players), seed=game.seed
+            )
+        )
         lines += start_lines(game)
         for replayed, action, before in record.steps(data):
             if before.turn.throws == 0:
                 lines.append(turn_header(replayed, before))
             lines += [f"  {line}" for line in describe_step(replayed, action, before)]
     except CubileteError as exc:
-        raise CliError(f"{path}: {exc}", DATA_ERROR) from None
+        raise CliError(f"{path}: {translate_error(str(exc))}", DATA_ERROR) from None
     print(*lines, sep="\n")
     if game.is_over:
         print(*final_table(game), sep="\n")
     else:
-        print(f"The game is not over ({len(game.history)} moves so far): continue with "
-              f"cubilete play --resume {path}")
+        print(_("The game is not over ({moves} moves so far): continue with cubilete play --resume {path}").format(
+            moves=len(game.history), path=path))
         print(*score_sheet(game), sep="\n")
     return 0

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, one_line, paragraph, rules_arg
 from cubilete.errors import CubileteError
+from cubilete.i18n import _, box_name, rules_description, rules_title, translate_error
 from cubilete.rules import Rules, all_presets, find_rules, load_profile, rules_to_dict
 from cubilete.rules.describe import box_rule, rules_summary
 
@@ -69,13 +70,16 @@ def run_list(args: argparse.Namespace) -> int:
         return 0
     width = max(len(r.name) for r in presets)
     for r in presets:
-        aliases = f"  (also: {', '.join(r.aliases)})" if r.aliases else ""
-        print(f"{r.name:<{width}}  {r.title}{aliases}")
+        aliases = "  " + _("(also: {aliases})").format(aliases=", ".join(r.aliases)) if r.aliases else ""
+        print(f"{r.name:<{width}}  {rules_title(r)}{aliases}")
     return 0
 
 
 def _box_rows(rules: Rules) -> list[dict[str, object]]:
-    return [{"line": i + 1, "id": b.id, "name": b.name, "rule": box_rule(b)} for i, b in enumerate(rules.boxes)]
+    return [
+        {"line": i + 1, "id": b.id, "name": box_name(rules, b.id), "rule": box_rule(b)}
+        for i, b in enumerate(rules.boxes)
+    ]
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -93,17 +97,17 @@ def run_show(args: argparse.Namespace) -> int:
         }
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
-    aliases = f" (also: {', '.join(rules.aliases)})" if rules.aliases else ""
-    print(f"{rules.title} [{rules.name}]{aliases}")
+    aliases = " " + _("(also: {aliases})").format(aliases=", ".join(rules.aliases)) if rules.aliases else ""
+    print(f"{rules_title(rules)} [{rules.name}]{aliases}")
     if rules.description and rules.description != rules.title:
-        print(rules.description)
+        print(rules_description(rules))
     for line in rules_summary(rules):
         print(f"  {line}")
     if len(rules.columns) > 1:
         n = len(rules.boxes)
-        print(f"  the sheet repeats the boxes in {len(rules.columns)} columns: a place is box@column (full@2); "
-              f"column 2 starts at line {n + 1}")
-    print("Boxes:")
+        print("  " + _("the sheet repeats the boxes in {columns} columns: a place is box@column (full@2); "
+                       "column 2 starts at line {line}").format(columns=len(rules.columns), line=n + 1))
+    print(_("Boxes:"))
     rows = _box_rows(rules)
     id_w = max(len(str(r["id"])) for r in rows)
     name_w = max(len(str(r["name"])) for r in rows)
@@ -117,21 +121,23 @@ def _preset_hint(name: str) -> str:
         find_rules(name)
     except CubileteError:
         return ""
-    return f" ('{name}' is a preset: see cubilete rules show {name})"
+    return " " + _("('{name}' is a preset: see cubilete rules show {name})").format(name=name)
 
 
 def run_check(args: argparse.Namespace) -> int:
     """Validate a profile: ``ok: ...`` and 0, or the profile's error and 1 (2 if there is no such file)."""
     if Path(args.file).is_dir():
-        raise CliError(f"{args.file} is a folder, not a .toml profile")
+        raise CliError(_("{path} is a folder, not a .toml profile").format(path=args.file))
     if not Path(args.file).is_file():
-        raise CliError(f"no such file: {args.file}{_preset_hint(args.file)}")
+        raise CliError(_("no such file: {path}").format(path=args.file) + _preset_hint(args.file))
     try:
         rules = load_profile(args.file)
     except CubileteError as exc:
-        raise CliError(one_line(str(exc)), DATA_ERROR) from None
+        raise CliError(one_line(translate_error(str(exc))), DATA_ERROR) from None
     print(
-        f"ok: {rules.name} — {len(rules.slots)} boxes, {rules.dice} dice, {rules.throws} throws, "
-        f"{rules.turns} turns ({rules.title})"
+        _("ok: {name} — {boxes} boxes, {dice} dice, {throws} throws, {turns} turns ({title})").format(
+            name=rules.name, boxes=len(rules.slots), dice=rules.dice, throws=rules.throws, turns=rules.turns,
+            title=rules_title(rules),
+        )
     )
     return 0

@@ -6,10 +6,11 @@ import argparse
 import json
 
 from cubilete.cli.boxes import BoxLine, box_lines, describe_notes, slot_from_word
-from cubilete.cli.common import CliError, Subcommands, rules_arg
+from cubilete.cli.common import CliError, Subcommands, box_words_after_dice, filled_arg, hand_arg, rules_arg, throw_arg
 from cubilete.cli.render import box_table, closed_summary, instant_win_box
 from cubilete.errors import NotationError
-from cubilete.notation import format_dice, format_filled, parse_filled, parse_hand
+from cubilete.i18n import _, box_name, rules_title, servida_word, translate_error
+from cubilete.notation import format_dice, format_filled
 from cubilete.rules import Rules, scoring
 
 EXAMPLES = """\
@@ -59,13 +60,6 @@ def register(subparsers: Subcommands) -> None:
     p.set_defaults(func=run)
 
 
-def _check_throw(rules: Rules, throw: int) -> None:
-    if throw < 1:
-        raise CliError(f"--throw: throws are counted from 1, not {throw}")
-    if throw > rules.throws and not rules.carry_over_throws:
-        raise CliError(f"--throw: {rules.name} has {rules.throws} throws a turn, not {throw}")
-
-
 def _line_json(line: BoxLine, rules: Rules) -> dict[str, object]:
     return {
         "line": line.line,
@@ -84,33 +78,31 @@ def _line_json(line: BoxLine, rules: Rules) -> dict[str, object]:
 def run(args: argparse.Namespace) -> int:
     """Print the points; bad dice, boxes or ``--filled`` text end with one line and exit 2."""
     rules = rules_arg(args.rules)
-    words: list[str] = []  # "--dice 4 4 4 4 4 doble generala": argparse gave the box to --dice
-    while len(args.dice) > 1 and not args.dice[-1].isdigit():
-        words.insert(0, args.dice.pop())
+    words = box_words_after_dice(args.dice)
     if words and args.box is not None:
-        raise CliError(f"one BOX at a time: got {args.box!r} and {' '.join(words)!r}")
+        raise CliError(
+            _("one BOX at a time: got {box} and {words}").format(box=repr(args.box), words=repr(" ".join(words)))
+        )
     if words:
         args.box = " ".join(words)
-    try:
-        hand = parse_hand(args.dice, rules)
-    except NotationError as exc:
-        raise CliError(f"--dice: {exc}") from None
-    _check_throw(rules, args.throw)
-    try:
-        card = parse_filled(",".join(args.filled), rules)
-    except NotationError as exc:
-        raise CliError(f"--filled: {exc}") from None
+    hand = hand_arg(args.dice, rules)
+    throw_arg(rules, args.throw)
+    card = filled_arg(args.filled, rules)
     if all(v is not None for v in card):
-        raise CliError("--filled writes every box: nothing is left to score")
+        raise CliError(_("--filled writes every box: nothing is left to score"))
     first = args.throw == 1
     lines = box_lines(rules, card, hand, first)
     if args.box is not None:
         try:
             slot = slot_from_word(rules, args.box)
         except NotationError as exc:
-            raise CliError(str(exc)) from None
+            raise CliError(translate_error(str(exc))) from None
         if lines[slot].written is not None:
-            raise CliError(f"box {rules.slots[slot]} is already written ({lines[slot].written}) in --filled")
+            raise CliError(
+                _("box {slot} is already written ({points}) in --filled").format(
+                    slot=rules.slots[slot], points=lines[slot].written
+                )
+            )
         selected = [lines[slot]]
     else:
         selected = [b for b in lines if b.written is None]
@@ -127,17 +119,29 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
-    kind = "servida, the first throw" if first else "armada, after the first throw"
-    print(f"{rules.title}: dice {format_dice(hand)}, throw {args.throw} ({kind})")
+    if first:
+        kind = _("{servida}, the first throw").format(servida=servida_word(rules))
+    else:
+        kind = _("armada, after the first throw")
+    print(
+        _("{rules}: dice {dice}, throw {throw} ({kind})").format(
+            rules=rules_title(rules), dice=format_dice(hand), throw=args.throw, kind=kind
+        )
+    )
     if wins:
-        print(f"{instant_win_box(rules, hand)} servida: this hand wins the game at once")
+        print(
+            _("{box} {servida}: this hand wins the game at once").format(
+                box=instant_win_box(rules, hand), servida=servida_word(rules)
+            )
+        )
     if args.box is not None:
         b = selected[0]
+        name = box_name(rules, b.slot)
         if b.usable:
             notes = describe_notes(b, rules)
-            print(f"{b.slot} ({b.box.name}): {b.points}" + (f"  ({notes})" if notes else ""))
+            print(f"{b.slot} ({name}): {b.points}" + (f"  ({notes})" if notes else ""))
         else:
-            print(f"{b.slot} ({b.box.name}): cannot be used now: {b.reason}")
+            print(_("{slot} ({name}): cannot be used now: {reason}").format(slot=b.slot, name=name, reason=b.reason))
         return 0
     print(*box_table(selected, rules), sep="\n")
     closed = closed_summary(lines)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cubilete.cli.common import DATA_ERROR, CliError, Subcommands
+from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, need_extra
 
 EXAMPLES = """\
 examples:
@@ -55,6 +55,8 @@ def register(subparsers: Subcommands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
+    for module in ("fastapi", "uvicorn", "sqlalchemy", "alembic"):
+        need_extra("web", module)
     from cubilete.errors import CubileteError
     from cubilete.web.server import serve
     from cubilete.web.settings import Settings

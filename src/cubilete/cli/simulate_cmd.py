@@ -13,6 +13,8 @@ from typing import TextIO
 
 from cubilete.bots import BOT_LEVELS, UnknownBotError
 from cubilete.cli.common import CliError, Subcommands, rules_arg, text_arg
+from cubilete.cli.players import bot_label
+from cubilete.i18n import _, ngettext, translate_error
 from cubilete.sim import SimResult, SimulationError, simulate
 
 MAX_GAMES = 1_000_000  # hours of play already; more games would only fill the memory with outcomes
@@ -75,7 +77,8 @@ def progress_bar(stream: TextIO, width: int = 30) -> Callable[[int, int], None]:
 
     def show(done: int, total: int) -> None:
         filled = width * done // max(total, 1)
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+        games = _("{done}/{total} games").format(done=done, total=total)
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {games}")
         if done >= total:
             stream.write("\n")
         stream.flush()
@@ -89,24 +92,28 @@ def _interval(lo_hi: tuple[float, float] | None, digits: int = 1, scale: float =
     return f"[{lo_hi[0] * scale:.{digits}f}, {lo_hi[1] * scale:.{digits}f}]"
 
 
-def result_lines(result: SimResult) -> list[str]:
-    """The result as a table for people."""
+def result_lines(result: SimResult, instant_wins: bool = True) -> list[str]:
+    """The result as a table for people (``instant_wins``: the rules have a hand that wins at once)."""
     where = {
-        "solo": "alone (same dice seed per game)",
-        "paired": "at one table, every deal twice with the seats swapped",
-    }.get(result.mode, "at one table")
+        "solo": _("alone (same dice seed per game)"),
+        "paired": _("at one table, every deal twice with the seats swapped"),
+    }.get(result.mode, _("at one table"))
+    workers = ngettext("{count} worker", "{count} workers", result.workers).format(count=result.workers)
     lines = [
-        f"{result.title}: {result.games} games, bots {where}, seed {result.seed}, "
-        f"{result.workers} worker{'s' if result.workers > 1 else ''}, {result.seconds:.1f} s",
+        _("{title}: {games} games, bots {where}, seed {seed}, {workers}, {seconds} s").format(
+            title=result.title, games=result.games, where=where, seed=result.seed, workers=workers,
+            seconds=f"{result.seconds:.1f}",
+        ),
         "",
     ]
-    header = ["bot", "mean", "95% CI", "SD"]
+    ci = _("95% CI")
+    header = [_("bot"), _("mean"), ci, _("SD")]
     if result.mode != "solo":
-        header += ["wins", "95% CI"]
-    header += ["loss/game", "95% CI"]
+        header += [_("wins"), ci]
+    header += [_("loss/game"), ci]
     rows = [header]
     for b in result.bots:
-        row = [b.label, f"{b.mean:.1f}", _interval(b.mean_ci), f"{b.sd:.1f}"]
+        row = [bot_label(b.label), f"{b.mean:.1f}", _interval(b.mean_ci), f"{b.sd:.1f}"]
         if result.mode != "solo":
             row += [f"{(b.win_rate or 0.0) * 100:.1f}%", _interval(b.win_ci, 1, 100.0)]
         row += ["-" if b.mean_loss is None else f"{b.mean_loss:.2f}", _interval(b.loss_ci, 2)]
@@ -117,20 +124,35 @@ def result_lines(result: SimResult) -> list[str]:
         lines.append("  ".join(cells).rstrip())
     lines.append("")
     if result.exact_expected is not None:
-        lines.append(f"Optimal expected score (exact; one player, no instant wins): {result.exact_expected:.2f}")
+        exact = f"{result.exact_expected:.2f}"
+        if instant_wins:
+            text = _("Optimal expected score (exact; one player, no instant wins): {points}")
+            lines.append(text.format(points=exact))
+        else:
+            lines.append(_("Optimal expected score (exact; one player): {points}").format(points=exact))
     if all(b.mean_loss is None for b in result.bots):
-        lines.append("Loss not measured (rules too large to solve exactly, or --no-loss).")
+        lines.append(_("Loss not measured (rules too large to solve exactly, or --no-loss)."))
     else:
-        lines.append("loss/game: expected points per game given away against optimal play, judged on the solved table.")
+        lines.append(
+            _("loss/game: expected points per game given away against optimal play, judged on the solved table.")
+        )
     if result.paired is not None:
-        first, second = result.bots[0].label, result.bots[1].label
+        first, second = bot_label(result.bots[0].label), bot_label(result.bots[1].label)
         pr = result.paired
         lines.append(
-            f"paired ({pr.deals} deals): {first} - {second}: wins {pr.win_diff * 100:+.2f} percentage points "
-            f"{_interval(pr.win_diff_ci, 2, 100.0)}, points {pr.points_diff:+.2f} {_interval(pr.points_diff_ci, 2)}"
+            _("paired ({deals} deals): {first} - {second}: wins {wins} percentage points {wins_ci}, "
+              "points {points} {points_ci}").format(
+                deals=pr.deals, first=first, second=second, wins=f"{pr.win_diff * 100:+.2f}",
+                wins_ci=_interval(pr.win_diff_ci, 2, 100.0), points=f"{pr.points_diff:+.2f}",
+                points_ci=_interval(pr.points_diff_ci, 2))
         )
     if result.mode != "solo":
-        lines.append("wins: share of games won (a shared win counts for each winner; instant wins end a game).")
+        if instant_wins:
+            lines.append(
+                _("wins: share of games won (a shared win counts for each winner; instant wins end a game).")
+            )
+        else:
+            lines.append(_("wins: share of games won (a shared win counts for each winner)."))
     return lines
 
 
@@ -138,21 +160,23 @@ def run(args: argparse.Namespace) -> int:
     """Run the simulation and print the table (or JSON)."""
     rules = rules_arg(args.rules)
     if args.games < 1:
-        raise CliError(f"--games must be at least 1, not {args.games}")
+        raise CliError(_("{option} must be at least 1, not {value}").format(option="--games", value=args.games))
     if args.games > MAX_GAMES:
-        raise CliError(f"--games: at most {MAX_GAMES:,} in one run, not {args.games:,} (run again with another --seed)")
+        raise CliError(_("--games: at most {most} in one run, not {games} (run again with another --seed)").format(
+            most=f"{MAX_GAMES:,}", games=f"{args.games:,}"))
     if args.solo and args.paired:
-        raise CliError("--solo and --paired do not go together: choose one")
+        raise CliError(_("--solo and --paired do not go together: choose one"))
     if args.workers < 1:
-        raise CliError(f"--workers must be at least 1, not {args.workers}")
+        raise CliError(_("{option} must be at least 1, not {value}").format(option="--workers", value=args.workers))
     if args.workers > MAX_WORKERS:
-        raise CliError(f"--workers: at most {MAX_WORKERS}, not {args.workers:,} (one process each; "
-                       f"this machine has {os.cpu_count() or 1} cores)")
+        raise CliError(_("--workers: at most {most}, not {workers} (one process each; this machine has {cores} cores)")
+                       .format(most=MAX_WORKERS, workers=f"{args.workers:,}", cores=os.cpu_count() or 1))
     if args.seed is not None:
         text_arg("--seed", args.seed)
     specs = [s.strip() for s in args.bots.split(",")]
     if any(not s for s in specs):
-        raise CliError(f"--bots: every bot needs a level (got {args.bots!r}); levels: {', '.join(BOT_LEVELS)}")
+        raise CliError(_("--bots: every bot needs a level (got {bots}); levels: {levels}").format(
+            bots=repr(args.bots), levels=", ".join(BOT_LEVELS)))
     seed = args.seed if args.seed is not None else secrets.token_hex(4)
     progress = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr)
     try:
@@ -160,13 +184,13 @@ def run(args: argparse.Namespace) -> int:
                           mode="solo" if args.solo else ("paired" if args.paired else "table"),
                           loss=not args.no_loss, dask=args.dask)  # fmt: skip
     except UnknownBotError as exc:
-        raise CliError(f"--bots: {exc}") from None
+        raise CliError(f"--bots: {translate_error(str(exc))}") from None
     except SimulationError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(translate_error(str(exc))) from None
     except OSError as exc:
         raise CliError(f"--dask {args.dask}: {exc}") from None
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        print(*result_lines(result), sep="\n")
+        print(*result_lines(result, any(b.instant_win for b in rules.boxes)), sep="\n")
     return 0

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
+from cubilete.i18n import _, box_name, rules_title, servida_word, translate_error
 from cubilete.rules import Rules
 from cubilete.solver import Solution, SolverUnsupportedError, cache, check_solvable, solve
 
@@ -36,6 +37,17 @@ The tables are cached in $CUBILETE_CACHE_DIR, else $XDG_CACHE_HOME/cubilete/solv
 """
 
 BAR_WIDTH = 30
+
+
+def objective(rules: Rules) -> str:
+    """What the solved value means, in the current language; instant wins are named only where the rules have one."""
+    text = _("Objective: the expected final score of one player playing alone.")
+    wins = [b for b in rules.boxes if b.instant_win]
+    if wins:
+        text += " " + _(
+            "Instant wins are not modelled: a {box} {servida} scores as an ordinary ({servida}) {box} and play goes on."
+        ).format(box=box_name(rules, wins[0].id), servida=servida_word(rules))
+    return text
 
 
 def register(subparsers: Subcommands) -> None:
@@ -97,8 +109,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_solvable(rules)
     except SolverUnsupportedError as exc:
-        raise CliError(str(exc), DATA_ERROR) from None
-    show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, f"solving {rules.name}")
+        raise CliError(translate_error(str(exc)), DATA_ERROR) from None
+    label = _("solving {rules}").format(rules=rules.name)
+    show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, label)
     start = time.perf_counter()
     solution, loaded = obtain(rules, not args.no_cache, show)
     seconds = time.perf_counter() - start
@@ -117,16 +130,22 @@ def run(args: argparse.Namespace) -> int:
             "table": str(path) if path.is_file() else None,
             "sha256": digest,
             "states": solution.space.n_states,
-            "objective": OBJECTIVE,
+            "objective": objective(rules),
         }
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
-    how = f"loaded from the cache (solved in {solution.seconds:.2f} s)" if loaded else "solved"
-    print(f"{rules.name}: {rules.title}; optimal play, one player")
-    print(f"expected score  {solution.expected_score:.4f}")
-    print(f"std deviation   {std:.4f}" if std is not None else "std deviation   not computed")
-    print(f"time            {seconds:.2f} s, {how}")
-    print(f"table           {path if path.is_file() else '(not saved: the cache folder is not writable)'}")
-    print(f"SHA-256         {digest} (value table, {solution.space.n_states:,} states)")
-    print(OBJECTIVE)
+    if loaded:
+        how = _("loaded from the cache (solved in {seconds} s)").format(seconds=f"{solution.seconds:.2f}")
+    else:
+        how = _("solved")
+    labels = [_("expected score"), _("std deviation"), _("time"), _("table"), "SHA-256"]
+    w = max(len(label) for label in labels) + 2
+    print(_("{name}: {title}; optimal play, one player").format(name=rules.name, title=rules_title(rules)))
+    print(f"{labels[0]:<{w}}{solution.expected_score:.4f}")
+    print(f"{labels[1]:<{w}}{std:.4f}" if std is not None else f"{labels[1]:<{w}}" + _("not computed"))
+    print(f"{labels[2]:<{w}}{seconds:.2f} s, {how}")
+    print(f"{labels[3]:<{w}}" + (str(path) if path.is_file() else _("(not saved: the cache folder is not writable)")))
+    states = _("value table, {states} states").format(states=f"{solution.space.n_states:,}")
+    print(f"{labels[4]:<{w}}{digest} ({states})")
+    print(objective(rules))
     return 0

@@ -11,7 +11,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, text_arg
+from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, need_extra, text_arg
 from cubilete.errors import UnknownRulesError
 from cubilete.i18n import _, box_name, rules_title
 from cubilete.rules import Rules, find_rules
@@ -227,6 +227,7 @@ def histogram(scores: list[int]) -> list[str]:
 
 def write_plot(stats: list[PlayerStats], path: Path) -> None:
     """Write the score distribution, one panel per rule set and one colour per player (PNG or SVG by extension)."""
+    need_extra("plot", "matplotlib")
     import matplotlib
 
     matplotlib.use("Agg")

@@ -9,6 +9,7 @@ from pathlib import Path
 from cubilete import fairness
 from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, read_record_data
 from cubilete.errors import CubileteError
+from cubilete.i18n import N_, _, translate_error, translate_formatted
 
 EXAMPLES = """\
 examples:
@@ -43,30 +44,40 @@ def register(subparsers: Subcommands) -> None:
     p.set_defaults(func=run)
 
 
+MISMATCHES = (  # the English problems of cubilete.fairness.verify_record
+    N_("the seed does not match the commitment {committed} (its hash is {digest})"),
+    N_("throw {number} is recorded as {recorded} but the seed gives {derived}"),
+)
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the verdict; exit 1 when anything does not match."""
     path = Path(args.file)
     published = args.commitment
     if published is not None and not HEX64.match(published.strip()):
-        raise CliError(f"--commitment must be the 64 hex digits the table showed, got {published[:80]!r}", USAGE_ERROR)
+        raise CliError(_("--commitment must be the 64 hex digits the table showed, got {value}").format(
+            value=repr(published[:80])), USAGE_ERROR)
     data = read_record_data(path)
     try:
         report = fairness.verify_record(data, published, args.table)
     except CubileteError as exc:
-        raise CliError(f"{path}: {exc}", DATA_ERROR) from None
+        raise CliError(f"{path}: {translate_error(str(exc))}", DATA_ERROR) from None
     if not report.ok:
         for problem in report.problems:
-            print(f"MISMATCH: {problem}")
-        raise CliError(f"{path}: the dice do not verify ({len(report.problems)} problem(s) above)", DATA_ERROR)
+            print(_("MISMATCH: {problem}").format(problem=translate_formatted(problem, MISMATCHES)))
+        count = len(report.problems)
+        raise CliError(_("{path}: the dice do not verify ({count} problem(s) above)").format(path=path, count=count),
+                       DATA_ERROR)
     if report.published_checked:
-        committed = "and the seed matches the commitment you were shown before the game"
+        committed = _("and the seed matches the commitment you were shown before the game")
     elif report.commitment_checked:
-        committed = ("and the seed matches the commitment written in the record itself (checked only against the "
-                     "record: give --commitment HEX as the table showed it to check what was published)")
+        committed = _("and the seed matches the commitment written in the record itself (checked only against the "
+                      "record: give --commitment HEX as the table showed it to check what was published)")
     else:
-        committed = "(the record holds no commitment: only the seed was checked)"
-    table = f" of table {args.table}" if args.table else ""
-    print(f"verified: all {report.throws} throws{table} come from the seed {committed}")
+        committed = _("(the record holds no commitment: only the seed was checked)")
+    table = _(" of table {table}").format(table=args.table) if args.table else ""
+    print(_("verified: all {throws} throws{table} come from the seed {committed}").format(
+        throws=report.throws, table=table, committed=committed))
     return 0
 
 

@@ -6,8 +6,9 @@ the random bot; ``make_app().run()`` opens the setup screen.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from textual.app import App
 from textual.screen import Screen
@@ -17,7 +18,12 @@ from cubilete.cli.players import bot_spec_of
 from cubilete.errors import CubileteError
 from cubilete.i18n import _, set_language
 from cubilete.rules import Rules, load_rules
+from cubilete.tui import navigation
 from cubilete.tui.options import AppOptions
+from cubilete.tui.screens.end import EndScreen
+from cubilete.tui.screens.game import GameScreen
+from cubilete.tui.screens.scorekeeper import ScorekeeperScreen
+from cubilete.tui.screens.setup import SetupScreen
 from cubilete.tui.session import Session, seat_names
 from cubilete.tui.settings import SetupChoice, load_choice
 
@@ -40,6 +46,17 @@ class CubileteApp(App[None]):
         self.title = _("cubilete")
         self.push_screen(self.first)
 
+    SCREENS_BY_NAME: dict[str, Callable[..., Screen[None]]] = {  # noqa: RUF012 (read only)
+        navigation.SETUP: SetupScreen,
+        navigation.GAME: GameScreen,
+        navigation.END: EndScreen,
+        navigation.SCOREKEEPER: ScorekeeperScreen,
+    }
+
+    def go(self, name: str, *args: Any) -> None:
+        """Replace the current screen with the screen called ``name`` (the screens navigate by name)."""
+        self.switch_screen(self.SCREENS_BY_NAME[name](*args))
+
 
 def _rules(rules: Rules | str | None) -> Rules:
     if isinstance(rules, Rules):
@@ -57,11 +74,6 @@ def _first_screen(
     choice: SetupChoice,
     options: AppOptions,
 ) -> Screen[None]:
-    from cubilete.tui.screens.end import EndScreen
-    from cubilete.tui.screens.game import GameScreen
-    from cubilete.tui.screens.scorekeeper import ScorekeeperScreen
-    from cubilete.tui.screens.setup import SetupScreen
-
     if resume is not None:
         session = Session(record.load(resume), Path(save or resume))
         return EndScreen(session, options) if session.game.is_over else GameScreen(session, options)

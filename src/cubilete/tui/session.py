@@ -101,7 +101,8 @@ class Session:
             record.save(self.game, self.save_path)
 
     def save_to(self, path: Path) -> None:
-        """Write the record to ``path`` and keep saving there."""
+        """Write the record to ``path`` (its folder made if needed) and keep saving there."""
+        path.parent.mkdir(parents=True, exist_ok=True)
         record.save(self.game, path)
         self.save_path = path
 

@@ -41,7 +41,7 @@ class SeatChoice:
 
 
 def _default_seats() -> list[SeatChoice]:
-    return [SeatChoice(HUMAN, ""), SeatChoice(BOT, level="random")]
+    return [SeatChoice(HUMAN, ""), SeatChoice(BOT, level="casual")]  # a named level, not the random bot
 
 
 @dataclass

@@ -4,26 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cubilete.cli import players
 from cubilete.cli.render import servida_matters
 from cubilete.game import Game, tiebreak_value
 from cubilete.i18n import _, ngettext, servida_word
 from cubilete.rules import Rules
 from cubilete.state import Phase
 
-
-def level_label(level: str) -> str:
-    """A bot level for people."""
-    words = {
-        "random": _("random"),
-        "greedy": _("greedy"),
-        "heuristic": _("heuristic"),
-        "beginner": _("beginner"),
-        "casual": _("casual"),
-        "strong": _("strong"),
-        "optimal": _("optimal"),
-        "lookahead": _("lookahead"),
-    }
-    return words.get(level, level)
+level_label = players.level_label  # one word list for the line mode, simulate and the terminal game
 
 
 def rules_facts(rules: Rules) -> str:

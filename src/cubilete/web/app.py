@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cubilete.store.webdb import WebStore
-from cubilete.web import ws
+from cubilete.web import profiles, ws
 from cubilete.web.api import ApiError, router
 from cubilete.web.guard import Gate, Guard
 from cubilete.web.hub import Hub
@@ -86,6 +86,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
 
     app = FastAPI(title="cubilete", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.include_router(router)
+    app.include_router(profiles.router)  # POST /api/profiles/check: the create form's house rules
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

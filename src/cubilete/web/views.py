@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cubilete.actions import Action, action_to_json
+from cubilete.errors import CubileteError
 from cubilete.game import Game
-from cubilete.rules import Rules
+from cubilete.rules import Order, Rules, find_rules
 from cubilete.sheet import slot_states
 from cubilete.state import Phase
 from cubilete.web.words import rules_words
@@ -28,6 +29,21 @@ class SeatInfo:
     name: str | None
     token_hash: str | None
     pid: str | None
+
+
+def preset_of(rules: Rules) -> str | None:
+    """The preset name these rules are exactly (a rematch can ask for it by name), else None (house rules)."""
+    try:
+        return rules.name if find_rules(rules.name) == rules else None
+    except CubileteError:
+        return None
+
+
+def servida_matters(rules: Rules) -> bool:
+    """True if a hand made with the first throw can pay differently (so the page says "servida")."""
+    return any(b.first_throw_value is not None or b.first_throw_bonus or b.instant_win for b in rules.boxes) or (
+        Order.FIRST_THROW in rules.columns
+    )
 
 
 def table_info(table_id: str, rules: Rules, commitment: str, timer: int | None, coach: bool,
@@ -48,6 +64,9 @@ def table_info(table_id: str, rules: Rules, commitment: str, timer: int | None, 
             "locked_holds": rules.locked_holds,
             "face_down_call": rules.face_down_call,
             "slots": words["slots"],
+            "preset": preset_of(rules),
+            "servida": words["servida"],
+            "servida_matters": servida_matters(rules),
         },
         "seats": [{"index": s.idx, "kind": s.kind, "level": s.level} for s in seats],
     }

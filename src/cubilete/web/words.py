@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from cubilete.i18n import current_language, rules_title, set_language
+from cubilete.i18n import current_language, rules_title, servida_word, set_language
 from cubilete.rules import Rules
 from cubilete.sheet import slot_label
 
@@ -58,6 +58,7 @@ def rules_words(rules: Rules) -> dict[str, Any]:
     labels = in_each_language(lambda: [slot_label(rules, i) for i in range(len(rules.slots))])
     return {
         "title": titles,
+        "servida": in_each_language(lambda: servida_word(rules)),
         "slots": [
             {"slot": slot, "labels": {lang: labels[lang][i] for lang in WEB_LANGUAGES}}
             for i, slot in enumerate(rules.slots)

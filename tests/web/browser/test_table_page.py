@@ -60,7 +60,8 @@ def test_two_players_take_turns_and_a_spectator_watches(web: LiveServer, new_pag
         faces = roll(me)
         # the other player and the spectator see the same throw
         for watcher in (other, eve):
-            expect(watcher.get_by_test_id("last")).to_have_text(f"{('Ana', 'Bea')[current]} threw")
+            # the first throw of a turn is a servida, and the page says so (Generala pays it differently)
+            expect(watcher.get_by_test_id("last")).to_have_text(f"{('Ana', 'Bea')[current]} threw (servida)")
             assert dice(watcher) == faces
         slot, points = write_best(me)
         for watcher in (other, eve):
@@ -233,7 +234,7 @@ def test_bozo_offers_em_baixo(web: LiveServer, new_page: NewPage) -> None:
     sit(page, 0, "Bia")
     assert wait_my_turn_or_end(page)
     page.get_by_test_id("facedown").click()
-    expect(page.get_by_test_id("last")).to_have_text("Bia called em baixo and threw")
+    expect(page.get_by_test_id("last")).to_have_text("Bia called em baixo and threw (servida)")  # a first throw
     state = table_state(web.url, table_id)["state"]
     assert state["last"]["action"] == {"roll": [], "face_down": True}
     assert dice(page) == state["turn"]["dice"]  # the faces resting on the table, as the server counts them

@@ -97,11 +97,16 @@ class SaveDialog(ModalScreen[Path | None]):
     DEFAULT_CSS = DIALOG_CSS.format(name="SaveDialog") + "SaveDialog #error { color: $error; }"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
 
-    def __init__(self, title: str, default: Path, write: Callable[[Path], str | None]) -> None:
+    def __init__(
+        self, title: str, default: Path, write: Callable[[Path], str | None], own: Path | None = None
+    ) -> None:
+        """``own``: the file this game is already saved in (written again without asking)."""
         super().__init__()
         self.title_text = title
         self.default = default
         self.write = write
+        self.own = own
+        self.replace: Path | None = None  # a file that exists, confirmed by pressing Save a second time
 
     def compose(self) -> ComposeResult:
         """Title, the file name and a place for the error."""
@@ -138,6 +143,12 @@ class SaveDialog(ModalScreen[Path | None]):
             self.query_one("#error", Static).update(_("Type a file name."))
             return
         path = Path(text).expanduser()
+        if path.is_file() and path != self.own and path != self.replace:
+            self.replace = path
+            self.query_one("#error", Static).update(
+                _("{path} already exists: press Save again to replace it, or type another name.").format(path=path)
+            )
+            return
         problem = self.write(path)
         if problem:
             self.query_one("#error", Static).update(problem)

@@ -19,6 +19,7 @@ from cubilete.cli.render import end_line
 from cubilete.errors import CubileteError
 from cubilete.game import Game
 from cubilete.i18n import _, rules_title, translate_error
+from cubilete.tui.navigation import SETUP, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import SaveDialog
 from cubilete.tui.session import Session
@@ -165,8 +166,13 @@ class EndScreen(Screen[None]):
 
     def action_export(self) -> None:
         """Write the game record (JSON) to a file."""
-        default = self.session.save_path or Path.cwd() / f"{self.game.rules.name}-{self.game.seed[:8]}.json"
-        self.app.push_screen(SaveDialog(_("Export the game record (JSON)"), default, self.export_to))
+        from cubilete.store.stats import data_dir
+
+        folder = (self.options.data_dir or data_dir()) / "saves"
+        default = self.session.save_path or folder / f"{self.game.rules.name}-{self.game.seed[:8]}.json"
+        self.app.push_screen(
+            SaveDialog(_("Export the game record (JSON)"), default, self.export_to, own=self.session.save_path)
+        )
 
     def export_to(self, path: Path) -> str | None:
         """Write the record; returns the problem, or None when written."""
@@ -180,9 +186,7 @@ class EndScreen(Screen[None]):
 
     def action_new_game(self) -> None:
         """Back to the setup screen."""
-        from cubilete.tui.screens.setup import SetupScreen
-
-        self.app.switch_screen(SetupScreen(self.options))
+        go(self, SETUP, self.options)
 
     def action_quit_app(self) -> None:
         """Leave the app."""

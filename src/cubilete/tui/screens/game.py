@@ -7,6 +7,7 @@ follow, so the screen never freezes.
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import ClassVar
 
@@ -25,6 +26,7 @@ from cubilete.errors import CubileteError
 from cubilete.i18n import _, explain_illegal, rules_title, servida_word
 from cubilete.sheet import SlotState, SlotView, slot_views
 from cubilete.state import EndReason, GameState, Phase
+from cubilete.tui.navigation import END, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialog
 from cubilete.tui.screens.game_coach import CoachKeys
@@ -33,18 +35,21 @@ from cubilete.tui.session import Session, snapshot
 from cubilete.tui.widgets.dice import DiceRow, Die
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.panels import CoachPanel, GameLog, MessageLine, TurnPanel
-from cubilete.tui.widgets.scorecard import ScoreCard, SheetData
+from cubilete.tui.widgets.scorecard import BOX_LETTERS, ScoreCard, SheetData, box_letter
 from cubilete.tui.words import round_words, throw_words, tiebreak_lines
 
 MAX_DICE = 8
+DIGIT_PAUSE = 1.2  # seconds: a second digit typed within this time makes a two-digit line number (1, 0 -> 10)
 
 
-def default_save_path(session: Session) -> Path:
-    """Where a game is saved unless the player types another file."""
+def default_save_path(session: Session, folder: Path | None = None) -> Path:
+    """Where a game is saved unless the player types another file: the user data folder's ``saves``."""
     if session.save_path is not None:
         return session.save_path
+    from cubilete.store.stats import data_dir
+
     game = session.game
-    return Path.cwd() / f"{game.rules.name}-{game.seed[:8]}.json"
+    return (folder or data_dir()) / "saves" / f"{game.rules.name}-{game.seed[:8]}.json"
 
 
 class GameScreen(CoachKeys):
@@ -59,7 +64,9 @@ class GameScreen(CoachKeys):
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(str(n), f"hold({n - 1})", show=False) for n in range(1, MAX_DICE + 1)),
+        *(Binding(str(n), f"digit({n})", show=False) for n in range(10)),
+        *(Binding(letter, f"box({i})", show=False) for i, letter in enumerate(BOX_LETTERS)),
+        Binding("question_mark", "help", show=False),
         Binding("space,r", "throw(False)", show=False),
         Binding("b", "throw(True)", show=False),
         Binding("t", "stand", show=False),
@@ -79,6 +86,8 @@ class GameScreen(CoachKeys):
         self.finished = False
         self.bot_worker: Worker[None] | None = None
         self.views: list[SlotView] | None = None
+        self.line_typed = ""  # the digits of a line number being typed (no throws left)
+        self.line_typed_at = 0.0
 
     # --- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -160,8 +169,10 @@ class GameScreen(CoachKeys):
                 return _("1-{n} hold dice, r throws again, t stands with this hand.").format(n=game.rules.dice)
             return _("No throws left: press t to stand.")
         if turn.throws < turn.allowance:
-            return _("1-{n} hold dice, r throws again; or choose a box (arrows, enter).").format(n=game.rules.dice)
-        return _("No throws left: choose a box (arrows, enter).")
+            return _("1-{n} hold dice, r throws again; or choose a box (arrows or its letter, enter).").format(
+                n=game.rules.dice
+            )
+        return _("No throws left: choose a box (arrows, its letter or line number, enter).")
 
     def key_hints(self) -> list[tuple[str, str]]:
         """The keys that do something on this screen."""
@@ -172,13 +183,15 @@ class GameScreen(CoachKeys):
         if self.game.state.phase is Phase.TIEBREAK:
             hints.append(("t", _("stand")))
         else:
-            hints.append(("↑↓ ⏎", _("score")))
+            last = box_letter(min(len(rules.slots), len(BOX_LETTERS)) - 1)
+            hints.append((f"↑↓ A-{last} ⏎", _("score")))
         hints += [
             ("u", _("undo")),
             ("h", _("hint")),
             ("c", _("coach mode on") if self.coach_mode else _("coach mode off")),
             ("s", _("save")),
             ("q", _("quit")),
+            ("?", _("help")),
         ]
         return hints
 
@@ -284,9 +297,7 @@ class GameScreen(CoachKeys):
 
     def show_end(self) -> None:
         """Replace this screen with the end of the game."""
-        from cubilete.tui.screens.end import EndScreen
-
-        self.app.switch_screen(EndScreen(self.session, self.options))
+        go(self, END, self.session, self.options)
 
     # --- keys --------------------------------------------------------------------------------
     def can_act(self) -> bool:
@@ -297,6 +308,76 @@ class GameScreen(CoachKeys):
             self.say(_("Wait: {name} is playing.").format(name=self.game.current_player))
             return False
         return True
+
+    def action_digit(self, number: int) -> None:
+        """A digit holds that die while the dice can be thrown again; with no throws left it picks a box by line."""
+        game, turn = self.game, self.game.state.turn
+        picking = game.state.phase is Phase.PLAY and turn.throws > 0 and turn.throws >= turn.allowance
+        if not picking:
+            if 1 <= number <= game.rules.dice:
+                self.action_hold(number - 1)
+            elif turn.throws > 0 and game.state.phase is Phase.PLAY:
+                self.say(_("Dice are 1 to {n}; with throws left, choose a box by its letter (A, B, ...).").format(
+                    n=game.rules.dice
+                ))
+            return
+        now = time.monotonic()
+        typed = self.line_typed + str(number) if now - self.line_typed_at < DIGIT_PAUSE else str(number)
+        if not typed.lstrip("0") or int(typed) > len(game.rules.slots):
+            typed = str(number)
+        self.line_typed, self.line_typed_at = typed, now
+        if 1 <= int(typed) <= len(game.rules.slots):
+            self.point_at_line(int(typed) - 1)
+
+    def action_box(self, index: int) -> None:
+        """Shift + the letter shown before a box: put the cursor on that box (enter scores it)."""
+        if index < len(self.game.rules.slots):
+            self.point_at_line(index)
+
+    def point_at_line(self, index: int) -> None:
+        """Put the sheet's cursor on a box and say what it would get (or why it cannot be used)."""
+        if not self.can_act():
+            return
+        if self.views is None:
+            self.say(_("Throw first: press r."))
+            return
+        view = self.views[index]
+        card = self.query_one(ScoreCard)
+        card.focus()
+        card.focus_slot(index)
+        if view.state is SlotState.CLOSED:
+            self.say(_("{box} is already closed.").format(box=view.label))
+        elif view.greyed:
+            self.say(f"{view.label}: {view.note}")
+        else:
+            self.say(_("{box}: {points} points; enter to score.").format(box=view.label, points=view.points or 0))
+
+    def action_help(self) -> None:
+        """``?``: every key of the game screen."""
+        rules = self.game.rules
+        last = box_letter(min(len(rules.slots), len(BOX_LETTERS)) - 1)
+        rows = [
+            ("r, space", _("throw the dice not held")),
+            (f"1-{rules.dice}", _("hold a die, or throw it again (or click it)")),
+            (f"A-{last}", _("put the cursor on a box by its letter (shift + the letter)")),
+            ("↑ ↓", _("move between the open boxes (closed ones are skipped; the cursor wraps)")),
+            (f"1-{len(rules.slots)}", _("with no throws left: the box on that line of the sheet")),
+            ("enter", _("score the box under the cursor (a scratch is confirmed first)")),
+        ]
+        if rules.face_down_call:
+            rows.append(("b", _("call 'em baixo' and throw: the faces resting on the table count")))
+        rows += [
+            ("t", _("in a tie-break round: keep this hand")),
+            ("u", _("undo your last move (a die thrown again shows the same faces)")),
+            ("h", _("the coach: the best options now, with what each one loses")),
+            ("c", _("coach mode on or off: a warning after each decision that loses points")),
+            ("s", _("save the game (then it is saved after every move)")),
+            ("q", _("quit")),
+            ("?", _("this help")),
+        ]
+        width = max(len(key) for key, _words in rows)
+        body = "\n".join(f"{key:<{width}}  {words}" for key, words in rows)
+        self.app.push_screen(MessageDialog(_("Keys"), body))
 
     def action_hold(self, position: int) -> None:
         """Hold a die, or throw it again."""
@@ -411,7 +492,11 @@ class GameScreen(CoachKeys):
 
     def action_save(self) -> None:
         """Save the game to a file (it is then saved there after every move)."""
-        self.app.push_screen(SaveDialog(_("Save the game to a file"), default_save_path(self.session), self.save_to))
+        folder = self.options.data_dir
+        self.app.push_screen(
+            SaveDialog(_("Save the game to a file"), default_save_path(self.session, folder), self.save_to,
+                       own=self.session.save_path)
+        )
 
     def save_to(self, path: Path) -> str | None:
         """Write the record; returns the problem, or None when saved."""

@@ -79,7 +79,10 @@ class CoachKeys(Screen[None]):
         if not advice:
             panel.show_lines(_("Coach"), [_("Nothing to advise here.")])
             return
-        notes = [_("Expected final score with best play from here; instant wins are not modelled.")]
+        if any(b.instant_win for b in self.game.rules.boxes):
+            notes = [_("Expected final score with best play from here; instant wins are not modelled.")]
+        else:
+            notes = [_("Expected final score with best play from here.")]
         if not exact:
             notes.append(_("Approximate values: these rules are too large to solve exactly."))
         panel.show_options(_("Coach: best options"), advice_rows(advice, self.game.rules), notes)

@@ -22,6 +22,7 @@ from cubilete.scorekeeper import Scorekeeper, ScorekeeperError
 from cubilete.sheet import SlotState, SlotView, slot_label, slot_views
 from cubilete.state import EndReason
 from cubilete.store.stats import StatsDB
+from cubilete.tui.navigation import SETUP, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
 from cubilete.tui.screens.layout import BREAKPOINTS, card_and_side_css
@@ -409,9 +410,7 @@ class ScorekeeperScreen(Screen[None]):
         if not self.keeper.is_over:
             self.say(_("Finish the game first (or q to quit)."))
             return
-        from cubilete.tui.screens.setup import SetupScreen
-
-        self.app.switch_screen(SetupScreen(self.options))
+        go(self, SETUP, self.options)
 
     def action_leave(self) -> None:
         """Quit, after a confirmation."""

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import dataclasses
 
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
+from cubilete import coach
 from cubilete.cli.players import bot_spec_of
 from cubilete.errors import CubileteError
 from cubilete.i18n import LANGUAGES, _, current_language, rules_title, set_language, translate_error
 from cubilete.rules import Rules, all_presets, find_rules, load_profile
+from cubilete.tui.navigation import GAME, SCOREKEEPER, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.session import Session, bot_levels
 from cubilete.tui.settings import BOT, HUMAN, SeatChoice, SetupChoice, load_choice, save_choice
@@ -23,6 +26,9 @@ from cubilete.tui.words import level_label, rules_facts
 PROFILE = "@profile"
 MAX_SEATS = 8
 LANGUAGE_NAMES = {"es": "Español", "pt_BR": "Português (Brasil)", "en": "English"}
+
+
+SKILL_LEVELS = ("beginner", "casual", "strong", "optimal")  # the named levels; the other bots are algorithms
 
 
 class SeatRow(Horizontal):
@@ -42,9 +48,14 @@ class SeatRow(Horizontal):
 
     def compose(self) -> ComposeResult:
         """Number, kind and name."""
-        options = [(_("Person"), HUMAN)] + [
-            (_("Bot: {level}").format(level=level_label(level)), f"{BOT}:{level}") for level in bot_levels()
-        ]
+        # levels first (how well a bot plays), then the algorithms behind them, each named as what it is
+        levels = [lv for lv in bot_levels() if lv in SKILL_LEVELS]
+        algorithms = [lv for lv in bot_levels() if lv not in SKILL_LEVELS]
+        options = (
+            [(_("Person"), HUMAN)]
+            + [(_("Bot: {level}").format(level=level_label(lv)), f"{BOT}:{lv}") for lv in levels]
+            + [(_("Bot algorithm: {name}").format(name=level_label(lv)), f"{BOT}:{lv}") for lv in algorithms]
+        )
         value = f"{BOT}:{self.seat.level}" if self.seat.is_bot else HUMAN
         if value not in [v for _label, v in options]:
             value = HUMAN
@@ -146,8 +157,17 @@ class SetupScreen(Screen[None]):
         self.query_one("#profile-field").display = use_profile
         facts = ""
         if not use_profile:
-            facts = rules_facts(find_rules(str(self.query_one("#rules", Select).value)))
+            rules = find_rules(str(self.query_one("#rules", Select).value))
+            facts = rules_facts(rules)
+            self.prepare_solver(rules)
         self.query_one("#rules-facts", Static).update(facts)
+
+    @work(thread=True, exclusive=True, group="prepare", exit_on_error=False)
+    def prepare_solver(self, rules: Rules) -> None:
+        """While the setup screen is open, load (or solve) the tables of the chosen rules in a thread, so the
+        bots and the coach of the game answer at once (the app shares them: :func:`coach.solution_for`)."""
+        if coach.is_solvable(rules):
+            coach.solution_for(rules)
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         """Rules, seat count or language changed."""
@@ -236,21 +256,10 @@ class SetupScreen(Screen[None]):
             return
         save_choice(dataclasses.replace(choice, seed=""), self.options.data_dir)  # a seed is for one game
         specs = [seat.spec for seat in choice.seats]
-        if choice.scorekeeper:
-            from cubilete.tui.screens.scorekeeper import ScorekeeperScreen
-
-            try:
-                screen: Screen[None] = ScorekeeperScreen(rules, specs, self.options)
-            except CubileteError as exc:
-                error.update(translate_error(str(exc)))
-                return
-        else:
-            from cubilete.tui.screens.game import GameScreen
-
-            try:
-                session = Session.new(rules, specs, seed=choice.seed or None)
-            except CubileteError as exc:
-                error.update(translate_error(str(exc)))
-                return
-            screen = GameScreen(session, self.options)
-        self.app.switch_screen(screen)
+        try:
+            if choice.scorekeeper:
+                go(self, SCOREKEEPER, rules, specs, self.options)
+            else:
+                go(self, GAME, Session.new(rules, specs, seed=choice.seed or None), self.options)
+        except CubileteError as exc:
+            error.update(translate_error(str(exc)))

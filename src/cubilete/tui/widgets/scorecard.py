@@ -22,6 +22,12 @@ UPPER_ROW = "_upper"
 EXTRA_ROW = "_extra"
 TOTAL_ROW = "_total"
 NOTE_WIDTH = 42  # the longest note or reason a box is greyed out (longer ones are cut)
+BOX_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # shift + the letter shown before a box puts the cursor on it
+
+
+def box_letter(index: int) -> str:
+    """The letter of the sheet's line ``index`` (0-based): ``A`` for the first; '' past ``Z``."""
+    return BOX_LETTERS[index] if index < len(BOX_LETTERS) else ""
 
 
 @dataclass(frozen=True)
@@ -118,7 +124,8 @@ class ScoreCard(DataTable[Text]):
         rules = data.rules
         rows: dict[str, list[Text]] = {}
         for i, slot in enumerate(rules.slots):
-            cells = [Text(slot_label(rules, i))] + [_cell(card[i]) for card in data.cards]
+            label = f"{box_letter(i):<1} {slot_label(rules, i)}" if self.show_now else slot_label(rules, i)
+            cells = [Text(label)] + [_cell(card[i]) for card in data.cards]
             if data.views is not None:
                 view = data.views[i]
                 if view.greyed:
@@ -142,6 +149,33 @@ class ScoreCard(DataTable[Text]):
         totals = [Text(str(t), style="bold", justify="right") for t in data.totals]
         rows[TOTAL_ROW] = [Text(_("Total"), style="bold"), *totals, *tail]
         return rows
+
+    def _open_rows(self) -> list[int]:
+        """The slot rows the cursor stops on while a player decides: every box not yet closed."""
+        if self.data is None or self.data.views is None:
+            return []
+        return [v.index for v in self.data.views if v.state is not SlotState.CLOSED]
+
+    def _step(self, direction: int) -> bool:
+        """Move to the next open box (wrapping round the sheet); False when nobody is deciding."""
+        rows = self._open_rows()
+        if not rows:
+            return False
+        here = self.cursor_row
+        ahead = [r for r in rows if (r - here) * direction > 0]
+        target = (min(ahead) if direction > 0 else max(ahead)) if ahead else (rows[0] if direction > 0 else rows[-1])
+        self.move_cursor(row=target, animate=False)
+        return True
+
+    def action_cursor_down(self) -> None:
+        """Down: the next open box, from the last one back to the first (closed boxes are skipped)."""
+        if not self._step(+1):
+            super().action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        """Up: the previous open box, from the first one round to the last (closed boxes are skipped)."""
+        if not self._step(-1):
+            super().action_cursor_up()
 
     def focus_slot(self, index: int) -> None:
         """Put the cursor on a slot's row."""

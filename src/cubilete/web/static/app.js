@@ -46,6 +46,8 @@ function renderHeader() {
     { "data-testid": "lang", "aria-label": t("nav.lang"), onchange: (ev) => setLang(ev.target.value) },
     LANGS.map((code) => el("option", { value: code, selected: code === lang() }, LANG_NAMES[code])),
   );
+  const skip = document.querySelector(".skip-link");
+  if (skip) skip.textContent = t("app.skip"); // the page's language, never a fixed English text
   header.replaceChildren(
     el(
       "div",
@@ -60,7 +62,7 @@ function renderHeader() {
       ),
       el(
         "nav",
-        { class: "main-nav", "aria-label": "main" },
+        { class: "main-nav", "aria-label": t("nav.main") },
         nav("/", "nav.new"),
         nav("/games", "nav.games"),
         nav("/leaderboard", "nav.leaderboard"),

@@ -1,7 +1,7 @@
 // Finished games, the leaderboard and a player's page.
 
 import { api, el, link, when } from "./api.js";
-import { lang, num, pick, t } from "./i18n.js";
+import { apiErrorText, lang, num, pick, shownName, t } from "./i18n.js";
 import { navigate } from "./nav.js";
 
 function loading(root) {
@@ -9,7 +9,7 @@ function loading(root) {
 }
 
 function failure(root, exc) {
-  root.replaceChildren(el("p", { class: "form-error", role: "alert" }, t("common.error", { message: exc.message })));
+  root.replaceChildren(el("p", { class: "form-error", role: "alert" }, apiErrorText(exc)));
 }
 
 function presetTitle(presets, name, fallback) {
@@ -34,7 +34,7 @@ export function gameCard(game, presets) {
       { class: `gp${p.winner ? " winner" : ""}`, "data-testid": `game-${game.id}-player-${i}` },
       p.winner ? el("span", { class: "crown", "aria-hidden": "true" }, "★") : null,
       p.bot || !p.pid
-        ? el("span", { class: "gp-name" }, p.name)
+        ? el("span", { class: "gp-name" }, shownName(p.name))
         : link(`/p/${encodeURIComponent(p.pid)}`, p.name, { class: "gp-name" }),
       p.bot ? el("span", { class: "tag" }, t("games.bot")) : null,
       el("span", { class: "gp-total" }, String(p.total ?? "")),

@@ -1,12 +1,15 @@
 // The home page: choose the rules, the seats, the timer and the coach; create the table.
 
 import { api, el, link, savedName, saveName } from "./api.js";
-import { pick, t } from "./i18n.js";
+import { apiErrorText, lang, pick, t } from "./i18n.js";
 import { navigate } from "./nav.js";
 import { planAutoSit } from "./table.js";
 
 export const LEVELS = ["beginner", "casual", "strong", "optimal", "greedy", "heuristic", "random"];
 const TIMERS = [null, 30, 60, 120];
+const PROFILE = "__profile__"; // the rules picker's entry for house rules typed or uploaded as TOML
+const CHECK_MS = 300; // a profile is checked this long after the last key
+const EXAMPLE = 'base = "generala"\nname = "club"\nlocked_holds = true\n\n[box.generala]\nvalue = 60\n';
 const MAX_SEATS = 8;
 
 export function mount(root) {
@@ -19,8 +22,71 @@ export function mount(root) {
     name: savedName(),
     error: "",
     busy: false,
+    useProfile: false,
+    profile: "",
+    checked: null, // the server's answer for the profile as typed: {ok, ...} or null while unchecked
   };
   let destroyed = false;
+  let checkTimer = null;
+  let checkSeq = 0;
+
+  // house rules: the text box and the file picker are built once, so typing never loses the caret
+  const profileBox = el("textarea", {
+    id: "profile",
+    rows: "8",
+    spellcheck: "false",
+    "data-testid": "profile",
+    placeholder: EXAMPLE,
+  });
+  const profileFile = el("input", { type: "file", accept: ".toml,text/plain", "data-testid": "profile-file" });
+  const profileStatus = el("p", { class: "profile-status", "data-testid": "profile-status", "aria-live": "polite" });
+  profileBox.addEventListener("input", () => {
+    form.profile = profileBox.value;
+    form.checked = null;
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(checkProfile, CHECK_MS);
+    showCheck();
+  });
+  profileFile.addEventListener("change", async () => {
+    const file = profileFile.files && profileFile.files[0];
+    if (!file) return;
+    profileBox.value = await file.text();
+    form.profile = profileBox.value;
+    checkProfile();
+  });
+
+  async function checkProfile() {
+    const seq = ++checkSeq;
+    if (!form.profile.trim()) {
+      form.checked = null;
+      render();
+      return;
+    }
+    try {
+      const resp = await fetch("/api/profiles/check", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ profile: form.profile, lang: lang() }),
+      });
+      const data = await resp.json();
+      if (seq !== checkSeq || destroyed) return; // a later key press has a newer answer coming
+      form.checked = data;
+    } catch (exc) {
+      if (seq !== checkSeq || destroyed) return;
+      form.checked = { ok: false, error: apiErrorText({ status: 0, message: String(exc) }), line: null };
+    }
+    render();
+  }
+
+  function showCheck() {
+    const c = form.checked;
+    if (!form.profile.trim()) profileStatus.textContent = t("home.profile.empty");
+    else if (!c) profileStatus.textContent = t("home.profile.checking");
+    else if (c.ok)
+      profileStatus.textContent = t("home.profile.ok", { title: pick(c.title, c.name), boxes: c.boxes, dice: c.dice });
+    else profileStatus.textContent = c.line ? t("home.profile.line", { line: c.line, error: c.error }) : c.error;
+    profileStatus.className = `profile-status${c && c.ok ? " ok" : c ? " bad" : ""}`;
+  }
 
   api
     .presets()
@@ -32,12 +98,15 @@ export function mount(root) {
     })
     .catch((exc) => {
       form.presets = [];
-      form.error = t("common.error", { message: exc.message });
+      form.error = apiErrorText(exc);
       render();
     });
 
   const firstHuman = () => form.seats.findIndex((s) => s.kind === "human");
-  const preset = () => (form.presets || []).find((p) => p.name === form.rules) || null;
+  const preset = () => {
+    if (form.useProfile) return form.checked && form.checked.ok ? form.checked : null;
+    return (form.presets || []).find((p) => p.name === form.rules) || null;
+  };
 
   function countProblem() {
     const p = preset();
@@ -62,7 +131,7 @@ export function mount(root) {
     render();
     try {
       const made = await api.createTable({
-        rules: form.rules,
+        ...(form.useProfile ? { profile: form.profile } : { rules: form.rules }),
         seats: form.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "human" })),
         timer: form.timer,
         coach: Boolean(p && p.coach && form.coach),
@@ -104,7 +173,17 @@ export function mount(root) {
                 form.seats[i].level = ev.target.value;
               },
             },
-            LEVELS.map((lv) => el("option", { value: lv, selected: seat.level === lv }, t(`level.${lv}`))),
+            // levels (how well a bot plays) apart from the algorithms behind them
+            [
+              [t("home.levels"), LEVELS.slice(0, 4)],
+              [t("home.algorithms"), LEVELS.slice(4)],
+            ].map(([label, group]) =>
+              el(
+                "optgroup",
+                { label },
+                group.map((lv) => el("option", { value: lv, selected: seat.level === lv }, t(`level.${lv}`))),
+              ),
+            ),
           )
         : el("span", { class: "seat-filler" }, i === firstHuman() ? t("table.you") : "");
     const remove = el(
@@ -140,14 +219,34 @@ export function mount(root) {
         id: "rules",
         "data-testid": "rules",
         onchange: (ev) => {
-          form.rules = ev.target.value;
+          form.useProfile = ev.target.value === PROFILE;
+          if (!form.useProfile) form.rules = ev.target.value;
           render();
         },
       },
       form.presets.map((ps) =>
-        el("option", { value: ps.name, selected: ps.name === form.rules }, pick(ps.title, ps.name)),
+        el(
+          "option",
+          { value: ps.name, selected: !form.useProfile && ps.name === form.rules },
+          pick(ps.title, ps.name),
+        ),
       ),
+      el("option", { value: PROFILE, selected: form.useProfile }, t("home.houserules")),
     );
+    const focused = document.activeElement === profileBox;
+    const caret = [profileBox.selectionStart, profileBox.selectionEnd];
+    profileBox.setAttribute("aria-label", t("home.profile"));
+    showCheck();
+    const houseRules = form.useProfile
+      ? el(
+          "div",
+          { class: "field house-rules", "data-testid": "house-rules" },
+          el("label", { for: "profile" }, t("home.profile")),
+          profileBox,
+          el("label", { class: "file-pick" }, el("span", {}, t("home.profile.upload")), profileFile),
+          profileStatus,
+        )
+      : null;
     const nameInput = el("input", {
       id: "name",
       type: "text",
@@ -211,6 +310,7 @@ export function mount(root) {
             rules,
             p ? el("p", { class: "hint-text" }, t("home.players", { min: p.min_players, max: p.max_players })) : null,
           ),
+          houseRules,
           el(
             "fieldset",
             { class: "field seats" },
@@ -247,7 +347,7 @@ export function mount(root) {
               type: "submit",
               class: "btn primary big wide",
               "data-testid": "create",
-              disabled: form.busy || Boolean(problem),
+              disabled: form.busy || Boolean(problem) || (form.useProfile && !preset()),
             },
             form.busy ? t("home.creating") : t("home.create"),
           ),
@@ -259,6 +359,10 @@ export function mount(root) {
         ),
       ),
     );
+    if (focused) {
+      profileBox.focus(); // re-attached by the render above: the caret stays where the player types
+      profileBox.setSelectionRange(caret[0], caret[1]);
+    }
   }
 
   render();

@@ -21,6 +21,30 @@ const S = {
     "common.no": "No",
     "common.cancel": "Cancelar",
     "common.none": "Nada todavía.",
+    "app.skip": "Saltar al contenido",
+    "home.levels": "Niveles",
+    "home.algorithms": "Algoritmos",
+    "home.houserules": "Reglas de la casa (TOML)…",
+    "home.profile": "Reglas de la casa: un perfil TOML",
+    "home.profile.upload": "o subí un archivo .toml",
+    "home.profile.empty": "Escribí o pegá el perfil: empieza de un reglamento (base = \"generala\") y cambia lo que quieras.",
+    "home.profile.checking": "Revisando…",
+    "home.profile.ok": "Bien: {title} — {boxes} casilleros, {dice} dados.",
+    "home.profile.line": "Línea {line}: {error}",
+    "nav.main": "Principal",
+    "app.noscript": "Cubilete necesita JavaScript para jugar.",
+    "level.lookahead": "previsor",
+    "table.download": "Descargar el registro",
+    "table.rematch": "Revancha (los mismos lugares)",
+    "table.lastkept": "{name} apartó {kept} y tiró",
+    "err.api.notable": "No existe esa mesa.",
+    "err.api.noplayer": "No existe ese jugador.",
+    "err.api.nogames": "Ese jugador todavía no terminó ninguna partida.",
+    "err.api.recordlater": "El registro (y su semilla) se publica cuando termina la partida.",
+    "err.api.reviewlater": "La revisión se hace cuando termina la partida.",
+    "err.api.network": "No hay conexión con el servidor.",
+    "err.api.http": "El servidor no pudo responder (error {status}).",
+    "replay.scratched": "tachó {slot}",
     "home.heading": "Armá una mesa",
     "home.intro": "Elegí las reglas y quién juega. Después compartí el enlace con tus amigos.",
     "home.name": "Tu nombre",
@@ -104,7 +128,6 @@ const S = {
     "table.reason.shared": "victoria compartida",
     "table.verify": "Verificar los dados",
     "table.replay": "Ver la repetición",
-    "table.download": "Descargar el registro",
     "table.newgame": "Otra partida",
     "table.commitment": "Compromiso de los dados",
     "fair.ok": "Las {n} tiradas coinciden con el compromiso.",
@@ -186,6 +209,30 @@ const S = {
     "common.no": "Não",
     "common.cancel": "Cancelar",
     "common.none": "Nada ainda.",
+    "app.skip": "Pular para o conteúdo",
+    "home.levels": "Níveis",
+    "home.algorithms": "Algoritmos",
+    "home.houserules": "Regras da casa (TOML)…",
+    "home.profile": "Regras da casa: um perfil TOML",
+    "home.profile.upload": "ou envie um arquivo .toml",
+    "home.profile.empty": "Escreva ou cole o perfil: ele parte de uma regra pronta (base = \"general\") e muda o que quiser.",
+    "home.profile.checking": "Conferindo…",
+    "home.profile.ok": "Certo: {title} — {boxes} casas, {dice} dados.",
+    "home.profile.line": "Linha {line}: {error}",
+    "nav.main": "Principal",
+    "app.noscript": "O Cubilete precisa de JavaScript para jogar.",
+    "level.lookahead": "previdente",
+    "table.download": "Baixar o registro",
+    "table.rematch": "Revanche (os mesmos lugares)",
+    "table.lastkept": "{name} guardou {kept} e lançou",
+    "err.api.notable": "Esta mesa não existe.",
+    "err.api.noplayer": "Esse jogador não existe.",
+    "err.api.nogames": "Esse jogador ainda não terminou nenhuma partida.",
+    "err.api.recordlater": "O registro (e sua semente) é publicado quando a partida termina.",
+    "err.api.reviewlater": "A revisão é feita quando a partida termina.",
+    "err.api.network": "Sem conexão com o servidor.",
+    "err.api.http": "O servidor não pôde responder (erro {status}).",
+    "replay.scratched": "riscou {slot}",
     "home.heading": "Monte uma mesa",
     "home.intro": "Escolha as regras e quem joga. Depois mande o link para os amigos.",
     "home.name": "Seu nome",
@@ -269,7 +316,6 @@ const S = {
     "table.reason.shared": "vitória dividida",
     "table.verify": "Verificar os dados",
     "table.replay": "Ver a reprise",
-    "table.download": "Baixar o registro",
     "table.newgame": "Outra partida",
     "table.commitment": "Compromisso dos dados",
     "fair.ok": "Os {n} lances conferem com o compromisso.",
@@ -351,6 +397,30 @@ const S = {
     "common.no": "No",
     "common.cancel": "Cancel",
     "common.none": "Nothing yet.",
+    "app.skip": "Skip to content",
+    "home.levels": "Levels",
+    "home.algorithms": "Algorithms",
+    "home.houserules": "House rules (TOML)…",
+    "home.profile": "House rules: a TOML profile",
+    "home.profile.upload": "or upload a .toml file",
+    "home.profile.empty": "Type or paste the profile: it starts from a preset (base = \"generala\") and changes what you like.",
+    "home.profile.checking": "Checking…",
+    "home.profile.ok": "Good: {title} — {boxes} boxes, {dice} dice.",
+    "home.profile.line": "Line {line}: {error}",
+    "nav.main": "Main",
+    "app.noscript": "Cubilete needs JavaScript to play.",
+    "level.lookahead": "lookahead",
+    "table.download": "Download the record",
+    "table.rematch": "Rematch (the same seats)",
+    "table.lastkept": "{name} kept {kept} and threw",
+    "err.api.notable": "There is no such table.",
+    "err.api.noplayer": "There is no such player.",
+    "err.api.nogames": "That player has not finished a game yet.",
+    "err.api.recordlater": "The record (and its seed) is published when the game ends.",
+    "err.api.reviewlater": "The review is made when the game ends.",
+    "err.api.network": "No connection to the server.",
+    "err.api.http": "The server could not answer (error {status}).",
+    "replay.scratched": "scratched {slot}",
     "home.heading": "Set up a table",
     "home.intro": "Pick the rules and who plays. Then share the link with your friends.",
     "home.name": "Your name",
@@ -385,7 +455,7 @@ const S = {
     "table.sit": "Sit",
     "table.sitname": "Name for seat {n}",
     "table.empty": "empty",
-    "table.botname": "Bot {level}",
+    "table.botname": "{level} bot",
     "table.bottag": "bot · {level}",
     "table.you": "you",
     "table.spectating": "You are watching the game.",
@@ -434,7 +504,6 @@ const S = {
     "table.reason.shared": "shared win",
     "table.verify": "Verify dice",
     "table.replay": "Watch the replay",
-    "table.download": "Download the record",
     "table.newgame": "Another game",
     "table.commitment": "Dice commitment",
     "fair.ok": "All {n} throws match the commitment.",
@@ -548,6 +617,39 @@ export function onLangChange(fn) {
 export function t(key, params = {}) {
   const text = S[current][key] ?? S.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/**
+ * A server refusal (an ApiError: status and the server's English message) in the current language.
+ * The server's messages are matched by their start; one this page does not know shows its status.
+ */
+export function apiErrorText(exc) {
+  const status = exc && typeof exc.status === "number" ? exc.status : -1;
+  const message = exc && exc.message ? String(exc.message) : "";
+  if (status === 0) return t("err.api.network");
+  const known = [
+    [/^there is no table /, "err.api.notable"],
+    [/^there is no player /, "err.api.noplayer"],
+    [/^player .* has no finished game/, "err.api.nogames"],
+    [/^the record \(and its seed\) is published/, "err.api.recordlater"],
+    [/^the review is made when the game ends/, "err.api.reviewlater"],
+  ];
+  for (const [pattern, key] of known) if (pattern.test(message)) return t(key);
+  return t("err.api.http", { status });
+}
+
+/** A bot's name in the current language: "Bot fuerte" (a repeated level keeps its number: "Bot fuerte 2"). */
+export function botName(level, storedName = "") {
+  const number = /[- ](\d+)$/.exec(storedName || "");
+  const words = t("table.botname", { level: t(`level.${level || "random"}`) });
+  const name = words.charAt(0).toUpperCase() + words.slice(1); // "Greedy bot", "Bot goloso"
+  return number ? `${name} ${number[1]}` : name;
+}
+
+/** A seat name as stored ("Strong bot 2" for a bot the server named) in the current language; people's stay. */
+export function shownName(name) {
+  const m = /^(Random|Greedy|Heuristic|Beginner|Casual|Strong|Optimal|Lookahead) bot(?:[- ](\d+))?$/.exec(String(name));
+  return m ? botName(m[1].toLowerCase(), m[2] ? `x ${m[2]}` : "") : String(name);
 }
 
 /** A text from a {"es","pt","en"} object (rules titles, slot labels). */

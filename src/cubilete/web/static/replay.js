@@ -8,7 +8,7 @@
 import { api, el, when } from "./api.js";
 import { diceRow, dieSvg } from "./dice.js";
 import { describe as describeFair, verify } from "./fair.js";
-import { joinNames, lang, num, pick, t } from "./i18n.js";
+import { apiErrorText, botName, joinNames, lang, num, pick, shownName, t } from "./i18n.js";
 import { renderSheet, slotLabel } from "./sheet.js";
 
 /** Turn the record into steps: [{seat, action, dice, kept, slot, points, turn, tiebreak}], plus opening throws. */
@@ -142,7 +142,12 @@ export function mount(root, { id }) {
     })
     .finally(() => alive && data.record && render());
 
-  const names = () => (data.record.players || []).map(String);
+  // a bot's name in the page's language ("Strong bot" is stored; "Bot fuerte" is shown)
+  const names = () =>
+    (data.record.players || []).map((name, i) => {
+      const seats = data.info && data.info.state ? data.info.state.seats : [];
+      return seats[i] && seats[i].kind === "bot" ? botName(seats[i].level, String(name)) : String(name);
+    });
   const nameOf = (seat) => (seat === null || seat === undefined ? "?" : names()[seat] ?? "?");
 
   function rulesInfo() {
@@ -152,12 +157,14 @@ export function mount(root, { id }) {
   function describeStep(s) {
     const who = nameOf(s.seat);
     if ("roll" in s.action) {
-      const kept = (s.kept || []).map((p) => p + 1);
-      const keptText = kept.length ? `${t("replay.kept", { kept: kept.join(", ") })}, ` : "";
+      // the faces kept (the dice at those positions did not move), never the positions: "apartó 5 5"
+      const kept = (s.kept || []).map((p) => (s.dice || [])[p]).filter((f) => f !== undefined);
+      const keptText = kept.length ? `${t("replay.kept", { kept: kept.join(" ") })}, ` : "";
       return `${who}: ${keptText}${t("replay.threw")}${s.action.face_down ? " (em baixo)" : ""}`;
     }
     if (s.stand) return `${who}: ${t("replay.stood")}`;
     const label = slotLabel(rulesInfo(), s.slot);
+    if (s.points === 0) return `${who}: ${t("replay.scratched", { slot: label })}`;
     const points = s.points === null || s.points === undefined ? "" : ` = ${s.points}`;
     return `${who}: ${t("replay.wrote", { slot: label })}${points}`;
   }
@@ -191,7 +198,7 @@ export function mount(root, { id }) {
 
   function render() {
     if (data.error) {
-      const message = t("common.error", { message: data.error.message });
+      const message = apiErrorText(data.error);
       root.replaceChildren(el("p", { class: "form-error", role: "alert" }, message));
       return;
     }
@@ -221,7 +228,10 @@ export function mount(root, { id }) {
       current: current ? current.seat === i : false,
       you: false,
     }));
-    const winners = Array.isArray(rec.winners) ? rec.winners : [];
+    const players = (rec.players || []).map(String);
+    const winners = (Array.isArray(rec.winners) ? rec.winners : []).map((w) =>
+      players.indexOf(String(w)) >= 0 ? names()[players.indexOf(String(w))] : shownName(w),
+    );
     const stepper = el(
       "div",
       { class: "felt replay-felt" },
@@ -385,7 +395,7 @@ export function mount(root, { id }) {
         "ul",
         {},
         r.players.map((p) =>
-          el("li", {}, t("replay.review.loss", { name: p.name, loss: num(p.loss, 1), n: p.decisions })),
+          el("li", {}, t("replay.review.loss", { name: shownName(p.name), loss: num(p.loss, 1), n: p.decisions })),
         ),
       ),
       (r.worst || []).length
@@ -398,7 +408,7 @@ export function mount(root, { id }) {
                 el(
                   "li",
                   {},
-                  el("strong", {}, `${w.player}, ${t("replay.review.turn", { turn: w.turn })}: `),
+                  el("strong", {}, `${shownName(w.player)}, ${t("replay.review.turn", { turn: w.turn })}: `),
                   t("replay.review.chosen", { chosen: w.chosen }),
                   "; ",
                   t("replay.review.best", { best: w.best }),

@@ -3,9 +3,10 @@
 // after a server restart puts the page back exactly where the server is.
 
 import { api, el, link, savedName, saveName, toast, token } from "./api.js";
+import { navigate } from "./nav.js";
 import { dieSvg } from "./dice.js";
 import { describe as describeFair, sha256Hex, verify } from "./fair.js";
-import { joinNames, lang, num, pick, t } from "./i18n.js";
+import { apiErrorText, botName, joinNames, lang, num, pick, t } from "./i18n.js";
 import { renderSheet, slotLabel } from "./sheet.js";
 
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
@@ -80,6 +81,7 @@ export function mount(root, { id }) {
     commit: el("p", { class: "commitment" }),
     modal: el("div", { class: "modal-backdrop", hidden: true }),
   };
+  $.invite = el("div", { class: "share", "data-testid": "invite" }, $.shareLabel, el("div", { class: "share-row" }, $.share, $.copy));
   $.copy.addEventListener("click", copyLink);
   $.share.addEventListener("focus", () => $.share.select());
   root.replaceChildren(
@@ -90,7 +92,7 @@ export function mount(root, { id }) {
         "header",
         { class: "table-head" },
         el("div", { class: "title-line" }, $.title, $.round),
-        el("div", { class: "share" }, $.shareLabel, el("div", { class: "share-row" }, $.share, $.copy)),
+        $.invite,
       ),
       $.conn,
       el(
@@ -256,8 +258,8 @@ export function mount(root, { id }) {
   function seatName(index) {
     const seat = page.st ? page.st.seats[index] : null;
     if (!seat) return "?";
+    if (seat.kind === "bot") return botName(seat.level, seat.name); // in the page's language, never "Strong bot"
     if (seat.name) return seat.name;
-    if (seat.kind === "bot") return t("table.botname", { level: t(`level.${seat.level}`) });
     return t("home.seat", { n: index + 1 });
   }
 
@@ -336,6 +338,26 @@ export function mount(root, { id }) {
     }
   }
 
+  /** A new table with the same rules, seats (people and bot levels), timer and coach; this player sits again. */
+  async function rematch() {
+    const st = page.st;
+    const table = page.table;
+    const seats = st.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "human" }));
+    try {
+      const made = await api.createTable({
+        rules: table.rules.preset,
+        seats,
+        timer: table.timer ?? null,
+        coach: Boolean(table.coach),
+      });
+      const me = mySeat();
+      if (me !== null && st.seats[me] && st.seats[me].name) planAutoSit(made.id, me, st.seats[me].name);
+      navigate(`/t/${encodeURIComponent(made.id)}`);
+    } catch (exc) {
+      toast(apiErrorText(exc));
+    }
+  }
+
   async function verifyDice() {
     page.fair = { text: t("fair.checking"), ok: null };
     renderResult();
@@ -349,7 +371,7 @@ export function mount(root, { id }) {
           : verify(record.seed, committed, record.throws);
       page.fair = { result: res, ok: res.ok };
     } catch (exc) {
-      page.fair = { text: t("common.error", { message: exc.message }), ok: false };
+      page.fair = { text: apiErrorText(exc), ok: false };
     }
     renderResult();
   }
@@ -437,6 +459,10 @@ export function mount(root, { id }) {
     } else {
       $.conn.hidden = true;
     }
+    // a seated player in a game in play: phones lay the table out to fit one screen
+    root.firstChild.classList.toggle("in-game", Boolean(st && st.status === "playing" && mySeat() !== null));
+    // the invite is for a table that exists and still has a game to join or watch
+    $.invite.hidden = Boolean(page.fatal) || !table || (st && st.status === "finished");
     if (!table || !st) {
       $.status.textContent = page.fatal ? "" : t("common.loading");
       return;
@@ -499,10 +525,16 @@ export function mount(root, { id }) {
     const a = last.action;
     let text = "";
     if ("roll" in a) {
-      const kept = (a.roll || []).map((p) => p + 1);
+      // the faces kept (the kept dice did not move), never their positions: "apartó 5 5 y tiró"
+      const dice = (st.turn && st.turn.dice) || [];
+      const kept = (a.roll || []).map((p) => dice[p]).filter((f) => f !== undefined);
       if (a.face_down) text = t("table.last.facedown", { name });
-      else if (kept.length) text = t("table.last.rollkeep", { name, kept: kept.join(", ") });
+      else if (kept.length) text = t("table.lastkept", { name, kept: kept.join(" ") });
       else text = t("table.last.roll", { name });
+      const servida = pick(page.table.rules.servida, "");
+      if (st.turn && st.turn.first_throw && servida && page.table.rules.servida_matters) {
+        text += ` (${servida})`;
+      }
     } else if ("score" in a) {
       const label = slotLabel(page.table.rules, a.score);
       const si = page.table.rules.slots.findIndex((s) => s.slot === a.score);
@@ -759,9 +791,12 @@ export function mount(root, { id }) {
           class: "btn ghost",
           "data-testid": "download-record",
         }, t("table.download")),
+        page.table.rules.preset
+          ? el("button", { type: "button", class: "btn primary", "data-testid": "rematch", onclick: rematch }, t("table.rematch"))
+          : null,
         link("/", t("table.newgame"), { class: "btn ghost" }),
       ),
-      verdict,
+      ...(verdict ? [verdict] : []), // replaceChildren would print a null as the text "null"
     );
   }
 

@@ -1,0 +1,70 @@
+"""``POST /api/profiles/check``: a house-rule profile (TOML) checked as the player types it in the create form.
+
+The answer is always 200 with ``{"ok": true, ...what the rules are}`` or ``{"ok": false, "error": "...",
+"line": N or null}``: the line is the profile's (``profile:3: ...``), so the page can point at it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from cubilete import coach
+from cubilete.errors import CubileteError
+from cubilete.i18n import translate_error
+from cubilete.rules.profile import rules_from_toml
+from cubilete.web.words import in_language, rules_words, web_language
+
+router = APIRouter(prefix="/api")
+SOURCE = "profile"
+LINE = re.compile(rf"^{SOURCE}:(\d+):")
+MAX_PROFILE = 20000  # as POST /api/tables
+
+
+class ProfileCheck(BaseModel):
+    """The body: the TOML text and the page's language."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    profile: str = Field(max_length=MAX_PROFILE)
+    lang: str = "en"
+
+
+def check_profile(text: str, lang: str) -> dict[str, Any]:
+    """What the create form shows for a profile: the rules it makes, or its first mistake and line."""
+    try:
+        rules = rules_from_toml(text, SOURCE)
+    except CubileteError as exc:
+        message = " ".join(str(exc).split())
+        found = LINE.match(message)
+        with in_language(web_language(lang)):
+            shown = translate_error(message)
+        if found:  # the page says "Line 4: ..." itself
+            shown = shown.removeprefix(found.group(0)).strip()
+        return {"ok": False, "error": shown, "line": int(found.group(1)) if found else None}
+    return {
+        "ok": True,
+        "name": rules.name,
+        "title": rules_words(rules)["title"],
+        "boxes": len(rules.slots),
+        "dice": rules.dice,
+        "throws": rules.throws,
+        "min_players": rules.min_players,
+        "max_players": rules.max_players,
+        "coach": coach.is_solvable(rules),
+    }
+
+
+@router.post("/profiles/check")
+async def check(request: Request) -> dict[str, Any]:
+    """Check a profile (the create form calls it as the player types)."""
+    try:
+        body = ProfileCheck.model_validate_json(await request.body())
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "body"
+        return {"ok": False, "error": f"{where}: {first['msg']}", "line": None}
+    return await asyncio.to_thread(check_profile, body.profile, body.lang)

@@ -1,0 +1,62 @@
+"""``POST /api/profiles/check``: the create form's house rules, checked as they are typed (in process)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.web.inproc import running_app
+
+GOOD = 'base = "generala"\nname = "mesa"\ntitle = "Mesa del club"\nremove = ["doble"]\n[box.generala]\nvalue = 60\n'
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with running_app(f"sqlite:///{tmp_path / 'w.sqlite3'}") as c:
+        yield c
+
+
+def check(client: TestClient, text: str, lang: str = "en") -> dict[str, object]:
+    resp = client.post("/api/profiles/check", json={"profile": text, "lang": lang})
+    assert resp.status_code == 200
+    data = resp.json()
+    assert isinstance(data, dict)
+    return data
+
+
+def test_a_good_profile_says_what_rules_it_makes(client: TestClient) -> None:
+    data = check(client, GOOD)
+    assert data["ok"] is True
+    assert data["name"] == "mesa" and data["boxes"] == 10  # Generala's 11 boxes without Doble
+    assert data["title"] == {"es": "Mesa del club", "pt": "Mesa del club", "en": "Mesa del club"}
+    assert (data["min_players"], data["max_players"]) == (1, 8)
+
+
+def test_a_mistake_names_its_line(client: TestClient) -> None:
+    data = check(client, 'base = "generala"\n\n[box.generala]\nvalue = "sixty"\n')
+    assert data["ok"] is False
+    assert data["line"] == 4
+    assert "value" in str(data["error"]) and not str(data["error"]).startswith("profile")
+
+
+def test_broken_toml_is_explained_in_the_page_language(client: TestClient) -> None:
+    data = check(client, 'base = "generala"\nvalue = [\n', lang="es")
+    assert data["ok"] is False
+    assert "no es TOML válido" in str(data["error"])
+
+
+def test_an_unknown_base_is_refused(client: TestClient) -> None:
+    data = check(client, 'base = "nope"\n')
+    assert data["ok"] is False and "nope" in str(data["error"])
+
+
+def test_a_checked_profile_creates_its_table(client: TestClient) -> None:
+    assert check(client, GOOD)["ok"] is True
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
+    made = client.post("/api/tables", json={"profile": GOOD, "seats": seats})
+    assert made.status_code == 201
+    info = client.get(f"/api/tables/{made.json()['id']}").json()
+    assert info["table"]["rules"]["name"] == "mesa"
+    assert info["table"]["rules"]["preset"] is None  # house rules: no rematch by preset name
