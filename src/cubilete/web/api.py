@@ -283,8 +283,9 @@ async def review(table_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]
             await room.coach_ready()
         except ProtocolError as exc:
             raise ApiError(409, exc.message) from None
-        found = await asyncio.to_thread(with_tables_only, _review, room.game, humans, lang)
-        hub.reviews.put((table_id, lang), found)
+        made: dict[str, Any] = await asyncio.to_thread(with_tables_only, _review, room.game, humans, lang)
+        hub.reviews.put((table_id, lang), made)
+        return made
     return found
 
 
