@@ -190,10 +190,10 @@ class TestCommands:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "preset",
-    ["generala-apartada", "generala-obligada", "generala-espanola", "general-12", "maxi-yatzy", "general-4-columns"],
+    ["generala-apartada", "general-12", "general-4-columns"],
 )
 def test_the_win_bot_plays_every_kind_of_rules(preset: str) -> None:
-    """Locked holds, fixed order, no servida, fewer rounds than boxes; and the fallbacks."""
+    """Locked holds, fewer rounds than boxes, and a fallback (no exact tables)."""
     game = Game(find_rules(preset), ["w", "o", "x"], seed=f"win-{preset}")
     bots = {0: make_bot("bot:win", 1), 1: make_bot("bot:optimal", 1), 2: make_bot("bot:win", 2)}
     while not game.is_over:
