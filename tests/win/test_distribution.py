@@ -19,9 +19,7 @@ FAST_PRESETS = ["generala", "generala-espanola", "bozo"]
 SLOW_PRESETS = [
     "generala-apartada",
     "generala-sin-doble",
-    "generala-doble-120",
     "general",
-    "general-de-mao",
     "general-12",
 ]
 

@@ -185,3 +185,18 @@ class TestCommands:
         assert keep["reach"] == pytest.approx(11 / 36, abs=1e-12)
         # the opponent (133 points, poker open) scores 40 or 45 with poker, or nothing
         assert 0.0 < rows[-1]["win"] <= keep["win"] == rows[0]["win"] < 1.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "preset",
+    ["generala-apartada", "general-12", "general-4-columns"],
+)
+def test_the_win_bot_plays_every_kind_of_rules(preset: str) -> None:
+    """Locked holds, fewer rounds than boxes, and a fallback (no exact tables)."""
+    game = Game(find_rules(preset), ["w", "o", "x"], seed=f"win-{preset}")
+    bots = {0: make_bot("bot:win", 1), 1: make_bot("bot:optimal", 1), 2: make_bot("bot:win", 2)}
+    while not game.is_over:
+        action = bots[game.state.current].choose(game)
+        assert action in game.legal_actions()
+        game.apply(action)

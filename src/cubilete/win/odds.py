@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -90,6 +91,11 @@ def instant_chance(rules: Rules, card: Sequence[int | None]) -> float:
     """Probability that the first throw of a turn wins at once with this sheet."""
     if not any(b.instant_win for b in rules.boxes):
         return 0.0
+    return _instant_chance(rules, tuple(card))
+
+
+@lru_cache(maxsize=4096)
+def _instant_chance(rules: Rules, card: tuple[int | None, ...]) -> float:
     tables = dice_tables(rules.dice)
     hands: list[Hand] = [tuple(int(f) for f in h) for h in tables.keeps[: tables.n_hands]]
     return float(sum(p for p, h in zip(tables.first_roll, hands, strict=True) if scoring.instant_win(rules, card, h)))
