@@ -237,18 +237,20 @@ def best_scores12(T: KernelTables, mask: int, fl: int, V: F, W: F, first: int, o
                     if u < threshold <= u + p:
                         val += upper_bonus
                         r += upper_bonus
-                    if val > row[u]:
-                        row[u] = val
-                        row2[u] = r * r + 2.0 * r * v + after2[nu]
+                    new2 = r * r + 2.0 * r * v + after2[nu]
+                    better = val > row[u]
+                    row2[u] = new2 if better else row2[u]
+                    row[u] = val if better else row[u]
             else:
                 r2 = reward * reward
                 r_2 = 2.0 * reward
                 for u in range(n_upper):
                     v = after[u]
                     val = reward + v
-                    if val > row[u]:
-                        row[u] = val
-                        row2[u] = r2 + r_2 * v + after2[u]
+                    new2 = r2 + r_2 * v + after2[u]
+                    better = val > row[u]  # branch-free, so that the loop vectorises
+                    row2[u] = new2 if better else row2[u]
+                    row[u] = val if better else row[u]
 
 
 @njit(cache=True)
@@ -290,9 +292,9 @@ def closure12(K1: F, K2: F, remove: I, n_hands: int, M1: F, M2: F) -> None:
                 sub = M1[r]
                 sub2 = M2[r]
                 for u in range(n_upper):
-                    if sub[u] > row[u]:
-                        row[u] = sub[u]
-                        row2[u] = sub2[u]
+                    better = sub[u] > row[u]
+                    row2[u] = sub2[u] if better else row2[u]
+                    row[u] = sub[u] if better else row[u]
 
 
 @njit(cache=True)
@@ -310,9 +312,9 @@ def improve12(S1: F, S2: F, M1: F, M2: F, remove: I, E1: F, E2: F) -> None:
                 sub = M1[r]
                 sub2 = M2[r]
                 for u in range(n_upper):
-                    if sub[u] > row[u]:
-                        row[u] = sub[u]
-                        row2[u] = sub2[u]
+                    better = sub[u] > row[u]
+                    row2[u] = sub2[u] if better else row2[u]
+                    row[u] = sub[u] if better else row[u]
 
 
 @njit(cache=True)
@@ -334,9 +336,9 @@ def locked_keep_values12(T: KernelTables, S1: F, S2: F, K1: F, K2: F, N1: F, N2:
                 sub = K1[T.between[b]]
                 sub2 = K2[T.between[b]]
                 for u in range(n_upper):
-                    if sub[u] > b1[u]:
-                        b1[u] = sub[u]
-                        b2[u] = sub2[u]
+                    better = sub[u] > b1[u]
+                    b2[u] = sub2[u] if better else b2[u]
+                    b1[u] = sub[u] if better else b1[u]
             p = T.edge_prob[e]
             for u in range(n_upper):
                 row[u] += p * b1[u]

@@ -27,29 +27,65 @@ KIND_KEEP = 1
 
 @njit(cache=True)
 def best_scores_at(T: KernelTables, mask: int, fl: int, V: F, first: int, u: int, out: F) -> None:
-    """out[h] = best (points + bonuses + value after) over the usable slots, for the upper total u."""
+    """out[h] = best (points + bonuses + value after) over the usable slots, for the upper total u.
+
+    Slot by slot over the hands (the max does not depend on the order): the sheet after a
+    write depends on the hand only through its points, so the values after are read once per
+    slot. Hands of one face (jokers, extra bonuses, their own usable slots) take the general path.
+    """
     n_hands = out.shape[0]
     n_upper = V.shape[2]
     joker_on, extra_holds = sheet_context(T, mask, fl)
-    threshold, upper_bonus, is_upper = T.threshold, T.upper_bonus, T.is_upper
-    usable, equal_face = T.usable, T.equal_face
+    threshold, upper_bonus, is_upper, usable, equal_face = (
+        T.threshold, T.upper_bonus, T.is_upper, T.usable, T.equal_face,
+    )  # fmt: skip
     pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot = (
-        T.pts,
-        T.jpts,
-        T.req,
-        T.flag_bit,
-        T.closes,
-        T.ebonus_ok,
-        T.upper_slot_of_face,
-    )
+        T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face,
+    )  # fmt: skip
     extra_bonus = T.extra_bonus
     n_slots = req.shape[0]
+    out[:] = NEG
+    bits = usable[mask, 0]
+    for j in range(n_slots):
+        if (bits >> j) & 1 == 0:
+            continue
+        r = req[j]
+        blocked = r >= 0 and (fl >> flag_bit[r]) & 1 == 0
+        mask1 = mask | (1 << j)
+        mask0 = mask1 | closes[j]
+        fl1 = fl | (1 << flag_bit[j]) if flag_bit[j] >= 0 else fl
+        row = pts[first, j]
+        if is_upper[j] == 1 and n_upper > 1:
+            for h in range(n_hands):
+                if equal_face[h] > 0:
+                    continue
+                p = 0 if blocked else row[h]
+                if p == 0:
+                    val = 0.0 + V[mask0, fl, u]
+                else:
+                    val = float(p) + V[mask1, fl1, min(n_upper - 1, u + p)]
+                    if u < threshold <= u + p:
+                        val += upper_bonus
+                if val > out[h]:
+                    out[h] = val
+        else:
+            a0 = V[mask0, fl, u]
+            a1 = V[mask1, fl1, u]
+            for h in range(n_hands):
+                if equal_face[h] > 0:
+                    continue
+                p = 0 if blocked else row[h]
+                val = 0.0 + a0 if p == 0 else float(p) + a1
+                if val > out[h]:
+                    out[h] = val
     for h in range(n_hands):
-        best = NEG
         face = equal_face[h]
-        bits = usable[mask, face]
+        if face == 0:
+            continue
+        best = NEG
+        fbits = usable[mask, face]
         for j in range(n_slots):
-            if (bits >> j) & 1 == 0:
+            if (fbits >> j) & 1 == 0:
                 continue
             p, nmask, nfl, reward = slot_outcome(
                 pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot, extra_bonus,
