@@ -19,7 +19,7 @@ import pytest
 from cubilete.errors import IllegalActionError
 from cubilete.rules import Rules, find_rules, scoring
 from cubilete.solver import solve
-from cubilete.solver.advisor import Option, advise, sheet_state
+from cubilete.solver.advisor import Option, advise, option_table, sheet_state
 from cubilete.solver.kernels import turn_values
 from cubilete.solver.solve import Solution
 
@@ -119,6 +119,22 @@ class TestSameAsThePythonAdvisor:
     @pytest.mark.parametrize("name", ["yahtzee", "yahtzee-free-joker", "yahtzee-original-joker", "yatzy", "general"])
     def test_full_tables(self, solved: Solved, name: str) -> None:
         assert play_and_compare(solved(name), 400, seed=3) >= 400
+
+
+class TestTheOptionTable:
+    def test_rows_are_the_options(self, solved: Solved) -> None:
+        sol = solved("generala")
+        card = [None, 3, None, None, None, None, None, 30, None, None, None]
+        for throw in (1, 2, 3):
+            table = option_table(sol, card, (6, 6, 2, 3, 6), throw)
+            options = advise(sol, card, (6, 6, 2, 3, 6), throw)
+            assert table.shape == (len(options), 4)
+            for (kind, number, points, value), o in zip(table.tolist(), options, strict=True):
+                assert value == o.expected and int(points) == o.points
+                if kind == 0:
+                    assert (o.kind, sol.rules.slots[int(number)]) == ("score", o.slot)
+                else:
+                    assert (o.kind, sol.space.dice.keeps[int(number)]) == ("keep", o.keep)
 
 
 class TestTheOptionObjects:

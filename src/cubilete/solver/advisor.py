@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,7 @@ import numpy as np
 
 from cubilete.errors import IllegalActionError
 from cubilete.solver import query
+from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.kernels import turn_values
 from cubilete.solver.solve import Solution
 
@@ -108,8 +108,8 @@ class _Query:
         self.extra_bonus = rules.extra_bonus
         self.is_upper = [rules.slot_box(i).is_upper for i in range(space.n_slots)]
         self.flag_of = [1 << int(b) if b >= 0 else 0 for b in space.flag_bit]
-        self.slots = list(rules.slots)
-        self.keeps = list(d.keeps)
+        self.slot_by_number: dict[float, str] = dict(enumerate(rules.slots))  # the rows hold numbers as floats
+        self.keep_by_number: dict[float, tuple[int, ...]] = dict(enumerate(d.keeps))
         self.index = {k: i for i, k in enumerate(d.keeps)}
         self.sub_keeps = [query.sub_keeps(d.remove, h, d.n_keeps) for h in range(d.n_hands)]
         self.no_keeps = np.zeros((rules.throws + 1, d.n_keeps))
@@ -122,13 +122,11 @@ class _Query:
         self.options = _entry(query.options, T, V, 0, 0, 0, 0, rules.throws, 0, Ks, self.no_keep_list, out)
 
 
-_QUERIES: weakref.WeakKeyDictionary[Solution, _Query] = weakref.WeakKeyDictionary()
-
-
 def _query(solution: Solution) -> _Query:
-    q = _QUERIES.get(solution)
+    """The solution's query tables (kept in the solution object itself: one dict look-up per query)."""
+    q: _Query | None = solution.__dict__.get("_advice_query")
     if q is None:
-        q = _QUERIES[solution] = _Query(solution)
+        q = solution.__dict__["_advice_query"] = _Query(solution)
     return q
 
 
@@ -143,8 +141,39 @@ def advise(
     """Every distinct option after throw number ``throw`` with ``dice`` on the table, best first.
 
     ``held`` lists the faces that must stay kept (locked holds only). The whole query runs in
-    one compiled call (:func:`cubilete.solver.query.options`); ties keep the slots first, in
-    sheet order, then the keeps, largest first.
+    one compiled call (:func:`option_table`); ties keep the slots first, in sheet order, then
+    the keeps, largest first.
+    """
+    rows = option_table(solution, card, dice, throw, extra_bonuses, held).tolist()
+    q = _query(solution)
+    best = rows[0][3]
+    slots, keep_faces, new, put = q.slot_by_number, q.keep_by_number, _new, _set
+    result = []
+    for kind, i, points, value in rows:
+        o = new(Option)
+        if kind == 0.0:
+            put(o, "__dict__", {"kind": "score", "expected": value, "loss": best - value, "slot": slots[i],
+                                "points": int(points), "keep": ()})  # fmt: skip
+        else:
+            put(o, "__dict__", {"kind": "keep", "expected": value, "loss": best - value, "slot": None,
+                                "points": 0, "keep": keep_faces[i]})  # fmt: skip
+        result.append(o)
+    return result
+
+
+def option_table(
+    solution: Solution,
+    card: Sequence[int | None],
+    dice: Sequence[int],
+    throw: int,
+    extra_bonuses: int = 0,
+    held: Sequence[int] = (),
+) -> FloatArray:
+    """:func:`advise`'s options as one array, best first, without a Python object per option.
+
+    One row per option: (0 = score or 1 = keep, slot number or keep number in
+    ``solution.space.dice.keeps``, points written, expected final score). Same checks and
+    same values as :func:`advise` (which wraps these rows).
     """
     q = _query(solution)
     hand = tuple(sorted(dice))
@@ -191,20 +220,7 @@ def advise(
         Ks, keeps = q.no_keeps, q.no_keep_list
     out = np.empty((q.n_slots + len(keeps), 4))
     n = q.options(solution.tables, solution.values, mask, flags, capped, h, throw, total, Ks, keeps, out)
-    rows = out[:n].tolist()
-    best = rows[0][3]
-    slots, keep_faces, new, put = q.slots, q.keeps, _new, _set
-    result = []
-    for kind, i, points, value in rows:
-        o = new(Option)
-        if kind == 0.0:
-            put(o, "__dict__", {"kind": "score", "expected": value, "loss": best - value, "slot": slots[int(i)],
-                                "points": int(points), "keep": ()})  # fmt: skip
-        else:
-            put(o, "__dict__", {"kind": "keep", "expected": value, "loss": best - value, "slot": None,
-                                "points": 0, "keep": keep_faces[int(i)]})  # fmt: skip
-        result.append(o)
-    return result
+    return out[:n]
 
 
 def _sub_keeps(hand: tuple[int, ...], must: tuple[int, ...]) -> list[tuple[int, ...]]:
