@@ -117,9 +117,9 @@ class _Query:
         self.memo: dict[tuple[int, int, int], tuple[np.ndarray, int]] = {}
         T, V = solution.tables, solution.values
         Ks = np.zeros((rules.throws + 1, d.n_keeps))
-        self.turn_keeps = _entry(query.turn_keeps, T, 0, 0, 0, V, Ks, rules.throws)
         out = np.empty((space.n_slots, 4))
-        self.options = _entry(query.options, T, V, 0, 0, 0, 0, rules.throws, 0, Ks, self.no_keep_list, out)
+        last = rules.throws
+        self.options = _entry(query.options, T, V, 0, 0, 0, 0, last, 0, Ks, last, self.no_keep_list, out)
 
 
 def _query(solution: Solution) -> _Query:
@@ -207,19 +207,22 @@ def option_table(
         key = (mask, flags, capped)
         memo = q.memo
         got = memo.get(key)
-        if got is None or got[1] > throw + 1:
-            Ks = np.empty((q.throws + 1, q.n_keeps))
-            q.turn_keeps(solution.tables, mask, flags, capped, solution.values, Ks, throw + 1)
+        fill = 0
+        if got is None or got[1] > throw + 1:  # the turn's keep values are filled by the query itself
+            fill = throw + 1
             if len(memo) >= 64:
                 with contextlib.suppress(KeyError, RuntimeError, StopIteration):  # another thread got there first
                     memo.pop(next(iter(memo)))
-            memo[key] = got = (Ks, throw + 1)
-        Ks = got[0]
+            Ks = np.empty((q.throws + 1, q.n_keeps))
+        else:
+            Ks = got[0]
         keeps = q.sub_keeps[h] if not must else np.array([q.index[k] for k in _sub_keeps(hand, must)], dtype=np.int64)
     else:
-        Ks, keeps = q.no_keeps, q.no_keep_list
+        Ks, keeps, fill = q.no_keeps, q.no_keep_list, 0
     out = np.empty((q.n_slots + len(keeps), 4))
-    n = q.options(solution.tables, solution.values, mask, flags, capped, h, throw, total, Ks, keeps, out)
+    n = q.options(solution.tables, solution.values, mask, flags, capped, h, throw, total, Ks, fill, keeps, out)
+    if fill:
+        memo[key] = (Ks, fill)
     return out[:n]
 
 

@@ -192,14 +192,18 @@ def sub_keeps(remove: I, h: int, n_keeps: int) -> I:
 
 @njit(cache=True)
 def options(
-    T: KernelTables, V: F, mask: int, fl: int, u: int, h: int, throw: int, so_far: int, Ks: F, keeps: I, out: F
-) -> int:
+    T: KernelTables, V: F, mask: int, fl: int, u: int, h: int, throw: int, so_far: int, Ks: F, fill: int, keeps: I,
+    out: F,
+) -> int:  # fmt: skip
     """Fill ``out`` with the options of hand h after throw ``throw`` in sheet (mask, fl, upper u), best first.
 
     Rows: (kind, slot or keep number, points written, expected final score). ``keeps`` lists
     the keep numbers to value (ascending; empty on the last throw), ``Ks`` the turn's keep
-    values (:func:`turn_keeps`). ``so_far`` is the card's total now. Returns the number of rows.
+    values (:func:`turn_keeps`; filled first down to throw ``fill`` if ``fill`` > 0: one call
+    does it all). ``so_far`` is the card's total now. Returns the number of rows.
     """
+    if fill > 0:
+        turn_keeps(T, mask, fl, u, V, Ks, fill)
     n_upper = V.shape[2]
     first = 1 if throw == 1 else 0
     joker_on, extra_holds = sheet_context(T, mask, fl)
