@@ -192,3 +192,238 @@ def moments_layer(T: KernelTables, masks: I, V: F, W: F) -> None:
             for u in range(n_upper):
                 if T.reach[mask, u] == 1:
                     W[mask, fl, u] = out2[u]
+
+
+# One pass for both moments: the values kernel's arithmetic for V (bit for bit what
+# kernels.solve_layer writes), the second moment carried along the same argmax. The rows are
+# 1-d views over the upper totals (contiguous), so the loops vectorise and nothing is allocated
+# inside them.
+
+
+@njit(cache=True)
+def best_scores12(T: KernelTables, mask: int, fl: int, V: F, W: F, first: int, out1: F, out2: F) -> None:
+    """:func:`kernels.best_scores` (all upper totals) that also carries the best option's second moment."""
+    n_hands, n_upper = out1.shape
+    joker_on, extra_holds = sheet_context(T, mask, fl)
+    threshold, upper_bonus, is_upper, usable, equal_face = (
+        T.threshold, T.upper_bonus, T.is_upper, T.usable, T.equal_face,
+    )  # fmt: skip
+    pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot = (
+        T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face,
+    )  # fmt: skip
+    extra_bonus = T.extra_bonus
+    for h in range(n_hands):
+        row = out1[h]
+        row2 = out2[h]
+        row[:] = NEG
+        row2[:] = 0.0
+        face = equal_face[h]
+        bits = usable[mask, face]
+        for j in range(req.shape[0]):
+            if (bits >> j) & 1 == 0:
+                continue
+            p, nmask, nfl, reward = slot_outcome(
+                pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot, extra_bonus,
+                mask, fl, h, face, j, first, joker_on, extra_holds,
+            )  # fmt: skip
+            after = V[nmask, nfl]
+            after2 = W[nmask, nfl]
+            if is_upper[j] == 1 and n_upper > 1:
+                for u in range(n_upper):
+                    nu = min(n_upper - 1, u + p)
+                    v = after[nu]
+                    val = reward + v
+                    r = reward
+                    if u < threshold <= u + p:
+                        val += upper_bonus
+                        r += upper_bonus
+                    new2 = r * r + 2.0 * r * v + after2[nu]
+                    better = val > row[u]
+                    row2[u] = new2 if better else row2[u]
+                    row[u] = val if better else row[u]
+            else:
+                r2 = reward * reward
+                r_2 = 2.0 * reward
+                for u in range(n_upper):
+                    v = after[u]
+                    val = reward + v
+                    new2 = r2 + r_2 * v + after2[u]
+                    better = val > row[u]  # branch-free, so that the loop vectorises
+                    row2[u] = new2 if better else row2[u]
+                    row[u] = val if better else row[u]
+
+
+@njit(cache=True)
+def keep_values12(E1: F, E2: F, add: I, remove: I, K1: F, K2: F, M1: F, M2: F) -> None:
+    """:func:`kernels.keep_values` for both moments (the first exactly as there)."""
+    n_hands, n_upper = E1.shape
+    n_keeps = K1.shape[0]
+    K1[:n_hands] = E1
+    K2[:n_hands] = E2
+    for k in range(n_hands, n_keeps):
+        row = K1[k]
+        row2 = K2[k]
+        row[:] = 0.0
+        row2[:] = 0.0
+        for f in range(6):
+            child = K1[add[k, f]]
+            child2 = K2[add[k, f]]
+            for u in range(n_upper):
+                row[u] += child[u]
+                row2[u] += child2[u]
+        for u in range(n_upper):
+            row[u] *= 1.0 / 6.0
+            row2[u] *= 1.0 / 6.0
+    closure12(K1, K2, remove, n_hands, M1, M2)
+
+
+@njit(cache=True)
+def closure12(K1: F, K2: F, remove: I, n_hands: int, M1: F, M2: F) -> None:
+    """:func:`kernels.closure`, carrying the second moment of the best sub-keep."""
+    n_keeps, n_upper = K1.shape
+    for k in range(n_keeps - 1, n_hands - 1, -1):
+        row = M1[k]
+        row2 = M2[k]
+        row[:] = K1[k]
+        row2[:] = K2[k]
+        for f in range(6):
+            r = remove[k, f]
+            if r >= 0:
+                sub = M1[r]
+                sub2 = M2[r]
+                for u in range(n_upper):
+                    better = sub[u] > row[u]
+                    row2[u] = sub2[u] if better else row2[u]
+                    row[u] = sub[u] if better else row[u]
+
+
+@njit(cache=True)
+def improve12(S1: F, S2: F, M1: F, M2: F, remove: I, E1: F, E2: F) -> None:
+    """:func:`kernels.improve_with_rethrow` for both moments."""
+    n_hands, n_upper = E1.shape
+    for h in range(n_hands):
+        row = E1[h]
+        row2 = E2[h]
+        row[:] = S1[h]
+        row2[:] = S2[h]
+        for f in range(6):
+            r = remove[h, f]
+            if r >= 0:
+                sub = M1[r]
+                sub2 = M2[r]
+                for u in range(n_upper):
+                    better = sub[u] > row[u]
+                    row2[u] = sub2[u] if better else row2[u]
+                    row[u] = sub[u] if better else row[u]
+
+
+@njit(cache=True)
+def locked_keep_values12(T: KernelTables, S1: F, S2: F, K1: F, K2: F, N1: F, N2: F) -> None:
+    """:func:`kernels.locked_keep_values` for both moments."""
+    n_keeps, n_upper = K1.shape
+    n_hands = S1.shape[0]
+    b1 = np.empty(n_upper)
+    b2 = np.empty(n_upper)
+    for k in range(n_hands, n_keeps):
+        row = N1[k]
+        row2 = N2[k]
+        row[:] = 0.0
+        row2[:] = 0.0
+        for e in range(T.edge_ptr[k], T.edge_ptr[k + 1]):
+            b1[:] = S1[T.edge_hand[e]]
+            b2[:] = S2[T.edge_hand[e]]
+            for b in range(T.between_ptr[e], T.between_ptr[e + 1]):
+                sub = K1[T.between[b]]
+                sub2 = K2[T.between[b]]
+                for u in range(n_upper):
+                    better = sub[u] > b1[u]
+                    b2[u] = sub2[u] if better else b2[u]
+                    b1[u] = sub[u] if better else b1[u]
+            p = T.edge_prob[e]
+            for u in range(n_upper):
+                row[u] += p * b1[u]
+                row2[u] += p * b2[u]
+
+
+@njit(cache=True)
+def turn_values12(
+    T: KernelTables, mask: int, fl: int, V: F, W: F,
+    A1: F, A2: F, B1: F, B2: F, E1: F, E2: F, K1: F, K2: F, M1: F, M2: F, out1: F, out2: F,
+) -> None:  # fmt: skip
+    """:func:`kernels.turn_values` (lo = 0, every upper total) for both moments at once."""
+    n_hands, n_upper = E1.shape
+    throws = T.throws
+    best_scores12(T, mask, fl, V, W, 0, B1, B2)  # later throws
+    if T.servida:
+        best_scores12(T, mask, fl, V, W, 1, A1, A2)  # first throw
+    else:
+        A1[:] = B1
+        A2[:] = B2
+    if throws == 1:
+        E1[:] = A1
+        E2[:] = A2
+    elif T.locked:
+        n_keeps = K1.shape[0]
+        K1[:] = 0.0
+        K2[:] = 0.0
+        keep_values12(B1, B2, T.add, T.remove, K1, K2, M1, M2)  # Ks[throws]
+        N1, N2 = np.empty((n_keeps, n_upper)), np.empty((n_keeps, n_upper))
+        for _t in range(throws - 1, 1, -1):  # earlier throws: the next keep must contain this one
+            locked_keep_values12(T, B1, B2, K1, K2, N1, N2)
+            K1[n_hands:] = N1[n_hands:]
+            K2[n_hands:] = N2[n_hands:]
+            K1[:n_hands] = B1
+            K2[:n_hands] = B2
+        closure12(K1, K2, T.remove, n_hands, M1, M2)
+        improve12(A1, A2, M1, M2, T.remove, E1, E2)
+    else:
+        E1[:] = B1
+        E2[:] = B2
+        for t in range(throws, 1, -1):  # E holds the values after throw t
+            keep_values12(E1, E2, T.add, T.remove, K1, K2, M1, M2)
+            if t == 2:
+                improve12(A1, A2, M1, M2, T.remove, E1, E2)
+            else:
+                improve12(B1, B2, M1, M2, T.remove, E1, E2)
+    out1[:] = 0.0
+    out2[:] = 0.0
+    for h in range(n_hands):
+        p = T.first_roll[h]
+        row = E1[h]
+        row2 = E2[h]
+        for u in range(n_upper):
+            out1[u] += p * row[u]
+            out2[u] += p * row2[u]
+
+
+@njit(cache=True, parallel=True)
+def solve_layer12(T: KernelTables, masks: I, V: F, W: F) -> None:
+    """Fill V and W (first and second moment of the points to come) for every state of one layer."""
+    n_hands = T.first_roll.shape[0]
+    n_keeps = T.add.shape[0]
+    n_slots = T.req.shape[0]
+    n_upper = V.shape[2]
+    for i in prange(masks.shape[0]):
+        mask = masks[i]
+        filled = 0
+        flag_ok = 0
+        for j in range(n_slots):
+            if (mask >> j) & 1 == 1:
+                filled += 1
+                if T.flag_bit[j] >= 0:
+                    flag_ok |= 1 << T.flag_bit[j]
+        if filled >= T.rounds:
+            continue
+        sh, sk = (n_hands, n_upper), (n_keeps, n_upper)
+        A1, A2, B1, B2, E1, E2 = (np.empty(sh), np.empty(sh), np.empty(sh), np.empty(sh), np.empty(sh), np.empty(sh))
+        K1, K2, M1, M2 = np.empty(sk), np.empty(sk), np.empty(sk), np.empty(sk)
+        out1 = np.empty(n_upper)
+        out2 = np.empty(n_upper)
+        for fl in range(1 << T.n_flags):
+            if fl & ~flag_ok:
+                continue
+            turn_values12(T, mask, fl, V, W, A1, A2, B1, B2, E1, E2, K1, K2, M1, M2, out1, out2)
+            for u in range(n_upper):
+                if T.reach[mask, u] == 1:
+                    V[mask, fl, u] = out1[u]
+                    W[mask, fl, u] = out2[u]

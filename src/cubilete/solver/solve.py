@@ -17,7 +17,7 @@ import numpy as np
 from cubilete.rules.model import Rules
 from cubilete.solver import kernels
 from cubilete.solver.combinatorics import FloatArray
-from cubilete.solver.moments import moments_layer
+from cubilete.solver.moments import solve_layer12
 from cubilete.solver.space import StateSpace, build_space
 from cubilete.solver.tables import KernelTables, kernel_tables
 
@@ -66,26 +66,21 @@ def layers(n_slots: int) -> list[np.ndarray]:
 
 
 def solve_space(space: StateSpace, progress: Progress | None = None, moments: bool = False) -> Solution:
-    """Run backward induction over every layer; with ``moments`` a second pass gives the score's spread."""
+    """Run backward induction over every layer; with ``moments`` the same pass also carries the score's spread."""
     start = time.perf_counter()
     shape = (1 << space.n_slots, 1 << space.n_flags, space.n_upper)
     values = np.zeros(shape)
     all_layers = layers(space.n_slots)
     tables = kernel_tables(space)
-    steps = len(all_layers) * (2 if moments else 1)
+    second = np.zeros(shape) if moments else None
     for done, masks in enumerate(all_layers, 1):
         if masks.size:
-            kernels.solve_layer(tables, masks, values)
+            if second is None:
+                kernels.solve_layer(tables, masks, values)
+            else:  # one pass: the same values, and the second moment along the same decisions
+                solve_layer12(tables, masks, values, second)
         if progress is not None:
-            progress(done, steps)
-    second = None
-    if moments:
-        second = np.zeros(shape)
-        for done, masks in enumerate(all_layers, len(all_layers) + 1):
-            if masks.size:
-                moments_layer(tables, masks, values, second)
-            if progress is not None:
-                progress(done, steps)
+            progress(done, len(all_layers))
     return Solution(space, values, second, time.perf_counter() - start)
 
 

@@ -1,0 +1,251 @@
+"""Numba kernels of the advisor's query: every option of one situation, valued and ranked, compiled.
+
+One call does what :func:`cubilete.solver.advisor.advise` used to do in Python per option:
+usable slots, the points and bonuses of each write and the value of the sheet after it, the
+keep values of the turn for the one upper total asked about, the distinct sub-keeps of the
+hand, and the ranking (a stable sort, best first). Python only checks the input and wraps
+the rows in :class:`~cubilete.solver.advisor.Option`.
+
+The arithmetic is the solver's own, in the same order (``kernels.best_scores``,
+``kernels.keep_values``, ``kernels.closure``, ``kernels.improve_with_rethrow``), on scalars
+instead of rows of upper totals: the values are bit for bit those of ``kernels.turn_values``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cubilete.solver.combinatorics import FloatArray as F
+from cubilete.solver.combinatorics import IntArray as I
+from cubilete.solver.kernels import NEG, sheet_context, slot_outcome, turn_values
+from cubilete.solver.tables import KernelTables
+
+KIND_SCORE = 0
+KIND_KEEP = 1
+
+
+@njit(cache=True)
+def best_scores_at(T: KernelTables, mask: int, fl: int, V: F, first: int, u: int, out: F) -> None:
+    """out[h] = best (points + bonuses + value after) over the usable slots, for the upper total u.
+
+    Slot by slot over the hands (the max does not depend on the order): the sheet after a
+    write depends on the hand only through its points, so the values after are read once per
+    slot. Hands of one face (jokers, extra bonuses, their own usable slots) take the general path.
+    """
+    n_hands = out.shape[0]
+    n_upper = V.shape[2]
+    joker_on, extra_holds = sheet_context(T, mask, fl)
+    threshold, upper_bonus, is_upper, usable, equal_face = (
+        T.threshold, T.upper_bonus, T.is_upper, T.usable, T.equal_face,
+    )  # fmt: skip
+    pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot = (
+        T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face,
+    )  # fmt: skip
+    extra_bonus = T.extra_bonus
+    n_slots = req.shape[0]
+    out[:] = NEG
+    bits = usable[mask, 0]
+    for j in range(n_slots):
+        if (bits >> j) & 1 == 0:
+            continue
+        r = req[j]
+        blocked = r >= 0 and (fl >> flag_bit[r]) & 1 == 0
+        mask1 = mask | (1 << j)
+        mask0 = mask1 | closes[j]
+        fl1 = fl | (1 << flag_bit[j]) if flag_bit[j] >= 0 else fl
+        row = pts[first, j]
+        if is_upper[j] == 1 and n_upper > 1:
+            for h in range(n_hands):
+                if equal_face[h] > 0:
+                    continue
+                p = 0 if blocked else row[h]
+                if p == 0:
+                    val = 0.0 + V[mask0, fl, u]
+                else:
+                    val = float(p) + V[mask1, fl1, min(n_upper - 1, u + p)]
+                    if u < threshold <= u + p:
+                        val += upper_bonus
+                if val > out[h]:
+                    out[h] = val
+        else:
+            a0 = V[mask0, fl, u]
+            a1 = V[mask1, fl1, u]
+            for h in range(n_hands):
+                if equal_face[h] > 0:
+                    continue
+                p = 0 if blocked else row[h]
+                val = 0.0 + a0 if p == 0 else float(p) + a1
+                if val > out[h]:
+                    out[h] = val
+    for h in range(n_hands):
+        face = equal_face[h]
+        if face == 0:
+            continue
+        best = NEG
+        fbits = usable[mask, face]
+        for j in range(n_slots):
+            if (fbits >> j) & 1 == 0:
+                continue
+            p, nmask, nfl, reward = slot_outcome(
+                pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot, extra_bonus,
+                mask, fl, h, face, j, first, joker_on, extra_holds,
+            )  # fmt: skip
+            if is_upper[j] == 1 and n_upper > 1:
+                val = reward + V[nmask, nfl, min(n_upper - 1, u + p)]
+                if u < threshold <= u + p:
+                    val += upper_bonus
+            else:
+                val = reward + V[nmask, nfl, u]
+            if val > best:
+                best = val
+        out[h] = best
+
+
+@njit(cache=True)
+def keep_values_1(E: F, add: I, remove: I, K: F, M: F) -> None:
+    """:func:`kernels.keep_values` for one upper total (1-d rows)."""
+    n_hands = E.shape[0]
+    n_keeps = K.shape[0]
+    K[:n_hands] = E
+    for k in range(n_hands, n_keeps):
+        acc = 0.0
+        for f in range(6):
+            acc += K[add[k, f]]
+        acc *= 1.0 / 6.0
+        K[k] = acc
+    for k in range(n_keeps - 1, n_hands - 1, -1):
+        best = K[k]
+        for f in range(6):
+            r = remove[k, f]
+            if r >= 0 and M[r] > best:
+                best = M[r]
+        M[k] = best
+
+
+@njit(cache=True)
+def improve_1(S: F, M: F, remove: I, E: F) -> None:
+    """:func:`kernels.improve_with_rethrow` for one upper total."""
+    for h in range(E.shape[0]):
+        best = S[h]
+        for f in range(6):
+            r = remove[h, f]
+            if r >= 0 and M[r] > best:
+                best = M[r]
+        E[h] = best
+
+
+@njit(cache=True)
+def turn_keeps(T: KernelTables, mask: int, fl: int, u: int, V: F, Ks: F, down_to: int) -> None:
+    """Ks[t, k] for t = throws .. down_to: the value of keep k thrown for throw t, at upper total u.
+
+    Exactly ``kernels.turn_values(..., lo=u)``'s Ks for one upper total.
+    """
+    n_hands = T.first_roll.shape[0]
+    n_keeps = T.add.shape[0]
+    throws = T.throws
+    if T.locked:  # rare (locked holds): the general kernel on buffers one upper total wide
+        W1, W23, WE = np.empty((n_hands, 1)), np.empty((n_hands, 1)), np.empty((n_hands, 1))
+        K3 = np.zeros((throws + 1, n_keeps, 1))
+        turn_values(T, mask, fl, u, V, W1, W23, WE, K3, np.empty((n_keeps, 1)), np.empty(1))
+        Ks[:, :] = K3[:, :, 0]
+        return
+    S23 = np.empty(n_hands)
+    best_scores_at(T, mask, fl, V, 0, u, S23)
+    if T.servida and down_to <= 2:
+        S1 = np.empty(n_hands)
+        best_scores_at(T, mask, fl, V, 1, u, S1)
+    else:
+        S1 = S23
+    E = S23.copy()
+    M = np.empty(n_keeps)
+    for t in range(throws, down_to - 1, -1):
+        keep_values_1(E, T.add, T.remove, Ks[t], M)
+        if t > down_to:
+            improve_1(S1 if t == 2 else S23, M, T.remove, E)
+
+
+@njit(cache=True)
+def sub_keeps(remove: I, h: int, n_keeps: int) -> I:
+    """The distinct proper sub-multisets of hand h, as keep numbers in ascending order
+    (keeps are numbered by size, largest first, then by faces)."""
+    seen = np.zeros(n_keeps, dtype=np.int64)
+    stack = np.empty(n_keeps, dtype=np.int64)
+    top = 0
+    for f in range(6):
+        r = remove[h, f]
+        if r >= 0 and seen[r] == 0:
+            seen[r] = 1
+            stack[top] = r
+            top += 1
+    while top > 0:
+        top -= 1
+        k = stack[top]
+        for f in range(6):
+            r = remove[k, f]
+            if r >= 0 and seen[r] == 0:
+                seen[r] = 1
+                stack[top] = r
+                top += 1
+    return np.nonzero(seen)[0]
+
+
+@njit(cache=True)
+def options(
+    T: KernelTables, V: F, mask: int, fl: int, u: int, h: int, throw: int, so_far: int, Ks: F, fill: int, keeps: I,
+    out: F,
+) -> int:  # fmt: skip
+    """Fill ``out`` with the options of hand h after throw ``throw`` in sheet (mask, fl, upper u), best first.
+
+    Rows: (kind, slot or keep number, points written, expected final score). ``keeps`` lists
+    the keep numbers to value (ascending; empty on the last throw), ``Ks`` the turn's keep
+    values (:func:`turn_keeps`; filled first down to throw ``fill`` if ``fill`` > 0: one call
+    does it all). ``so_far`` is the card's total now. Returns the number of rows.
+    """
+    if fill > 0:
+        turn_keeps(T, mask, fl, u, V, Ks, fill)
+    n_upper = V.shape[2]
+    first = 1 if throw == 1 else 0
+    joker_on, extra_holds = sheet_context(T, mask, fl)
+    face = T.equal_face[h]
+    bits = T.usable[mask, face]
+    n_slots = T.req.shape[0]
+    n = 0
+    values = np.empty(n_slots + keeps.shape[0])
+    for j in range(n_slots):
+        if (bits >> j) & 1 == 0:
+            continue
+        p, nmask, nfl, reward = slot_outcome(
+            T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus,
+            mask, fl, h, face, j, first, joker_on, extra_holds,
+        )  # fmt: skip
+        bonus = 0
+        if reward != float(p):
+            bonus += T.extra_bonus
+        nu = u
+        if T.is_upper[j] == 1:
+            nu = min(n_upper - 1, u + p)
+            if u < T.threshold <= u + p:
+                bonus += T.upper_bonus
+        filled = 0
+        for i in range(n_slots):
+            filled += (nmask >> i) & 1
+        future = V[nmask, nfl, nu] if filled < T.rounds else 0.0
+        out[n, 0] = KIND_SCORE
+        out[n, 1] = j
+        out[n, 2] = p
+        values[n] = (so_far + p + bonus) + future
+        n += 1
+    for i in range(keeps.shape[0]):
+        k = keeps[i]
+        out[n, 0] = KIND_KEEP
+        out[n, 1] = k
+        out[n, 2] = 0
+        values[n] = so_far + Ks[throw + 1, k]
+        n += 1
+    order = np.argsort(-values[:n], kind="mergesort")  # stable: ties keep slots first, then keeps in order
+    rows = out[:n].copy()
+    for i in range(n):
+        out[i, :3] = rows[order[i], :3]
+        out[i, 3] = values[order[i]]
+    return n
