@@ -4,14 +4,20 @@ for a named small change of the code."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cubilete import Game, RecordError, Roll, find_rules
 from cubilete.errors import RulesError
+from cubilete.game import MAX_TIEBREAK_ROUNDS
+from cubilete.rules.codec import box_from_dict
 from cubilete.rules.model import Start
 from cubilete.rules.presets import UnknownRulesError
 from cubilete.rules.profile import load_rules
+from cubilete.state import EndReason, Phase
+
+POKER = {"id": "poker", "name": "Póker", "kind": "groups", "groups": [4], "value": 40}
 
 
 class FaultyDice:
@@ -58,3 +64,31 @@ class TestLoadRules:
     def test_a_name_that_is_neither_a_preset_nor_a_file_is_an_unknown_preset(self, name: str) -> None:
         with pytest.raises(UnknownRulesError, match="unknown rules"):
             load_rules(name)
+
+
+def test_the_last_tie_break_round_is_played_before_the_win_is_shared(make_table: Any) -> None:
+    # P17: tied leaders play extra rounds while they stay tied, up to MAX_TIEBREAK_ROUNDS; then they share
+    t = make_table(players=["Ana", "Beto"], rounds=1)
+    for _ in range(2):
+        t.turn((1, 2, 2, 3, 6), "1")
+    for number in range(1, MAX_TIEBREAK_ROUNDS + 1):
+        assert (t.state.phase, t.state.tiebreak_round) == (Phase.TIEBREAK, number)
+        for _ in range(2):
+            t.roll((2, 2, 3, 3, 3))  # a full servido each: tied again
+            t.stand()
+    assert t.game.is_over
+    assert t.state.winners == (0, 1) and t.state.reason is EndReason.SHARED
+
+
+class TestFaceValues:
+    """A box's face values (P-fixed points per face) read from a table or from a list of pairs."""
+
+    def test_a_list_of_pairs_is_read_like_a_table(self) -> None:
+        as_table = box_from_dict({**POKER, "face_values": {"1": 80, "6": 60}}, "poker")
+        as_pairs = box_from_dict({**POKER, "face_values": [[6, 60], [1, 80]]}, "poker")
+        assert as_table.face_values == as_pairs.face_values == ((1, 80), (6, 60))
+
+    @pytest.mark.parametrize("bad", [7, "1=80", [[1, 80, 3]], [[1]], [1, 80], [[1, 80], "6:60"]])
+    def test_anything_else_is_a_rules_error(self, bad: object) -> None:
+        with pytest.raises(RulesError, match="expected a table of face = value"):
+            box_from_dict({**POKER, "face_values": bad}, "poker")
