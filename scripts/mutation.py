@@ -57,6 +57,7 @@ _RULES = [
 ]
 TESTS: dict[str, list[str]] = {
     "src/cubilete/rules/scoring.py": [
+        "tests/test_core_edges.py",
         "tests/test_game_rules.py",
         "tests/test_rules_model.py",
         "tests/test_game.py",
@@ -69,7 +70,12 @@ TESTS: dict[str, list[str]] = {
     "src/cubilete/rules/presets.py": _RULES,
     "src/cubilete/rules/codec.py": _RULES,
     "src/cubilete/rules/profile.py": ["tests/test_profile.py", "tests/test_core_edges.py", "tests/test_rules_model.py"],
-    "src/cubilete/rules/describe.py": ["tests/test_cli_rules.py", "tests/test_rules_model.py", "tests/test_i18n.py"],
+    "src/cubilete/rules/describe.py": [
+        "tests/test_core_edges.py",
+        "tests/test_cli_rules.py",
+        "tests/test_rules_model.py",
+        "tests/test_i18n.py",
+    ],
     "src/cubilete/game.py": [
         "tests/test_game.py",
         "tests/test_core_edges.py",

@@ -11,10 +11,12 @@ import pytest
 from cubilete import Game, RecordError, Roll, find_rules
 from cubilete.errors import RulesError
 from cubilete.game import MAX_TIEBREAK_ROUNDS
-from cubilete.rules.codec import box_from_dict
+from cubilete.rules.codec import LARGEST, box_from_dict
+from cubilete.rules.describe import box_rule, rules_summary
 from cubilete.rules.model import Start
 from cubilete.rules.presets import UnknownRulesError
 from cubilete.rules.profile import load_rules
+from cubilete.rules.scoring import all_equal, open_slots
 from cubilete.state import EndReason, Phase
 
 POKER = {"id": "poker", "name": "Póker", "kind": "groups", "groups": [4], "value": 40}
@@ -92,3 +94,56 @@ class TestFaceValues:
     def test_anything_else_is_a_rules_error(self, bad: object) -> None:
         with pytest.raises(RulesError, match="expected a table of face = value"):
             box_from_dict({**POKER, "face_values": bad}, "poker")
+
+
+def test_numbers_up_to_the_largest_are_read_and_larger_ones_refused() -> None:
+    assert box_from_dict({**POKER, "value": LARGEST}, "poker").value == LARGEST
+    assert box_from_dict({**POKER, "value": -LARGEST}, "poker").value == -LARGEST
+    for too_large in (LARGEST + 1, -LARGEST - 1):
+        with pytest.raises(RulesError, match="is too large"):
+            box_from_dict({**POKER, "value": too_large}, "poker")
+
+
+class TestDescribe:
+    """Rules in plain words, checked against RULES.md 3.1 (Generala) and 3.7 (the 4-column sheet)."""
+
+    def test_generala_boxes(self) -> None:
+        g = find_rules("generala")
+        words = {b.id: box_rule(b) for b in g.boxes}
+        assert words["1"] == "sum of the dice showing 1"
+        assert words["escalera"] == "one of 1-2-3-4-5, 2-3-4-5-6, 1-3-4-5-6: 20; 25 servida (first throw)"
+        assert words["full"] == "three equal dice and two equal dice of different faces: 30; 35 servida (first throw)"
+        assert words["poker"] == "4 equal dice: 40; 45 servida (first throw)"  # one group: no "different faces"
+        assert words["generala"] == "5 equal dice: 50; servida wins the game at once unless this box was scratched"
+        assert words["doble"] == (
+            "5 equal dice: 100; points only once generala holds points; closes when generala is scratched"
+        )
+
+    def test_generala_summary_has_one_column_and_no_column_count(self) -> None:
+        lines = rules_summary(find_rules("generala"))
+        assert lines[:4] == [
+            "5 dice, 3 throws a turn",
+            "held dice may be thrown again",
+            "11 turns a player, 11 boxes",
+            "columns: 1 any order",
+        ]
+        assert "start: highest-die; direction: clockwise; ties: extra-round" in lines
+
+    def test_four_columns_summary(self) -> None:
+        lines = rules_summary(find_rules("general-4-columns"))
+        assert lines[2] == "52 turns a player, 52 boxes in 4 columns"
+        assert lines[3] == (
+            "columns: 1 top to bottom, 2 bottom to top, 3 any order, 4 any order, points only with the first throw"
+        )
+
+
+class TestScoringHelpers:
+    def test_all_equal(self) -> None:
+        assert all_equal((4, 4, 4, 4, 4)) and all_equal((2,))
+        assert not all_equal((4, 4, 4, 4, 3)) and not all_equal(())
+
+    def test_open_slots_are_the_unwritten_ones(self) -> None:
+        g = find_rules("generala")
+        card = [None] * len(g.slots)
+        card[0], card[3], card[10] = 3, 0, 100  # a scratch (0) is written, not open
+        assert open_slots(g, card) == [1, 2, 4, 5, 6, 7, 8, 9]
