@@ -147,3 +147,18 @@ class TestScoringHelpers:
         card = [None] * len(g.slots)
         card[0], card[3], card[10] = 3, 0, 100  # a scratch (0) is written, not open
         assert open_slots(g, card) == [1, 2, 4, 5, 6, 7, 8, 9]
+
+
+class AlwaysThree:
+    """Dice that show 3 on every die: every start throw ties."""
+
+    def throw(self, index: int, count: int) -> tuple[int, ...]:
+        return (3,) * count
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_start_throws_that_always_tie_give_up_after_fifty_rounds(players: int) -> None:
+    # P15: ties throw again; a source that never stops tying must not hold the table for ever
+    game = Game(find_rules("generala"), [f"P{i}" for i in range(players)], dice=AlwaysThree(), seed=1)
+    assert len(game.start_throws) == game.state.throws_made == 50 * players  # 50 rounds, every seat each
+    assert game.state.current == 0 and game.state.order == tuple(range(players))
