@@ -16,7 +16,7 @@ from cubilete.rules.describe import box_rule, rules_summary
 from cubilete.rules.model import Start
 from cubilete.rules.presets import UnknownRulesError
 from cubilete.rules.profile import load_rules
-from cubilete.rules.scoring import all_equal, open_slots
+from cubilete.rules.scoring import all_equal, open_slots, upper_bonus
 from cubilete.state import EndReason, Phase
 
 POKER = {"id": "poker", "name": "Póker", "kind": "groups", "groups": [4], "value": 40}
@@ -162,3 +162,14 @@ def test_start_throws_that_always_tie_give_up_after_fifty_rounds(players: int) -
     game = Game(find_rules("generala"), [f"P{i}" for i in range(players)], dice=AlwaysThree(), seed=1)
     assert len(game.start_throws) == game.state.throws_made == 50 * players  # 50 rounds, every seat each
     assert game.state.current == 0 and game.state.order == tuple(range(players))
+
+
+def test_an_upper_bonus_of_one_point_is_paid() -> None:
+    # P11 with house numbers: a 1-point bonus at 3 is still a bonus
+    rules = find_rules("yahtzee").replace(upper_bonus=1, upper_bonus_threshold=3)
+    card: list[int | None] = [None] * len(rules.slots)
+    card[rules.slots.index("3")] = 3
+    assert upper_bonus(rules, card) == 1
+    card[rules.slots.index("3")] = 0
+    card[rules.slots.index("2")] = 2
+    assert upper_bonus(rules, card) == 0
