@@ -15,7 +15,7 @@ from cubilete.rules.codec import LARGEST, box_from_dict
 from cubilete.rules.describe import box_rule, rules_summary
 from cubilete.rules.model import Start
 from cubilete.rules.presets import UnknownRulesError
-from cubilete.rules.profile import load_rules
+from cubilete.rules.profile import load_rules, rules_from_toml
 from cubilete.rules.scoring import all_equal, open_slots, upper_bonus
 from cubilete.state import EndReason, Phase
 
@@ -173,3 +173,23 @@ def test_an_upper_bonus_of_one_point_is_paid() -> None:
     card[rules.slots.index("3")] = 0
     card[rules.slots.index("2")] = 2
     assert upper_bonus(rules, card) == 0
+
+
+def test_bozo_in_plain_words() -> None:
+    # RULES.md 3.3: Full 10, Sequência 20, Quadra 30, +5 "de boca"; "em baixo" may be called
+    bozo = find_rules("bozo")
+    words = {b.id: box_rule(b) for b in bozo.boxes}
+    assert [w for w in words.values() if "+5 servida (first throw)" in w] == [
+        words[b.id] for b in bozo.boxes if b.first_throw_bonus == 5
+    ]
+    assert len([w for w in words.values() if w.endswith(": 10; +5 servida (first throw)")]) == 1  # the full
+    em_baixo = "a player may call 'em baixo': the faces on the table count"
+    assert em_baixo in rules_summary(bozo)
+    assert em_baixo not in rules_summary(find_rules("generala"))
+
+
+def test_a_profile_error_that_names_no_key_has_no_line() -> None:
+    every_box = ", ".join(f'"{b}"' for b in find_rules("generala").box_ids)
+    with pytest.raises(RulesError) as info:
+        rules_from_toml(f"remove = [{every_box}]\n", "mesa.toml")
+    assert str(info.value) == "mesa.toml: rules 'mesa': there must be at least one box"
