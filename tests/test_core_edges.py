@@ -127,7 +127,7 @@ class TestDescribe:
             "11 turns a player, 11 boxes",
             "columns: 1 any order",
         ]
-        assert "start: highest-die; direction: clockwise; ties: extra-round" in lines
+        assert lines[-2:] == ["start: highest-die; direction: clockwise; ties: extra-round", "players: 1 to 8"]
 
     def test_four_columns_summary(self) -> None:
         lines = rules_summary(find_rules("general-4-columns"))
