@@ -11,7 +11,7 @@ import pytest
 from cubilete import Game, RecordError, Roll, find_rules
 from cubilete.errors import RulesError
 from cubilete.game import MAX_TIEBREAK_ROUNDS
-from cubilete.rules.codec import LARGEST, box_from_dict
+from cubilete.rules.codec import LARGEST, box_from_dict, box_to_dict
 from cubilete.rules.describe import box_rule, rules_summary
 from cubilete.rules.model import Start
 from cubilete.rules.presets import UnknownRulesError
@@ -193,3 +193,11 @@ def test_a_profile_error_that_names_no_key_has_no_line() -> None:
     with pytest.raises(RulesError) as info:
         rules_from_toml(f"remove = [{every_box}]\n", "mesa.toml")
     assert str(info.value) == "mesa.toml: rules 'mesa': there must be at least one box"
+
+
+def test_a_box_written_without_a_value_is_worth_nothing() -> None:
+    # records and profiles leave out the fields at their defaults: an old record's box without "value"
+    # must read as 0, whatever the code's defaults become
+    box = box_from_dict({"id": "x", "name": "X", "kind": "groups", "groups": [4]}, "x")
+    assert box.value == 0
+    assert box_to_dict(box) == {"id": "x", "name": "X", "kind": "groups", "groups": [4]}
