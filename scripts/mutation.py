@@ -84,7 +84,12 @@ TESTS: dict[str, list[str]] = {
         "tests/test_golden.py",
         "tests/test_properties.py",
     ],
-    "src/cubilete/record.py": ["tests/test_record.py", "tests/test_cli_replay.py", "tests/test_fairness.py"],
+    "src/cubilete/record.py": [
+        "tests/test_record.py",
+        "tests/test_core_edges.py",
+        "tests/test_cli_replay.py",
+        "tests/test_fairness.py",
+    ],
     "src/cubilete/fairness.py": ["tests/test_fairness.py", "tests/web/test_verify_cmd.py"],
 }
 

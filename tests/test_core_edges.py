@@ -11,12 +11,13 @@ import pytest
 from cubilete import Game, RecordError, Roll, find_rules
 from cubilete.errors import RulesError
 from cubilete.game import MAX_TIEBREAK_ROUNDS
+from cubilete.record import loads
 from cubilete.rules.codec import LARGEST, box_from_dict, box_to_dict
 from cubilete.rules.describe import box_rule, rules_summary
-from cubilete.rules.model import Start
+from cubilete.rules.model import Box, Kind, Points, Start
 from cubilete.rules.presets import UnknownRulesError
 from cubilete.rules.profile import load_rules, rules_from_toml
-from cubilete.rules.scoring import all_equal, open_slots, upper_bonus
+from cubilete.rules.scoring import all_equal, base_points, open_slots, upper_bonus
 from cubilete.state import EndReason, Phase
 
 POKER = {"id": "poker", "name": "Póker", "kind": "groups", "groups": [4], "value": 40}
@@ -199,5 +200,18 @@ def test_a_box_written_without_a_value_is_worth_nothing() -> None:
     # records and profiles leave out the fields at their defaults: an old record's box without "value"
     # must read as 0, whatever the code's defaults become
     box = box_from_dict({"id": "x", "name": "X", "kind": "groups", "groups": [4]}, "x")
-    assert box.value == 0
+    assert box.value == 0 and box.face == 0
     assert box_to_dict(box) == {"id": "x", "name": "X", "kind": "groups", "groups": [4]}
+
+
+@pytest.mark.parametrize("text", ["", "  \n\t"])
+def test_an_empty_record_is_named_empty(text: str) -> None:
+    with pytest.raises(RecordError, match="not a cubilete game record: it is empty"):
+        loads(text)
+
+
+def test_a_straight_paying_its_dice_pays_the_best_run_it_holds() -> None:
+    # a house rule: a run of five, either one, paying the sum of its dice; six dice may hold both runs
+    run = Box("run", "Run", Kind.STRAIGHT, points=Points.PATTERN, patterns=((1, 2, 3, 4, 5), (2, 3, 4, 5, 6)))
+    assert base_points(run, (1, 2, 3, 4, 5, 6)) == 20
+    assert base_points(run, (1, 1, 2, 3, 4, 5)) == 15
