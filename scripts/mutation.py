@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import importlib.util
 import json
 import os
 import random
@@ -56,6 +57,7 @@ _RULES = [
 ]
 TESTS: dict[str, list[str]] = {
     "src/cubilete/rules/scoring.py": [
+        "tests/test_core_edges.py",
         "tests/test_game_rules.py",
         "tests/test_rules_model.py",
         "tests/test_game.py",
@@ -68,7 +70,12 @@ TESTS: dict[str, list[str]] = {
     "src/cubilete/rules/presets.py": _RULES,
     "src/cubilete/rules/codec.py": _RULES,
     "src/cubilete/rules/profile.py": ["tests/test_profile.py", "tests/test_core_edges.py", "tests/test_rules_model.py"],
-    "src/cubilete/rules/describe.py": ["tests/test_cli_rules.py", "tests/test_rules_model.py", "tests/test_i18n.py"],
+    "src/cubilete/rules/describe.py": [
+        "tests/test_core_edges.py",
+        "tests/test_cli_rules.py",
+        "tests/test_rules_model.py",
+        "tests/test_i18n.py",
+    ],
     "src/cubilete/game.py": [
         "tests/test_game.py",
         "tests/test_core_edges.py",
@@ -77,7 +84,12 @@ TESTS: dict[str, list[str]] = {
         "tests/test_golden.py",
         "tests/test_properties.py",
     ],
-    "src/cubilete/record.py": ["tests/test_record.py", "tests/test_cli_replay.py", "tests/test_fairness.py"],
+    "src/cubilete/record.py": [
+        "tests/test_record.py",
+        "tests/test_core_edges.py",
+        "tests/test_cli_replay.py",
+        "tests/test_fairness.py",
+    ],
     "src/cubilete/fairness.py": ["tests/test_fairness.py", "tests/web/test_verify_cmd.py"],
 }
 
@@ -270,15 +282,25 @@ def _block_sites(node: ast.AST) -> Iterator[Site]:
             yield stmt, what, replace
 
 
+_SOURCES: dict[str, str] = {}
+
+
+def _source(module: str) -> str:
+    """A module's text, read once: edits made to the checkout while a run goes on do not leak into it."""
+    if module not in _SOURCES:
+        _SOURCES[module] = (ROOT / module).read_text(encoding="utf-8")
+    return _SOURCES[module]
+
+
 def mutants_of(module: str) -> list[Mutant]:
     """Every mutant of a module (its path from the repository root)."""
-    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+    tree = ast.parse(_source(module))
     return [Mutant(module, i, getattr(node, "lineno", 0), what) for i, (node, what, _) in enumerate(_sites(tree))]
 
 
 def mutated_source(mutant: Mutant) -> str:
     """The module's source with that one change made."""
-    tree = ast.parse((ROOT / mutant.module).read_text(encoding="utf-8"))
+    tree = ast.parse(_source(mutant.module))
     for index, (_, _, change) in enumerate(_sites(tree)):
         if index == mutant.index:
             change()
@@ -296,7 +318,6 @@ _WARM = (
 
 
 def _warm() -> None:
-    import importlib
     import warnings
 
     with warnings.catch_warnings():
@@ -360,10 +381,21 @@ def _kill(pid: int) -> None:
         os.waitpid(pid, 0)
 
 
-def _copy_package(into: Path) -> Path:
+def _copy_package(into: Path, modules: set[str]) -> Path:
+    """The package copied into a temporary folder, the mutated modules as first read (:func:`_source`)."""
     src = into / "src"
     shutil.copytree(SRC / "cubilete", src / "cubilete", ignore=shutil.ignore_patterns("__pycache__"))
+    for module in modules:
+        _write(src / Path(module).relative_to("src"), _source(module))
     return src
+
+
+def _write(path: Path, text: str) -> None:
+    """Write a module and drop its bytecode: a .pyc is trusted on its source's size and mtime in whole
+    seconds, which two quick mutants of the same size could share."""
+    path.write_text(text, encoding="utf-8")
+    with contextlib.suppress(FileNotFoundError):
+        Path(importlib.util.cache_from_source(str(path))).unlink()
 
 
 def run(mutants: list[Mutant], limit_factor: float, progress: Callable[[Result], None]) -> list[Result]:
@@ -371,7 +403,7 @@ def run(mutants: list[Mutant], limit_factor: float, progress: Callable[[Result],
     results: list[Result] = []
     _warm()
     with tempfile.TemporaryDirectory(prefix="cubilete-mutation-") as tmp:
-        src = _copy_package(Path(tmp))
+        src = _copy_package(Path(tmp), {m.module for m in mutants})
         baselines: dict[str, float] = {}
         for mutant in mutants:
             tests = [t for t in TESTS[mutant.module] if (ROOT / t).exists()]
@@ -381,8 +413,8 @@ def run(mutants: list[Mutant], limit_factor: float, progress: Callable[[Result],
                     raise SystemExit(f"the tests of {mutant.module} fail on the unchanged code: fix them first")
                 baselines[mutant.module] = time.monotonic() - start
             target = src / Path(mutant.module).relative_to("src")
-            pristine = target.read_text(encoding="utf-8")
-            target.write_text(mutated_source(mutant), encoding="utf-8")
+            pristine = _source(mutant.module)
+            _write(target, mutated_source(mutant))
             start = time.monotonic()
             try:
                 outcome = _run_forked(src, tests, limit_factor * baselines[mutant.module] + 10)
@@ -390,7 +422,7 @@ def run(mutants: list[Mutant], limit_factor: float, progress: Callable[[Result],
                 print("stopped: the figures below are for the mutants run so far", flush=True)
                 break
             finally:
-                target.write_text(pristine, encoding="utf-8")
+                _write(target, pristine)
             result = Result(mutant, outcome, round(time.monotonic() - start, 2))
             results.append(result)
             progress(result)
