@@ -21,12 +21,14 @@ from cubilete.bots import make_bot
 from cubilete.bots.base import Strategy
 from cubilete.errors import CubileteError, IllegalActionError
 from cubilete.game import Game
+from cubilete.record import from_record, to_record
 from cubilete.rules import Rules
 from cubilete.store.webdb import SeatRow, StoreError, TableRow, WebStore
 from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, error_frame
 from cubilete.web.settings import Settings
 from cubilete.web.views import SeatInfo, state_view, table_info
 from cubilete.web.words import in_language
+from cubilete.win import chances as win_chances
 
 log = logging.getLogger("cubilete.web")
 SEND_QUEUE = 256  # frames waiting for a slow client before it is dropped
@@ -114,6 +116,8 @@ class Room:
         self._timer_task: asyncio.Task[None] | None = None
         self._turn_key: tuple[object, ...] | None = None
         self.deadline: float | None = None  # loop time when the current human's turn is handed to a bot
+        self.win: tuple[int, list[float], bool] | None = None  # (version, chances, exact): cached per version
+        self._win_task: asyncio.Task[None] | None = None
         if self.status != "waiting":
             self.game = self._new_game()
             for seat, text in row.actions:
@@ -145,13 +149,35 @@ class Room:
         left = None
         if self.deadline is not None:
             left = round(max(0.0, self.deadline - asyncio.get_running_loop().time()), 1)
-        return state_view(self.version, self.status, self.rules, self.seats, connected, self.game, self.last, left)
+        win = (self.win[1], self.win[2]) if self.win is not None and self.win[0] == self.version else None
+        return state_view(self.version, self.status, self.rules, self.seats, connected, self.game, self.last, left, win)
 
     def broadcast(self) -> None:
         """Send the state to everyone at the table (one JSON text for all)."""
+        self._want_win()
         text = json.dumps({"type": "state", **self.state()}, ensure_ascii=False)
         for client in list(self.clients):
             client.send(text)
+
+    def _want_win(self) -> None:
+        """Compute the seats' chances to win for this version in a worker thread (one at a time),
+        then broadcast them; a version that has moved on meanwhile is computed next."""
+        if self.game is None or len(self.seats) < 2 or (self.win is not None and self.win[0] == self.version):
+            return
+        if self._win_task is None or self._win_task.done():
+            self._win_task = asyncio.create_task(self._compute_win())
+
+    async def _compute_win(self) -> None:
+        while self.game is not None and (self.win is None or self.win[0] != self.version):
+            version, copy = self.version, from_record(to_record(self.game))
+            try:
+                result = await asyncio.to_thread(win_chances, copy)
+            except Exception as exc:  # the chances are an extra: a failure must not stop the table
+                log.warning("table %s: no win chances (%s)", self.id, exc)
+                return
+            self.win = (version, list(result.probabilities), result.exact)
+            if version == self.version:
+                self.broadcast()
 
     # --- connections -------------------------------------------------------------------
     def join(self, client: Client) -> None:
@@ -354,7 +380,7 @@ class Room:
 
     async def close(self) -> None:
         """Stop the bots and the timer (server shutdown)."""
-        for task in (self._driver, self._timer_task):
+        for task in (self._driver, self._timer_task, self._win_task):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -1,0 +1,72 @@
+"""The state frame carries every seat's chance to win once computed for that version (off the event loop)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from tests.web.inproc import choose, create, new_token, next_frame, running_app, state_at_least
+from starlette.testclient import WebSocketTestSession
+
+
+def with_chances(ws: WebSocketTestSession, version: int) -> dict[str, Any]:
+    """The first state frame at ``version`` that carries the chances (later versions fail the test)."""
+    while True:
+        frame = state_at_least(ws, version)
+        assert frame["version"] == version
+        if "win_chance_exact" in frame:
+            return frame
+
+
+def _sit(ws: WebSocketTestSession, seat: int, name: str) -> None:
+    ws.send_json({"type": "sit", "seat": seat, "name": name})
+    next_frame(ws, "state")
+
+
+def play_and_check(client: Any, rules: str, moves: int) -> list[dict[str, Any]]:
+    """Two people sit and play ``moves`` actions; the frame with the chances of every version."""
+    table = create(client, [{"kind": "human"}, {"kind": "human"}], rules=rules)
+    seen = []
+    with client.websocket_connect(f"/ws/{table}?token={new_token()}") as a, \
+            client.websocket_connect(f"/ws/{table}?token={new_token()}") as b:
+        _sit(a, 0, "Ana")
+        _sit(b, 1, "Bea")
+        state = state_at_least(a, 2)
+        socks = {0: a, 1: b}
+        for _ in range(moves):
+            state = with_chances(a, state["version"])
+            seen.append(state)
+            socks[state["current"]].send_json({"type": "act", "version": state["version"], "action": choose(state)})
+            state = state_at_least(a, state["version"] + 1)
+        seen.append(with_chances(a, state["version"]))
+    return seen
+
+
+def test_the_seats_chances_sum_to_one_and_are_marked_estimated_for_large_rules(db_url: str) -> None:
+    with running_app(db_url) as client:
+        seen = play_and_check(client, "general-4-columns", 6)
+    first = seen[0]
+    assert [s["win_chance"] for s in first["seats"]] == [0.5, 0.5]  # the same position for both, nothing thrown
+    for frame in seen:
+        chances = [s["win_chance"] for s in frame["seats"]]
+        assert all(0.0 <= c <= 1.0 for c in chances)
+        assert sum(chances) == pytest.approx(1.0, abs=1e-5)
+        assert frame["win_chance_exact"] is False  # 52 rounds: no exact tables
+
+
+def test_a_waiting_table_has_no_chances(db_url: str) -> None:
+    with running_app(db_url) as client:
+        table = create(client, [{"kind": "human"}, {"kind": "human"}], rules="general-4-columns")
+        with client.websocket_connect(f"/ws/{table}?token={new_token()}") as a:
+            state = next_frame(a, "state")
+    assert state["status"] == "waiting"
+    assert "win_chance_exact" not in state and all("win_chance" not in s for s in state["seats"])
+
+
+@pytest.mark.slow
+def test_generala_chances_are_exact(db_url: str) -> None:
+    with running_app(db_url) as client:
+        seen = play_and_check(client, "generala", 3)
+    for frame in seen:
+        assert frame["win_chance_exact"] is True
+        assert sum(s["win_chance"] for s in frame["seats"]) == pytest.approx(1.0, abs=1e-5)
