@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.web.inproc import choose, create, new_token, next_frame, running_app, state_at_least
 from starlette.testclient import WebSocketTestSession
+from tests.web.inproc import choose, create, new_token, next_frame, running_app, state_at_least
 
 
 def with_chances(ws: WebSocketTestSession, version: int) -> dict[str, Any]:
