@@ -1,0 +1,54 @@
+"""The table page shows every player's chance to win, the percentages summing to 100, in the page's language."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+from tests.web.browser.conftest import NewPage
+from tests.web.browser.play import create_table, open_table, roll, sit, table_state, wait_my_turn_or_end, write_best
+from tests.web.servers import LiveServer
+
+HUMAN = {"kind": "human"}
+GREEDY = {"kind": "bot", "level": "greedy"}
+
+
+def shown_percentages(page: Page, seats: int) -> list[int]:
+    """The percentages on the page, once the numbers are the ones of the table's current version."""
+    expect(page.get_by_test_id("chances")).to_be_visible()
+    expect(page.locator("[data-testid=chances].stale")).to_have_count(0)
+    texts = [page.get_by_test_id(f"win-pct-{i}").inner_text() for i in range(seats)]
+    assert all(re.fullmatch(r"\d{1,3}%", t) for t in texts), texts
+    return [int(t[:-1]) for t in texts]
+
+
+def test_win_chances_sum_to_100_after_every_throw_and_score(web: LiveServer, new_page: NewPage) -> None:
+    table_id = create_table(web.url, [HUMAN, GREEDY], rules="general-4-columns")
+    ana = new_page()
+    open_table(ana, web.url, table_id)
+    sit(ana, 0, "Ana")
+    assert wait_my_turn_or_end(ana)
+    start = shown_percentages(ana, 2)
+    assert start == [50, 50]  # nobody has thrown: the same position for both
+    expect(ana.get_by_test_id("chances")).to_contain_text("Chances to win (estimated)")
+    expect(ana.get_by_test_id("win-chance-0")).to_contain_text("Ana")
+    for _ in range(3):
+        roll(ana)
+        assert sum(shown_percentages(ana, 2)) == 100
+        write_best(ana)
+        assert wait_my_turn_or_end(ana)
+        assert sum(shown_percentages(ana, 2)) == 100
+    state = table_state(web.url, table_id)["state"]
+    chances = [s["win_chance"] for s in state["seats"]]
+    assert abs(sum(chances) - 1.0) < 1e-5
+
+
+def test_win_chances_speak_the_page_language(web: LiveServer, new_page: NewPage) -> None:
+    table_id = create_table(web.url, [HUMAN, GREEDY], rules="general-4-columns")
+    for locale, title in (("es-AR", "Probabilidad de ganar (estimada)"), ("pt-BR", "Chance de vencer (estimada)")):
+        page = new_page(locale=locale)
+        open_table(page, web.url, table_id)
+        if locale == "es-AR":
+            sit(page, 0, "Ana")
+        expect(page.get_by_test_id("chances")).to_contain_text(title)
+        assert sum(shown_percentages(page, 2)) == 100
