@@ -87,3 +87,18 @@ async def test_generala_chances_are_exact_and_not_marked_estimated() -> None:
         assert sum(shown) == 100 and len(shown) == 3
         assert screen.query_one(ChancesPanel).exact
         assert "estimated" not in visible_words(screen.query_one(ChancesPanel))
+
+
+@pytest.mark.slow
+@pilot_test
+async def test_the_hint_gives_advice_for_points_and_to_win() -> None:
+    from cubilete.tui.widgets.panels import CoachPanel
+
+    app = make_app(rules="generala", players=["Ana", "Beto"], seed=7, lang="en", bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", "h")
+        panel = screen.query_one(CoachPanel)
+        await wait_until(pilot, lambda: "best options" in visible_words(panel), seconds=300)
+        words = visible_words(panel)
+        assert "For points:" in words and "To win:" in words and "% to win" in words

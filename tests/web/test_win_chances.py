@@ -70,3 +70,23 @@ def test_generala_chances_are_exact(db_url: str) -> None:
     for frame in seen:
         assert frame["win_chance_exact"] is True
         assert sum(s["win_chance"] for s in frame["seats"]) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_the_coach_hint_gives_advice_for_points_and_to_win(db_url: str) -> None:
+    with running_app(db_url) as client:
+        table = create(client, [{"kind": "human"}, {"kind": "human"}], rules="generala", coach=True)
+        with client.websocket_connect(f"/ws/{table}?token={new_token()}") as a, \
+                client.websocket_connect(f"/ws/{table}?token={new_token()}") as b:
+            _sit(a, 0, "Ana")
+            _sit(b, 1, "Bea")
+            state = state_at_least(a, 2)
+            mover = {0: a, 1: b}[state["current"]]
+            mover.send_json({"type": "act", "version": state["version"], "action": {"roll": []}})
+            state_at_least(mover, state["version"] + 1)
+            mover.send_json({"type": "hint"})
+            frame = next_frame(mover, "hint")
+    assert frame["exact"] is True and frame["advice"]
+    lines = frame["to_win"]
+    assert lines[0].startswith("For points: " + frame["advice"][0]["text"])
+    assert lines[1].startswith("To win: ")
+    assert len(lines) in (2, 3)

@@ -19,6 +19,7 @@ from cubilete import coach
 from cubilete.actions import Action, action_from_json, action_to_json
 from cubilete.bots import make_bot
 from cubilete.bots.base import Strategy
+from cubilete.coach_win import two_ways, two_ways_lines
 from cubilete.errors import CubileteError, IllegalActionError
 from cubilete.game import Game
 from cubilete.record import from_record, to_record
@@ -390,13 +391,15 @@ class Room:
 def _hint_frame(game: Game, lang: str) -> dict[str, Any]:
     """The coach's advice for the decision at hand, in the client's language (runs in a worker thread)."""
     advice, exact = coach.hint(game)
+    both = two_ways(game) if len(game.players) > 1 else None
     with in_language(lang):
         options = [
             {"text": a.describe(game.rules), "keep": list(a.keep_positions) if a.kind == "keep" else None,
              "slot": a.slot, "expected": round(a.expected, 3), "loss": round(a.loss, 3)}
             for a in advice
         ]
-    return {"type": "hint", "exact": exact, "advice": options}
+        to_win = two_ways_lines(game, both) if both is not None else []
+    return {"type": "hint", "exact": exact, "advice": options, "to_win": to_win}
 
 
 def refuse(client: Client, exc: ProtocolError) -> None:

@@ -692,6 +692,9 @@ export function mount(root, { id }) {
     $.hints.replaceChildren(
       el("h2", {}, t("table.hints"), hint.exact ? "" : ` ${t("table.hint.approx")}`),
       items.length ? el("ol", {}, items) : el("p", {}, t("table.hint.none")),
+      Array.isArray(hint.to_win) && hint.to_win.length
+        ? el("ul", { class: "to-win", "data-testid": "to-win" }, hint.to_win.map((line) => el("li", {}, line)))
+        : null,
     );
   }
 
