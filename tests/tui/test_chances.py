@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from tests.tui.pilot import SIZE, game_screen, pilot_test, visible_words, wait_until
@@ -102,3 +103,35 @@ async def test_the_hint_gives_advice_for_points_and_to_win() -> None:
         await wait_until(pilot, lambda: "best options" in visible_words(panel), seconds=300)
         words = visible_words(panel)
         assert "For points:" in words and "To win:" in words and "% to win" in words
+
+
+@pytest.mark.slow
+@pilot_test
+async def test_the_end_screen_reviews_the_chance_to_win_and_exports_the_chart(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    from tests.tui.test_snapshots import finished_game
+
+    from cubilete import record
+    from cubilete.tui.screens.dialogs import SaveDialog
+    from cubilete.tui.screens.end import EndScreen
+
+    path = tmp_path / "final.json"
+    record.save(finished_game(), path)
+    app = make_app(resume=path, lang="en", bot_delay=0, data_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen) and app.screen.review is not None,
+                         seconds=300)
+        screen = app.screen
+        assert isinstance(screen, EndScreen)
+        words = visible_words(screen.query_one("#review"))
+        assert "Chance to win given up" in words and "Ana:" in words
+        await pilot.press("c")
+        assert isinstance(app.screen, SaveDialog)
+        chart = tmp_path / "chart.svg"
+        from textual.widgets import Input
+
+        app.screen.query_one("#path", Input).value = str(chart)
+        await pilot.press("enter")
+        await wait_until(pilot, chart.exists, seconds=60)
+    assert ET.fromstring(chart.read_bytes()).tag.endswith("svg")
