@@ -90,3 +90,29 @@ def test_the_coach_hint_gives_advice_for_points_and_to_win(db_url: str) -> None:
     assert lines[0].startswith("For points: " + frame["advice"][0]["text"])
     assert lines[1].startswith("To win: ")
     assert len(lines) in (2, 3)
+
+
+def test_the_review_of_a_finished_game_has_the_chances_and_the_chance_given_up(db_url: str) -> None:
+    with running_app(db_url) as client:
+        table = create(client, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], rules="generala")
+        with client.websocket_connect(f"/ws/{table}?token={new_token()}") as a:
+            _sit(a, 0, "Ana")
+            state = state_at_least(a, 1)
+            while state["status"] != "finished":
+                if state["current"] == 0 and state["status"] == "playing":
+                    a.send_json({"type": "act", "version": state["version"], "action": choose(state)})
+                state = state_at_least(a, state["version"] + 1)
+        review = client.get(f"/api/games/{table}/review").json()
+        result = state["result"]
+    line = review["chances"]
+    assert line["players"] == ["Ana", "Greedy bot"] or line["players"][0] == "Ana"
+    assert line["exact"] is True
+    assert line["turns"][0] == 0 and line["turns"] == sorted(line["turns"])
+    for row in line["chances"]:
+        assert sum(row) == pytest.approx(1.0, abs=1e-3)
+    winners = result["winners"]
+    assert line["chances"][-1] == [(1.0 / len(winners)) if i in winners else 0.0 for i in range(2)]
+    win = review["win"]
+    assert [p["name"] for p in win["players"]] == ["Ana"]  # only the person's decisions are judged
+    assert win["players"][0]["loss"] >= 0.0
+    assert all(w["player"] == "Ana" and w["loss"] > 0 for w in win["worst"])
