@@ -81,3 +81,16 @@ def test_the_replay_page_draws_everyones_chance_and_the_chance_given_up(web: Liv
     # a house-rule profile of 2 rounds has no exact win tables: the chart says so, and no decision is judged
     expect(page.get_by_test_id("review")).to_contain_text("Chance to win, turn by turn (estimated)")
     expect(page.get_by_test_id("win-lost")).to_have_count(0)
+
+
+def test_the_page_rounds_percentages_like_the_terminal_game(web: LiveServer, new_page: NewPage) -> None:
+    from cubilete.tui.widgets.chances import percentages
+
+    page = new_page()
+    page.goto(f"{web.url}/games")
+    cases = [[1 / 3, 1 / 3, 1 / 3], [0.996, 0.004], [0.071, 0.213, 0.333, 0.383], [0.5, 0.5], [0.0, 1.0]]
+    got = page.evaluate(
+        "async (cases) => { const m = await import('/static/table.js'); return cases.map(m.percentages); }", cases
+    )
+    assert got == [percentages(c) for c in cases]
+    assert all(sum(g) == 100 for g in got)
