@@ -94,3 +94,18 @@ def test_the_page_rounds_percentages_like_the_terminal_game(web: LiveServer, new
     )
     assert got == [percentages(c) for c in cases]
     assert all(sum(g) == 100 for g in got)
+
+
+def test_the_hint_shows_the_advice_for_points_and_to_win(web: LiveServer, new_page: NewPage) -> None:
+    table_id = create_table(web.url, [HUMAN, GREEDY], rules="generala", coach=True)
+    page = new_page(locale="es-AR")
+    open_table(page, web.url, table_id)
+    sit(page, 0, "Coco")
+    assert wait_my_turn_or_end(page)
+    roll(page)
+    page.get_by_test_id("hint").click()
+    to_win = page.get_by_test_id("to-win")
+    expect(to_win).to_be_visible(timeout=60_000)
+    expect(to_win.locator("li").first).to_contain_text("Para sumar puntos:")
+    expect(to_win.locator("li").nth(1)).to_contain_text("Para ganar:")
+    expect(page.get_by_test_id("hints")).not_to_contain_text("null")

@@ -188,6 +188,7 @@ export function mount(root, { id }) {
       case "hint":
         page.hintPending = false;
         page.hint = { exact: frame.exact, advice: frame.advice || [], version: page.st ? page.st.version : null };
+        page.hint.to_win = Array.isArray(frame.to_win) ? frame.to_win : [];
         render();
         break;
       case "error":
@@ -692,9 +693,9 @@ export function mount(root, { id }) {
     $.hints.replaceChildren(
       el("h2", {}, t("table.hints"), hint.exact ? "" : ` ${t("table.hint.approx")}`),
       items.length ? el("ol", {}, items) : el("p", {}, t("table.hint.none")),
-      Array.isArray(hint.to_win) && hint.to_win.length
-        ? el("ul", { class: "to-win", "data-testid": "to-win" }, hint.to_win.map((line) => el("li", {}, line)))
-        : null,
+      ...(hint.to_win && hint.to_win.length
+        ? [el("ul", { class: "to-win", "data-testid": "to-win" }, hint.to_win.map((line) => el("li", {}, line)))]
+        : []),
     );
   }
 
