@@ -22,6 +22,8 @@ from cubilete.i18n import LANGUAGES
 from cubilete.rules import find_rules
 from cubilete.tui import make_app
 from cubilete.tui.screens.end import EndScreen
+from cubilete.tui.screens.game import GameScreen
+from cubilete.tui.widgets.chances import ChancesPanel
 
 SNAPSHOT_SIZE = (120, 36)
 Compare = Callable[..., bool]
@@ -56,6 +58,12 @@ def test_game_screen(snap_compare: Compare, lang: str, tmp_path: Path) -> None:
     async def two_throws(pilot: Pilot[Any]) -> None:
         await settle(pilot)
         await pilot.press("r", "1", "3", "r", "2")
+        screen = pilot.app.screen
+        assert isinstance(screen, GameScreen)
+        history = tuple(screen.session.game.history)
+        panel = screen.query_one(ChancesPanel)
+        await wait_until(pilot, lambda: panel.shown is not None and screen._chances_asked == history
+                         and not screen._chances_running, 300)
 
     assert snap_compare(app, terminal_size=SNAPSHOT_SIZE, run_before=two_throws)
 

@@ -6,17 +6,19 @@ import argparse
 from pathlib import Path
 
 from cubilete import record
-from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, read_record_data
+from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, read_record_data
 from cubilete.cli.narrate import describe_step
 from cubilete.cli.render import final_table, score_sheet, start_lines, turn_header
 from cubilete.errors import CubileteError
 from cubilete.game import Game
 from cubilete.i18n import _, rules_title, translate_error
+from cubilete.win_review import chance_timeline, win_review, win_review_lines, write_chart
 
 EXAMPLES = """\
 examples:
   cubilete play --seed 7 --save partida.json
   cubilete replay partida.json
+  cubilete replay partida.json --plot chances.svg   everyone's chance to win over the game (PNG or SVG)
 
 Exit status: 0 shown; 1 the record is corrupt or does not replay; 2 no such file.
 """
@@ -32,6 +34,9 @@ def register(subparsers: Subcommands) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", metavar="FILE", help="a game record (cubilete play --save FILE)")
+    p.add_argument("--plot", metavar="OUT", help="also draw everyone's chance to win over the game (.png or .svg)")
+    p.add_argument("--review", action="store_true",
+                   help="also judge every decision by the chance to win it gave up (games with opponents)")
     p.set_defaults(func=run)
 
 
@@ -55,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
             lines += [f"  {line}" for line in describe_step(replayed, action, before)]
     except CubileteError as exc:
         raise CliError(f"{path}: {translate_error(str(exc))}", DATA_ERROR) from None
+    plot = getattr(args, "plot", None)
+    if plot and Path(plot).suffix.lower() not in (".png", ".svg"):
+        raise CliError(_("--plot: the chart file must end in .png or .svg, not {file}").format(file=plot), USAGE_ERROR)
     print(*lines, sep="\n")
     if game.is_over:
         print(*final_table(game), sep="\n")
@@ -62,4 +70,16 @@ def run(args: argparse.Namespace) -> int:
         print(_("The game is not over ({moves} moves so far): continue with cubilete play --resume {path}").format(
             moves=len(game.history), path=path))
         print(*score_sheet(game), sep="\n")
+    if getattr(args, "review", False):
+        review = win_review(game, game.players)
+        if review is None:
+            print(_("No review by chance to win: it needs two or more players and rules with exact win tables."))
+        else:
+            print(*win_review_lines(review), sep="\n")
+    if plot:
+        try:
+            write_chart(chance_timeline(game), Path(plot))
+        except CubileteError as exc:
+            raise CliError(translate_error(str(exc)), DATA_ERROR) from None
+        print(_("Chart written to {file}").format(file=plot))
     return 0

@@ -28,6 +28,7 @@ from cubilete.web.room import Room, with_tables_only
 from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverBusy
 from cubilete.web.words import in_language, rules_words, web_language
+from cubilete.win_review import SMALL, chance_timeline, win_review
 
 SOLVED_LEVELS = {"optimal", *LEVEL_SLIPS}  # the bots that play from the solved tables
 router = APIRouter(prefix="/api")
@@ -299,4 +300,26 @@ def _review(game: Any, humans: list[str], lang: str) -> dict[str, Any]:
                     for name, loss in found.total_loss.items()],
         "worst": [{"player": d.player, "turn": d.turn, "dice": list(d.dice), "chosen": d.action, "best": d.best,
                    "loss": round(d.loss, 2)} for worst in found.worst.values() for d in worst],
+        **_chances_review(game, humans, lang),
     }
+
+
+def _chances_review(game: Any, humans: list[str], lang: str) -> dict[str, Any]:
+    """Everyone's chance to win turn by turn (for the replay's chart) and the chance to win each person
+    gave up (where the rules have exact win tables); nothing for a game of one."""
+    if len(game.players) < 2:
+        return {}
+    line = chance_timeline(game)
+    out: dict[str, Any] = {"chances": {"players": list(line.players), "turns": list(line.turns),
+                                       "chances": [[round(p, 4) for p in row] for row in line.chances],
+                                       "exact": line.exact}}
+    with in_language(lang):
+        found = win_review(game, humans) if humans else None
+    if found is not None:
+        out["win"] = {
+            "players": [{"name": name, "loss": round(loss, 4)} for name, loss in found.total.items()],
+            "worst": [{"player": d.player, "turn": d.turn, "chosen": d.action, "best": d.best,
+                       "loss": round(d.win_loss, 4)}
+                      for d in sorted(found.decisions, key=lambda d: -d.win_loss)[:5] if d.win_loss > SMALL],
+        }
+    return out

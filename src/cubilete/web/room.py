@@ -19,8 +19,10 @@ from cubilete import coach
 from cubilete.actions import Action, action_from_json, action_to_json
 from cubilete.bots import make_bot
 from cubilete.bots.base import Strategy
+from cubilete.coach_win import two_ways, two_ways_lines
 from cubilete.errors import CubileteError, IllegalActionError
 from cubilete.game import Game
+from cubilete.record import from_record, to_record
 from cubilete.rules import Rules
 from cubilete.solver.cache import tables_only
 from cubilete.store.webdb import SeatRow, StoreError, TableRow, WebStore
@@ -29,6 +31,7 @@ from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, error_fra
 from cubilete.web.settings import Settings
 from cubilete.web.views import SeatInfo, state_view, table_info
 from cubilete.web.words import in_language
+from cubilete.win import chances as win_chances
 
 if TYPE_CHECKING:
     from cubilete.web.solving import SolverPool
@@ -121,6 +124,8 @@ class Room:
         self._turn_key: tuple[object, ...] | None = None
         self.deadline: float | None = None  # loop time when the current human's turn is handed to a bot
         self.touched = time.monotonic()  # last connection or move: idle tables leave memory (Hub.unload_idle)
+        self.win: tuple[int, list[float], bool] | None = None  # (version, chances, exact): cached per version
+        self._win_task: asyncio.Task[None] | None = None
         if self.status != "waiting":
             self.game = self._new_game()
             for seat, text in row.actions:
@@ -152,14 +157,36 @@ class Room:
         left = None
         if self.deadline is not None:
             left = round(max(0.0, self.deadline - asyncio.get_running_loop().time()), 1)
-        return state_view(self.version, self.status, self.rules, self.seats, connected, self.game, self.last, left)
+        win = (self.win[1], self.win[2]) if self.win is not None and self.win[0] == self.version else None
+        return state_view(self.version, self.status, self.rules, self.seats, connected, self.game, self.last, left, win)
 
     def broadcast(self) -> None:
         """Send the state to everyone at the table (one JSON text for all)."""
         self.touched = time.monotonic()
+        self._want_win()
         text = json.dumps({"type": "state", **self.state()}, ensure_ascii=False)
         for client in list(self.clients):
             client.send(text)
+
+    def _want_win(self) -> None:
+        """Compute the seats' chances to win for this version in a worker thread (one at a time),
+        then broadcast them; a version that has moved on meanwhile is computed next."""
+        if self.game is None or len(self.seats) < 2 or (self.win is not None and self.win[0] == self.version):
+            return
+        if self._win_task is None or self._win_task.done():
+            self._win_task = asyncio.create_task(self._compute_win())
+
+    async def _compute_win(self) -> None:
+        while self.game is not None and (self.win is None or self.win[0] != self.version):
+            version, copy = self.version, from_record(to_record(self.game))
+            try:
+                result = await asyncio.to_thread(with_tables_only, win_chances, copy)  # never solves here
+            except Exception as exc:  # the chances are an extra: a failure must not stop the table
+                log.warning("table %s: no win chances (%s)", self.id, exc)
+                return
+            self.win = (version, list(result.probabilities), result.exact)
+            if version == self.version:
+                self.broadcast()
 
     # --- connections -------------------------------------------------------------------
     def join(self, client: Client) -> bool:
@@ -406,7 +433,7 @@ class Room:
 
     async def close(self) -> None:
         """Stop the bots and the timer (server shutdown)."""
-        for task in (self._driver, self._timer_task):
+        for task in (self._driver, self._timer_task, self._win_task):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -422,13 +449,15 @@ def with_tables_only(work: Callable[..., Any], *args: Any) -> Any:
 def _hint_frame(game: Game, lang: str) -> dict[str, Any]:
     """The coach's advice for the decision at hand, in the client's language (runs in a worker thread)."""
     advice, exact = coach.hint(game)
+    both = two_ways(game) if len(game.players) > 1 else None
     with in_language(lang):
         options = [
             {"text": a.describe(game.rules), "keep": list(a.keep_positions) if a.kind == "keep" else None,
              "slot": a.slot, "expected": round(a.expected, 3), "loss": round(a.loss, 3)}
             for a in advice
         ]
-    return {"type": "hint", "exact": exact, "advice": options}
+        to_win = two_ways_lines(game, both) if both is not None else []
+    return {"type": "hint", "exact": exact, "advice": options, "to_win": to_win}
 
 
 def refuse(client: Client, exc: ProtocolError) -> None:

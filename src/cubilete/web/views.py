@@ -91,8 +91,12 @@ def state_view(
     game: Game | None,
     last: tuple[int, Action] | None,
     deadline: float | None,
+    win: tuple[Sequence[float], bool] | None = None,
 ) -> dict[str, Any]:
-    """The whole visible state of a table (the ``state`` frame without its type)."""
+    """The whole visible state of a table (the ``state`` frame without its type).
+
+    ``win``: every seat's chance to win and whether it is exact, once computed for this version
+    (``seats[i].win_chance`` and ``win_chance_exact``; absent until then)."""
     view: dict[str, Any] = {
         "version": version,
         "status": status,
@@ -124,6 +128,10 @@ def state_view(
         can_stand=st.phase is Phase.TIEBREAK and st.turn.throws > 0,
         throws=len(game.throws),
     )
+    if win is not None:
+        for seat, chance in zip(view["seats"], win[0], strict=True):
+            seat["win_chance"] = round(chance, 6)
+        view["win_chance_exact"] = win[1]
     if last is not None:
         view["last"] = {"seat": last[0], "action": action_to_json(last[1])}
     if game.is_over:

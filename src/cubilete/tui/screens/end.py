@@ -3,6 +3,7 @@ the people at the table made (the points each lost against optimal play)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -26,6 +27,7 @@ from cubilete.tui.session import Session
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.scorecard import ScoreCard, SheetData
 from cubilete.tui.words import dice_words
+from cubilete.win_review import chance_timeline, win_review, win_review_lines, write_chart
 
 
 def ranking_rows(game: Game) -> list[tuple[int, str, int, bool]]:
@@ -81,6 +83,7 @@ class EndScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s,e", "export", show=False),
+        Binding("c", "export_chart", show=False),
         Binding("n", "new_game", show=False),
         Binding("q", "quit_app", show=False),
     ]
@@ -123,7 +126,7 @@ class EndScreen(Screen[None]):
             table.add_row(f"{place}.", name, Text(str(total), justify="right"), mark, key=name)
         self.query_one(ScoreCard).show(SheetData.of_game(self.game))
         self.query_one(KeyBar).show(
-            [("s", _("save / export the record")), ("n", _("new game")), ("q", _("quit"))]
+            [("s", _("save / export the record")), *self.chart_key(), ("n", _("new game")), ("q", _("quit"))]
         )
         self.ready = True
         humans = self.session.humans
@@ -143,21 +146,22 @@ class EndScreen(Screen[None]):
 
         try:
             review = coach.review(self.game, humans, progress)
+            win = win_review(self.game, humans) if len(self.game.players) > 1 else None
         except Exception as exc:  # the review must never take the end screen down: say what went wrong
             reason = translate_error(str(exc)) if isinstance(exc, CubileteError) else repr(exc)
             self.app.call_from_thread(self.show_review_problem, reason)
             return
-        self.app.call_from_thread(self.show_review, review)
+        self.app.call_from_thread(self.show_review, review, win_review_lines(win) if win is not None else [])
 
     def show_progress(self, done: int, total: int) -> None:
         """Move the progress bar."""
         self.query_one("#review-progress", ProgressBar).update(total=total, progress=done)
 
-    def show_review(self, review: coach.Review) -> None:
-        """Show each person's losses and worst moments."""
+    def show_review(self, review: coach.Review, win_lines: Sequence[str] = ()) -> None:
+        """Show each person's losses and worst moments (and the chance to win given up, with opponents)."""
         self.review = review
         self.query_one("#review-progress", ProgressBar).display = False
-        self.query_one("#review", Static).update("\n".join(review_lines(self.game, review)))
+        self.query_one("#review", Static).update("\n".join([*review_lines(self.game, review), *win_lines]))
 
     def show_review_problem(self, reason: str) -> None:
         """The review could not be made."""
@@ -182,6 +186,27 @@ class EndScreen(Screen[None]):
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             return _("Cannot save to {path}: {reason}").format(path=path, reason=reason)
         self.app.notify(_("Game record written to {path}").format(path=path))
+        return None
+
+    def chart_key(self) -> list[tuple[str, str]]:
+        """The chart's key, for a game with opponents."""
+        return [("c", _("chart of the chances to win"))] if len(self.game.players) > 1 else []
+
+    def action_export_chart(self) -> None:
+        """Write the chart of everyone's chance to win over the game (PNG or SVG)."""
+        if len(self.game.players) < 2:
+            return
+        default = Path.cwd() / f"{self.game.rules.name}-{self.game.seed[:8]}-chances.svg"
+        self.app.push_screen(SaveDialog(_("Export the chart of the chances to win (.svg or .png)"), default,
+                                        self.chart_to))
+
+    def chart_to(self, path: Path) -> str | None:
+        """Draw the chart; returns the problem, or None when written."""
+        try:
+            write_chart(chance_timeline(self.game), path)
+        except CubileteError as exc:
+            return str(exc)
+        self.app.notify(_("Chart written to {path}").format(path=path))
         return None
 
     def action_new_game(self) -> None:

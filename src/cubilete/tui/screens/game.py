@@ -29,9 +29,10 @@ from cubilete.state import EndReason, GameState, Phase
 from cubilete.tui.navigation import END, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialog
-from cubilete.tui.screens.game_coach import CoachKeys
+from cubilete.tui.screens.game_chances import ChancesFeed
 from cubilete.tui.screens.layout import BREAKPOINTS, card_and_side_css
 from cubilete.tui.session import Session, snapshot
+from cubilete.tui.widgets.chances import ChancesPanel
 from cubilete.tui.widgets.dice import DiceRow, Die
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.panels import CoachPanel, GameLog, MessageLine, TurnPanel
@@ -52,7 +53,7 @@ def default_save_path(session: Session, folder: Path | None = None) -> Path:
     return (folder or data_dir()) / "saves" / f"{game.rules.name}-{game.seed[:8]}.json"
 
 
-class GameScreen(CoachKeys):
+class GameScreen(ChancesFeed):
     """One game in play."""
 
     DEFAULT_CSS = """
@@ -88,6 +89,7 @@ class GameScreen(CoachKeys):
         self.views: list[SlotView] | None = None
         self.line_typed = ""  # the digits of a line number being typed (no throws left)
         self.line_typed_at = 0.0
+        self.init_chances()
 
     # --- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -101,6 +103,7 @@ class GameScreen(CoachKeys):
         with Horizontal(id="main"):
             yield ScoreCard(id="sheet")
             with Vertical(id="side"):
+                yield ChancesPanel(id="chances")
                 yield CoachPanel(id="coach")
                 yield GameLog(id="log")
         yield KeyBar(id="keys")
@@ -118,6 +121,9 @@ class GameScreen(CoachKeys):
             log.write(_("Resumed: {count} moves so far.").format(count=len(game.history)))
         self.query_one(CoachPanel).show_lines(_("Coach"), [_("h: the best options now · c: coach mode")])
         self.query_one(ScoreCard).focus()
+        chances = self.query_one(ChancesPanel)
+        chances.display = self.chances_shown
+        chances.waiting(game.players)
         self.after_change()
 
     # --- drawing -----------------------------------------------------------------------
@@ -140,6 +146,7 @@ class GameScreen(CoachKeys):
         self.views = slot_views(game.rules, card, turn.dice, turn.first_throw) if deciding else None
         self.query_one(ScoreCard).show(SheetData.of_game(game, self.views))
         self.query_one(KeyBar).show(self.key_hints())
+        self.request_chances()
 
     def turn_lines(self) -> list[str]:
         """What the turn panel says."""

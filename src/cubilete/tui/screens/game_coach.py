@@ -10,6 +10,7 @@ from textual.screen import Screen
 
 from cubilete import coach
 from cubilete.actions import Action
+from cubilete.coach_win import two_ways, two_ways_lines
 from cubilete.errors import CubileteError
 from cubilete.game import Game
 from cubilete.i18n import _, translate_error
@@ -65,13 +66,15 @@ class CoachKeys(Screen[None]):
         """The coach's options for a copy of the game (the first solve of a preset takes a few seconds)."""
         try:
             advice, exact = coach.hint(copy, top=5)
+            both = two_ways(copy) if len(copy.players) > 1 else None
+            to_win = two_ways_lines(copy, both) if both is not None else []
         except Exception as exc:  # the coach must never take the game down: say what went wrong
             reason = translate_error(str(exc)) if isinstance(exc, CubileteError) else repr(exc)
             self.app.call_from_thread(self.show_hint_problem, reason, moment)
             return
-        self.app.call_from_thread(self.show_hint, advice, exact, moment)
+        self.app.call_from_thread(self.show_hint, advice, exact, moment, to_win)
 
-    def show_hint(self, advice: list[coach.Advice], exact: bool, moment: int) -> None:
+    def show_hint(self, advice: list[coach.Advice], exact: bool, moment: int, to_win: Sequence[str] = ()) -> None:
         """Show the coach's options, if the game has not moved on meanwhile."""
         if moment != len(self.game.history):
             return
@@ -80,12 +83,13 @@ class CoachKeys(Screen[None]):
             panel.show_lines(_("Coach"), [_("Nothing to advise here.")])
             return
         if any(b.instant_win for b in self.game.rules.boxes):
-            notes = [_("Expected final score with best play from here; instant wins are not modelled.")]
+            notes = [*to_win, _("Expected final score with best play from here; instant wins are not modelled.")]
         else:
-            notes = [_("Expected final score with best play from here.")]
+            notes = [*to_win, _("Expected final score with best play from here.")]
         if not exact:
             notes.append(_("Approximate values: these rules are too large to solve exactly."))
-        panel.show_options(_("Coach: best options"), advice_rows(advice, self.game.rules), notes)
+        shown = advice[:3] if to_win else advice  # room in the panel for the advice to win
+        panel.show_options(_("Coach: best options"), advice_rows(shown, self.game.rules), notes)
 
     def show_hint_problem(self, reason: str, moment: int) -> None:
         """The coach could not answer."""

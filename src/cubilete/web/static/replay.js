@@ -384,6 +384,7 @@ export function mount(root, { id }) {
         { class: "card review", "data-testid": "review" },
         heading,
         el("p", { class: "muted" }, t("replay.review.none")),
+        r ? chancesPart(r) : null,
       );
     }
     return el(
@@ -418,7 +419,41 @@ export function mount(root, { id }) {
             ),
           ]
         : null,
+      chancesPart(r),
     );
+  }
+
+  /** The chart of everyone's chance to win and the chance to win each person gave up (games with opponents). */
+  function chancesPart(r) {
+    const parts = [];
+    if (r.chances && r.chances.players.length > 1) {
+      parts.push(
+        el("h3", {}, t("replay.chances"), r.chances.exact ? "" : ` ${t("table.chances.estimated")}`),
+        chanceChart(r.chances),
+      );
+    }
+    if (r.win && r.win.players.length) {
+      parts.push(
+        el("h3", {}, t("replay.win.lost")),
+        el(
+          "ul",
+          { "data-testid": "win-lost" },
+          r.win.players.map((p) => el("li", {}, t("replay.win.loss", { name: p.name, loss: num(100 * p.loss, 1) }))),
+          (r.win.worst || []).map((w) =>
+            el(
+              "li",
+              { class: "muted" },
+              `${w.player}, ${t("replay.review.turn", { turn: w.turn })}: `,
+              t("replay.review.chosen", { chosen: w.chosen }),
+              "; ",
+              t("replay.review.best", { best: w.best }),
+              ` (−${num(100 * w.loss, 1)}%)`,
+            ),
+          ),
+        ),
+      );
+    }
+    return parts;
   }
 
   render();
@@ -430,3 +465,56 @@ export function mount(root, { id }) {
   };
 }
 
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const CHART_COLOURS = ["#136145", "#c0392b", "#2c6fbb", "#b7791f", "#7b3fa0", "#3c8d8d", "#555555", "#d35400"];
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const c of children) if (c) node.append(c);
+  return node;
+}
+
+/** An SVG line chart: each player's chance to win (0-100%) after every turn, with a legend. */
+export function chanceChart(line) {
+  const W = 480;
+  const H = 200;
+  const pad = { l: 36, r: 8, t: 8, b: 22 };
+  const last = Math.max(1, line.turns[line.turns.length - 1] || 1);
+  const x = (turn) => pad.l + ((W - pad.l - pad.r) * turn) / last;
+  const y = (p) => pad.t + (H - pad.t - pad.b) * (1 - p);
+  const chart = svg("svg", {
+    viewBox: `0 0 ${W} ${H + 18 * Math.ceil(line.players.length / 3)}`,
+    class: "chance-chart",
+    role: "img",
+    "aria-label": t("replay.chances"),
+    "data-testid": "chance-chart",
+  });
+  for (const p of [0, 0.5, 1]) {
+    chart.append(svg("line", { x1: pad.l, x2: W - pad.r, y1: y(p), y2: y(p), stroke: "#ccc", "stroke-width": 1 }));
+    const label = svg("text", { x: pad.l - 4, y: y(p) + 4, "text-anchor": "end", "font-size": 11 });
+    label.textContent = `${Math.round(100 * p)}%`;
+    chart.append(label);
+  }
+  line.players.forEach((name, seat) => {
+    const colour = CHART_COLOURS[seat % CHART_COLOURS.length];
+    const points = line.turns.map((turn, i) => `${x(turn).toFixed(1)},${y(line.chances[i][seat]).toFixed(1)}`);
+    chart.append(
+      svg("polyline", {
+        points: points.join(" "),
+        fill: "none",
+        stroke: colour,
+        "stroke-width": 2,
+        "data-player": name,
+      }),
+    );
+    const lx = pad.l + (seat % 3) * 150;
+    const ly = H + 14 + 18 * Math.floor(seat / 3);
+    chart.append(svg("rect", { x: lx, y: ly - 9, width: 12, height: 4, fill: colour }));
+    const text = svg("text", { x: lx + 16, y: ly - 4, "font-size": 12 });
+    text.textContent = name;
+    chart.append(text);
+  });
+  return chart;
+}

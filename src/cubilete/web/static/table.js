@@ -52,6 +52,7 @@ export function mount(root, { id }) {
     joinSig: "",
     autoSit: takeAutoSit(id),
     fatal: null,
+    win: null, // the last chances to win the server sent: { version, chances, exact }
   };
   let ws = null;
   let attempt = 0;
@@ -75,6 +76,7 @@ export function mount(root, { id }) {
     dice: el("div", { class: "dice-tray", "data-testid": "dice" }),
     buttons: el("div", { class: "actions" }),
     hints: el("div", { class: "hints", "data-testid": "hints", hidden: true }),
+    chances: el("div", { class: "chances", "data-testid": "chances", hidden: true }),
     join: el("div", { class: "join" }),
     result: el("div", { class: "result-box", "data-testid": "result-box", hidden: true }),
     sheet: el("div", { class: "sheet-box" }),
@@ -109,6 +111,7 @@ export function mount(root, { id }) {
             $.dice,
             $.buttons,
           ),
+          $.chances,
           $.hints,
           $.join,
           $.result,
@@ -197,6 +200,7 @@ export function mount(root, { id }) {
       case "hint":
         page.hintPending = false;
         page.hint = { exact: frame.exact, advice: frame.advice || [], version: page.st ? page.st.version : null };
+        page.hint.to_win = Array.isArray(frame.to_win) ? frame.to_win : [];
         render();
         break;
       case "error":
@@ -219,6 +223,9 @@ export function mount(root, { id }) {
   function onState(st) {
     const prev = page.st;
     page.st = st;
+    if (typeof st.win_chance_exact === "boolean") {
+      page.win = { version: st.version, chances: st.seats.map((s) => s.win_chance), exact: st.win_chance_exact };
+    }
     // a frame of the same version (someone connected) does not answer our action: stay busy until it is
     if (page.pendingVersion !== st.version) page.pendingVersion = null;
     page.deadlineAt = typeof st.deadline === "number" ? Date.now() + st.deadline * 1000 : null;
@@ -479,6 +486,7 @@ export function mount(root, { id }) {
     renderLast();
     renderDice();
     renderButtons();
+    renderChances();
     renderHints();
     renderJoin();
     renderResult();
@@ -655,6 +663,38 @@ export function mount(root, { id }) {
     $.buttons.replaceChildren(...buttons);
   }
 
+  function renderChances() {
+    const st = page.st;
+    const win = page.win;
+    if (!win || st.status === "waiting" || st.seats.length < 2 || win.chances.length !== st.seats.length) {
+      $.chances.hidden = true;
+      return;
+    }
+    const shown = percentages(win.chances);
+    $.chances.hidden = false;
+    $.chances.classList.toggle("stale", win.version !== st.version); // the new numbers are on their way
+    $.chances.replaceChildren(
+      el("h2", {}, t("table.chances"), win.exact ? "" : ` ${t("table.chances.estimated")}`),
+      el(
+        "ul",
+        {},
+        st.seats.map((seat, i) =>
+          el(
+            "li",
+            { class: i === st.current ? "current" : "", "data-testid": `win-chance-${i}` },
+            el("span", { class: "chance-name" }, seatName(i)),
+            el(
+              "span",
+              { class: "chance-bar", role: "presentation" },
+              el("span", { class: "chance-fill", style: `width: ${shown[i]}%` }),
+            ),
+            el("span", { class: "chance-pct", "data-testid": `win-pct-${i}` }, `${shown[i]}%`),
+          ),
+        ),
+      ),
+    );
+  }
+
   function renderHints() {
     const hint = page.hint;
     if (!hint) {
@@ -695,6 +735,9 @@ export function mount(root, { id }) {
     $.hints.replaceChildren(
       el("h2", {}, t("table.hints"), hint.exact ? "" : ` ${t("table.hint.approx")}`),
       items.length ? el("ol", {}, items) : el("p", {}, t("table.hint.none")),
+      ...(hint.to_win && hint.to_win.length
+        ? [el("ul", { class: "to-win", "data-testid": "to-win" }, hint.to_win.map((line) => el("li", {}, line)))]
+        : []),
     );
   }
 
@@ -854,4 +897,20 @@ export function mount(root, { id }) {
       ws = null;
     },
   };
+}
+
+/** Whole percentages adding up to exactly 100 (largest remainders). */
+export function percentages(probabilities) {
+  const total = probabilities.reduce((a, b) => a + b, 0);
+  if (!(total > 0)) return probabilities.map(() => 0);
+  const raw = probabilities.map((p) => (100 * p) / total);
+  const whole = raw.map(Math.floor);
+  const order = raw.map((_, i) => i).sort((a, b) => whole[a] - raw[a] - (whole[b] - raw[b]) || a - b);
+  let left = 100 - whole.reduce((a, b) => a + b, 0);
+  for (const i of order) {
+    if (left <= 0) break;
+    whole[i] += 1;
+    left -= 1;
+  }
+  return whole;
 }

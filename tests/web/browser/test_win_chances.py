@@ -1,0 +1,111 @@
+"""The table page shows every player's chance to win, the percentages summing to 100, in the page's language."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+from tests.web.browser.conftest import NewPage
+from tests.web.browser.play import (
+    SHORT_PROFILE,
+    create_table,
+    open_table,
+    play_to_end,
+    roll,
+    sit,
+    table_state,
+    wait_my_turn_or_end,
+    write_best,
+)
+from tests.web.servers import LiveServer
+
+HUMAN = {"kind": "human"}
+GREEDY = {"kind": "bot", "level": "greedy"}
+
+
+def shown_percentages(page: Page, seats: int) -> list[int]:
+    """The percentages on the page, once the numbers are the ones of the table's current version."""
+    expect(page.get_by_test_id("chances")).to_be_visible()
+    expect(page.locator("[data-testid=chances].stale")).to_have_count(0)
+    texts = [page.get_by_test_id(f"win-pct-{i}").inner_text() for i in range(seats)]
+    assert all(re.fullmatch(r"\d{1,3}%", t) for t in texts), texts
+    return [int(t[:-1]) for t in texts]
+
+
+def test_win_chances_sum_to_100_after_every_throw_and_score(web: LiveServer, new_page: NewPage) -> None:
+    table_id = create_table(web.url, [HUMAN, GREEDY], rules="general-4-columns")
+    ana = new_page()
+    open_table(ana, web.url, table_id)
+    sit(ana, 0, "Ana")
+    assert wait_my_turn_or_end(ana)
+    start = shown_percentages(ana, 2)
+    assert sum(start) == 100
+    expect(ana.get_by_test_id("chances")).to_contain_text("Chances to win (estimated)")
+    expect(ana.get_by_test_id("win-chance-0")).to_contain_text("Ana")
+    for _ in range(3):
+        roll(ana)
+        assert sum(shown_percentages(ana, 2)) == 100
+        write_best(ana)
+        assert wait_my_turn_or_end(ana)
+        assert sum(shown_percentages(ana, 2)) == 100
+    state = table_state(web.url, table_id)["state"]
+    chances = [s["win_chance"] for s in state["seats"]]
+    assert abs(sum(chances) - 1.0) < 1e-5
+
+
+def test_win_chances_speak_the_page_language(web: LiveServer, new_page: NewPage) -> None:
+    table_id = create_table(web.url, [HUMAN, GREEDY], rules="general-4-columns")
+    for locale, title in (("es-AR", "Probabilidad de ganar (estimada)"), ("pt-BR", "Chance de vencer (estimada)")):
+        page = new_page(locale=locale)
+        open_table(page, web.url, table_id)
+        if locale == "es-AR":
+            sit(page, 0, "Ana")
+        expect(page.get_by_test_id("chances")).to_contain_text(title)
+        assert sum(shown_percentages(page, 2)) == 100
+
+
+def test_the_replay_page_draws_everyones_chance_and_the_chance_given_up(web: LiveServer, new_page: NewPage) -> None:
+    page = new_page()
+    table_id = create_table(web.url, [HUMAN, GREEDY], profile=SHORT_PROFILE)
+    open_table(page, web.url, table_id)
+    sit(page, 0, "Charta")
+    play_to_end(page)
+    page.goto(f"{web.url}/replay/{table_id}")
+    chart = page.get_by_test_id("chance-chart")
+    expect(chart).to_be_visible(timeout=60_000)
+    expect(chart.locator("polyline")).to_have_count(2)
+    expect(chart.locator("polyline[data-player=Charta]")).to_have_count(1)
+    # 2 rounds of 2 players: the start and one point per finished turn
+    points = chart.locator("polyline").first.get_attribute("points") or ""
+    assert len(points.split()) == 5
+    # a house-rule profile of 2 rounds has no exact win tables: the chart says so, and no decision is judged
+    expect(page.get_by_test_id("review")).to_contain_text("Chance to win, turn by turn (estimated)")
+    expect(page.get_by_test_id("win-lost")).to_have_count(0)
+
+
+def test_the_page_rounds_percentages_like_the_terminal_game(web: LiveServer, new_page: NewPage) -> None:
+    from cubilete.tui.widgets.chances import percentages
+
+    page = new_page()
+    page.goto(f"{web.url}/games")
+    cases = [[1 / 3, 1 / 3, 1 / 3], [0.996, 0.004], [0.071, 0.213, 0.333, 0.383], [0.5, 0.5], [0.0, 1.0]]
+    got = page.evaluate(
+        "async (cases) => { const m = await import('/static/table.js'); return cases.map(m.percentages); }", cases
+    )
+    assert got == [percentages(c) for c in cases]
+    assert all(sum(g) == 100 for g in got)
+
+
+def test_the_hint_shows_the_advice_for_points_and_to_win(web: LiveServer, new_page: NewPage) -> None:
+    table_id = create_table(web.url, [HUMAN, GREEDY], rules="generala", coach=True)
+    page = new_page(locale="es-AR")
+    open_table(page, web.url, table_id)
+    sit(page, 0, "Coco")
+    assert wait_my_turn_or_end(page)
+    roll(page)
+    page.get_by_test_id("hint").click()
+    to_win = page.get_by_test_id("to-win")
+    expect(to_win).to_be_visible(timeout=60_000)
+    expect(to_win.locator("li").first).to_contain_text("Para sumar puntos:")
+    expect(to_win.locator("li").nth(1)).to_contain_text("Para ganar:")
+    expect(page.get_by_test_id("hints")).not_to_contain_text("null")
