@@ -182,7 +182,8 @@ class TestHeuristic:
 
 class TestFactory:
     def test_every_level_by_name(self) -> None:
-        for level in ("random", "greedy", "heuristic", "beginner", "casual", "strong", "optimal", "lookahead"):
+        for level in ("random", "greedy", "heuristic", "beginner", "casual", "strong", "optimal", "lookahead", "win",
+                      "exact"):
             assert make_bot(f"bot:{level}", 1).name == level
 
     def test_unknown_level_lists_every_level(self) -> None:
@@ -190,5 +191,5 @@ class TestFactory:
             make_bot("bot:genius")
         assert str(err.value) == (
             "unknown bot level 'genius' in 'bot:genius'; "
-            "levels: random, greedy, heuristic, beginner, casual, strong, optimal, lookahead"
+            "levels: random, greedy, heuristic, beginner, casual, strong, optimal, lookahead, win, exact"
         )

@@ -9,6 +9,7 @@ Each attack is replayed here and must now fail to hurt.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -167,16 +168,22 @@ def _pool(**limits: Any) -> SolverPool:
     return SolverPool(Settings(db_url="sqlite://", **limits))
 
 
+def _ready(pool: SolverPool, rules: Any) -> str | None:
+    """``pool.ready(rules)`` on a loop of its own thread (other tests may leave one running in this one)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:
+        return worker.submit(asyncio.run, pool.ready(rules)).result()
+
+
 def test_a_solve_over_its_cpu_time_is_stopped_and_the_rules_play_approximately(cache_dir: Path) -> None:
     yatzy = find_rules("yatzy")  # 2,097,152 states: tens of seconds of CPU
-    reason = asyncio.run(_pool(solve_cpu_seconds=1).ready(yatzy))
+    reason = _ready(_pool(solve_cpu_seconds=1), yatzy)
     assert reason is not None and "solve_cpu_seconds" in reason
     assert not cache.table_path(yatzy).exists()
 
 
 def test_a_solve_over_its_memory_is_stopped(cache_dir: Path) -> None:
     yatzy = find_rules("yatzy")
-    reason = asyncio.run(_pool(solve_memory_mb=300).ready(yatzy))
+    reason = _ready(_pool(solve_memory_mb=300), yatzy)
     assert reason is not None and "solve_memory_mb" in reason
     assert not cache.table_path(yatzy).exists()
 

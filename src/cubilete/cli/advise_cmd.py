@@ -26,8 +26,10 @@ examples:
   cubilete advise --rules yahtzee --dice 6 6 6 6 6 --throw 3 --filled yahtzee=50 --bonuses 1
   cubilete advise --rules generala-apartada --dice 6 6 2 3 6 --throw 2 --held 6 6
   cubilete advise --rules yatzy --dice 2 2 5 5 6 --throw 1 --top 5 --json
-  cubilete advise --dice 66612 --throw 2 --filled 6=24 --target 200      P(final score >= 200) per option
-  cubilete advise --dice 66612 --throw 2 --vs full=30,poker=40 --vs 1=3   P(winning) against two opponents
+  cubilete advise --dice 66612 --throw 2 --filled 6=24 --target 200
+      P(final score >= 200) per option
+  cubilete advise --dice 66612 --throw 2 --vs full=30,poker=40 --vs 1=3
+      P(winning) against two opponents
 
 The state is written as for 'cubilete score': --dice the faces on the table, --throw
 which throw made them (1 = servida), --filled the boxes already written (0 = scratched).

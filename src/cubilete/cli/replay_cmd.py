@@ -18,7 +18,7 @@ EXAMPLES = """\
 examples:
   cubilete play --seed 7 --save partida.json
   cubilete replay partida.json
-  cubilete replay partida.json --plot chances.svg   everyone's chance to win over the game (PNG or SVG)
+  cubilete replay partida.json --plot chances.svg   everyone's chance to win (PNG or SVG)
 
 Exit status: 0 shown; 1 the record is corrupt or does not replay; 2 no such file.
 """

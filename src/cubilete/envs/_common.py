@@ -47,7 +47,7 @@ def solitaire_rules(rules: Rules) -> Rules:
     """The rules played alone: a box that wins at once (P10) just scores, as the solver counts it."""
     for box in rules.boxes:
         if box.instant_win:
-            rules = rules.with_box(box.id, instant_win=False)
+            rules = rules.with_box(box.id, instant_win=False, win_after_scratch=False)
     return rules
 
 

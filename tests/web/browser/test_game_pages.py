@@ -110,7 +110,7 @@ def test_history_leaderboard_player_and_replay_show_a_finished_game(web: LiveSer
 
     # house rules (and games against bots) are not ranked: the board says only official presets are
     page.goto(f"{web.url}/leaderboard?preset=generala-corta")
-    expect(page.get_by_role("alert")).to_contain_text("only official presets are ranked")
+    expect(page.get_by_role("alert")).to_contain_text("Only the official presets are ranked")
 
     page.goto(f"{web.url}/p/{pid}")
     expect(page.get_by_test_id("player-name")).to_contain_text("Replaya")

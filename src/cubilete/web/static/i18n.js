@@ -42,6 +42,7 @@ const S = {
     "err.api.nogames": "Ese jugador todavía no terminó ninguna partida.",
     "err.api.recordlater": "El registro (y su semilla) se publica cuando termina la partida.",
     "err.api.reviewlater": "La revisión se hace cuando termina la partida.",
+    "err.api.notranked": "Solo las reglas oficiales tienen clasificación.",
     "err.api.network": "No hay conexión con el servidor.",
     "err.api.http": "El servidor no pudo responder (error {status}).",
     "replay.scratched": "tachó {slot}",
@@ -235,6 +236,7 @@ const S = {
     "err.api.nogames": "Esse jogador ainda não terminou nenhuma partida.",
     "err.api.recordlater": "O registro (e sua semente) é publicado quando a partida termina.",
     "err.api.reviewlater": "A revisão é feita quando a partida termina.",
+    "err.api.notranked": "Só as regras oficiais têm classificação.",
     "err.api.network": "Sem conexão com o servidor.",
     "err.api.http": "O servidor não pôde responder (erro {status}).",
     "replay.scratched": "riscou {slot}",
@@ -428,6 +430,7 @@ const S = {
     "err.api.nogames": "That player has not finished a game yet.",
     "err.api.recordlater": "The record (and its seed) is published when the game ends.",
     "err.api.reviewlater": "The review is made when the game ends.",
+    "err.api.notranked": "Only the official presets are ranked.",
     "err.api.network": "No connection to the server.",
     "err.api.http": "The server could not answer (error {status}).",
     "replay.scratched": "scratched {slot}",
@@ -648,9 +651,11 @@ export function apiErrorText(exc) {
     [/^player .* has no finished game/, "err.api.nogames"],
     [/^the record \(and its seed\) is published/, "err.api.recordlater"],
     [/^the review is made when the game ends/, "err.api.reviewlater"],
+    [/^only official presets are ranked/, "err.api.notranked"],
   ];
   for (const [pattern, key] of known) if (pattern.test(message)) return t(key);
-  return t("err.api.http", { status });
+  // a refusal this page has no words for keeps its specific reason (a house rule over the budget, say)
+  return message ? `${t("err.api.http", { status })} ${message}` : t("err.api.http", { status });
 }
 
 /** A bot's name in the current language: "Bot fuerte" (a repeated level keeps its number: "Bot fuerte 2"). */
