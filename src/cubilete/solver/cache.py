@@ -106,6 +106,11 @@ _SHARED_LOCK = threading.Lock()
 _SOLVE_HERE: ContextVar[bool] = ContextVar("cubilete_solve_here", default=True)
 
 
+def solving_here() -> bool:
+    """False inside :func:`tables_only`: tables may be loaded from disk but not computed here."""
+    return _SOLVE_HERE.get()
+
+
 @contextlib.contextmanager
 def tables_only() -> Iterator[None]:
     """Inside this block (this thread or task only), :func:`shared_solution` loads tables already on

@@ -15,6 +15,11 @@ import argparse
 import json
 import resource
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cubilete.rules.model import Rules
 
 MEMORY_ERROR = 3
 UNSUPPORTED = 4
@@ -27,7 +32,9 @@ def limit(cpu_seconds: int, memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, after: Callable[[Rules], dict[str, object]] | None = None) -> int:
+    """Solve the rules read from standard input; ``after`` runs on them once solved, within the same caps
+    (a layer above adds its own tables: ``python -m cubilete.win.worker``)."""
     parser = argparse.ArgumentParser(prog="python -m cubilete.solver.worker")
     parser.add_argument("--cpu-seconds", type=int, required=True)
     parser.add_argument("--memory-mb", type=int, required=True)
@@ -49,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         except SolverUnsupportedError as exc:
             print(str(exc), file=sys.stderr)
             return UNSUPPORTED
-        print(json.dumps({"path": str(table_path(rules)), "seconds": round(solution.seconds, 2)}))
+        extra = after(rules) if after is not None else {}
+        print(json.dumps({"path": str(table_path(rules)), "seconds": round(solution.seconds, 2), **extra}))
         return 0
     except MemoryError:
         print(f"out of memory (the cap is {args.memory_mb} MB)", file=sys.stderr)

@@ -1,7 +1,8 @@
 """New rule sets are solved in worker processes: never in the event loop, never under one global lock.
 
 At most ``settings.solve_workers`` solves run at once, each in a fresh process
-(``python -m cubilete.solver.worker``) that caps its own CPU time and address space, and is killed
+(``python -m cubilete.win.worker``: the solver's worker, which also builds the win tables)
+that caps its own CPU time and address space, and is killed
 if it outlives its wall-clock allowance; at most ``settings.solve_queue`` more wait for a worker.
 The tables land in the solver cache, named by the rules' hash, where bots and the coach load them.
 Rules over the budget, or whose solve failed, are played by the approximate bots, and the coach
@@ -108,7 +109,7 @@ class SolverPool:
     async def _run_worker(self, rules: Rules) -> str | None:
         s = self.settings
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "cubilete.solver.worker",
+            sys.executable, "-m", "cubilete.win.worker",
             "--cpu-seconds", str(s.solve_cpu_seconds), "--memory-mb", str(s.solve_memory_mb),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)},

@@ -22,7 +22,7 @@ import numpy as np
 
 from cubilete.rules.codec import rules_hash
 from cubilete.rules.model import Rules
-from cubilete.solver.cache import cache_dir, shared_solution
+from cubilete.solver.cache import cache_dir, shared_solution, solving_here
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.solve import Solution, layers
 from cubilete.solver.space import SolverUnsupportedError, StateSpace, check_solvable
@@ -144,6 +144,8 @@ def vector_table(rules: Rules, kind: str) -> VectorTable:
             solution = shared_solution(rules)
             vt = _load(solution, kind)
             if vt is None:
+                if not solving_here():  # a server builds them in its solving processes, never in itself
+                    raise SolverUnsupportedError(f"{rules.name}: win tables not built on this server (yet)")
                 vt = build_table(solution, kind)
                 with contextlib.suppress(OSError):
                     _save(vt)
