@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import WebSocketTestSession
-from tests.web.inproc import choose, create, new_token, next_frame, running_app, state_at_least
+from tests.web.inproc import choose, create, new_token, next_frame, running_app, state_at_least, table_socket
 
 
 def with_chances(ws: WebSocketTestSession, version: int) -> dict[str, Any]:
@@ -27,8 +27,8 @@ def play_and_check(client: Any, rules: str, moves: int) -> list[dict[str, Any]]:
     """Two people sit and play ``moves`` actions; the frame with the chances of every version."""
     table = create(client, [{"kind": "human"}, {"kind": "human"}], rules=rules)
     seen = []
-    with client.websocket_connect(f"/ws/{table}?token={new_token()}") as a, \
-            client.websocket_connect(f"/ws/{table}?token={new_token()}") as b:
+    with table_socket(client, table, new_token()) as a, \
+            table_socket(client, table, new_token()) as b:
         _sit(a, 0, "Ana")
         _sit(b, 1, "Bea")
         state = state_at_least(a, 2)
@@ -57,7 +57,7 @@ def test_the_seats_chances_sum_to_one_and_are_marked_estimated_for_large_rules(d
 def test_a_waiting_table_has_no_chances(db_url: str) -> None:
     with running_app(db_url) as client:
         table = create(client, [{"kind": "human"}, {"kind": "human"}], rules="general-4-columns")
-        with client.websocket_connect(f"/ws/{table}?token={new_token()}") as a:
+        with table_socket(client, table, new_token()) as a:
             state = next_frame(a, "state")
     assert state["status"] == "waiting"
     assert "win_chance_exact" not in state and all("win_chance" not in s for s in state["seats"])
@@ -75,8 +75,8 @@ def test_generala_chances_are_exact(db_url: str) -> None:
 def test_the_coach_hint_gives_advice_for_points_and_to_win(db_url: str) -> None:
     with running_app(db_url) as client:
         table = create(client, [{"kind": "human"}, {"kind": "human"}], rules="generala", coach=True)
-        with client.websocket_connect(f"/ws/{table}?token={new_token()}") as a, \
-                client.websocket_connect(f"/ws/{table}?token={new_token()}") as b:
+        with table_socket(client, table, new_token()) as a, \
+                table_socket(client, table, new_token()) as b:
             _sit(a, 0, "Ana")
             _sit(b, 1, "Bea")
             state = state_at_least(a, 2)
@@ -95,7 +95,7 @@ def test_the_coach_hint_gives_advice_for_points_and_to_win(db_url: str) -> None:
 def test_the_review_of_a_finished_game_has_the_chances_and_the_chance_given_up(db_url: str) -> None:
     with running_app(db_url) as client:
         table = create(client, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], rules="generala")
-        with client.websocket_connect(f"/ws/{table}?token={new_token()}") as a:
+        with table_socket(client, table, new_token()) as a:
             _sit(a, 0, "Ana")
             state = state_at_least(a, 1)
             while state["status"] != "finished":

@@ -124,8 +124,9 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
         if spec.profile is not None:
             check_budget(rules, hub.settings)
         approximate = hub.solver.over_budget(rules)
-        if approximate is None and (spec.coach or any(s.level in SOLVED_LEVELS for s in spec.seats)):
-            hub.solver.start(rules)  # solved in a worker process while people take their seats
+        solved_needed = spec.coach or len(spec.seats) > 1 or any(s.level in SOLVED_LEVELS for s in spec.seats)
+        if approximate is None and solved_needed:  # bots, the coach and the chances to win
+            hub.solver.start(rules)  # solved (and its win tables built) in a worker process while people sit
         room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach)
     except SolverBusy as exc:
         raise ApiError(503, str(exc)) from None

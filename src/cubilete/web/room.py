@@ -177,6 +177,8 @@ class Room:
             self._win_task = asyncio.create_task(self._compute_win())
 
     async def _compute_win(self) -> None:
+        if self.solver is not None:  # exact chances need the win tables the solving processes build
+            await self.solver.ready(self.rules)
         while self.game is not None and (self.win is None or self.win[0] != self.version):
             version, copy = self.version, from_record(to_record(self.game))
             try:

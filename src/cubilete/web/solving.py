@@ -26,6 +26,8 @@ from cubilete.solver.cache import table_key, table_path
 from cubilete.solver.space import SolverUnsupportedError, check_solvable, solve_states
 from cubilete.solver.worker import MEMORY_ERROR, UNSUPPORTED
 from cubilete.web.settings import Settings
+from cubilete.win.tables import KINDS, check_tables
+from cubilete.win.tables import table_path as win_table_path
 
 log = logging.getLogger("cubilete.web")
 FAILED_KEPT = 1024  # rule sets whose solve failed, remembered so they are not tried again and again
@@ -58,8 +60,14 @@ class SolverPool:
         return None
 
     def solved(self, rules: Rules) -> bool:
-        """True if the tables are on disk."""
-        return table_path(rules).is_file()
+        """True if the tables are on disk: the solver's, and the win tables where they fit."""
+        if not table_path(rules).is_file():
+            return False
+        try:
+            check_tables(rules)
+        except SolverUnsupportedError:
+            return True  # too large for win tables: the chances are estimated
+        return all(win_table_path(rules, kind).is_file() for kind in KINDS)
 
     def start(self, rules: Rules) -> None:
         """Queue the solve of ``rules`` if it is needed, in budget and not already under way;

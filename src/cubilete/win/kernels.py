@@ -83,14 +83,12 @@ def vec_keep_values(E: F, add: I, K: F) -> None:
     n_hands = E.shape[0]
     n_keeps = K.shape[0]
     K[:n_hands] = E
-    width = K.shape[1]
     for k in range(n_hands, n_keeps):
         row = K[k]
         row[:] = 0.0
         for f in range(6):
-            child = K[add[k, f]]
-            for i in range(width):
-                row[i] += child[i] / 6.0  # as cubilete.solver.moments does: same rounding, same ties
+            row += K[add[k, f]]
+        row *= 1.0 / 6.0  # as the solver's one-pass moments (and values) do: same rounding, same ties
 
 
 @njit(cache=True)

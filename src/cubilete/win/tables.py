@@ -28,7 +28,7 @@ from cubilete.solver.solve import Solution, layers
 from cubilete.solver.space import SolverUnsupportedError, StateSpace, check_solvable
 from cubilete.win import kernels
 
-FORMAT = 1  # bump when the meaning or layout of the tables changes
+FORMAT = 2  # bump when the meaning or layout of the tables changes
 MAX_CELLS = 60_000_000  # states x targets (float64: 480 MB)
 KINDS = ("follow", "target")
 
