@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from tests.web.inproc import choose, create, new_token, next_frame, running_app, state_at_least, table_socket
 
 from cubilete.fairness import verify_record
@@ -117,3 +118,47 @@ def test_undo_is_refused_at_a_table_of_two_people(tmp_path: Path) -> None:
             _refused(watcher, {"type": "undo", "version": played["version"]}, "not-seated")
             now = app.get(f"/api/tables/{table}").json()["state"]
             assert now["version"] == played["version"] and now["turn"] == played["turn"]
+
+
+REFUSE_DELETE = {
+    "sqlite": ["CREATE TRIGGER refuse_undo BEFORE DELETE ON web_actions BEGIN SELECT RAISE(ABORT, 'no'); END"],
+    "postgresql": [
+        "CREATE FUNCTION refuse_undo() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'no'; END $$ LANGUAGE plpgsql",
+        "CREATE TRIGGER refuse_undo BEFORE DELETE ON web_actions FOR EACH ROW EXECUTE FUNCTION refuse_undo()",
+    ],
+}
+ALLOW_DELETE = {
+    "sqlite": ["DROP TRIGGER refuse_undo"],
+    "postgresql": ["DROP TRIGGER refuse_undo ON web_actions", "DROP FUNCTION refuse_undo()"],
+}
+
+
+def _run_sql(db_url: str, statements: list[str]) -> None:
+    engine = sa.create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            for sql in statements:
+                conn.execute(sa.text(sql))
+    finally:
+        engine.dispose()
+
+
+def test_an_undo_the_database_refuses_changes_nothing(db_url: str) -> None:
+    """The rows' deletion and the version bump are one transaction: when the deletion fails, the version
+    stays too (the same undo goes through later), and nothing is broadcast."""
+    backend = sa.make_url(db_url).get_backend_name()
+    with running_app(db_url, rate=1000.0, burst=1000.0) as app:
+        table = create(app, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}])
+        with table_socket(app, table, new_token()) as ws:
+            ws.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            start = _human_turn(ws, 1)
+            ws.send_json({"type": "act", "version": start["version"], "action": {"roll": []}})
+            thrown = state_at_least(ws, start["version"] + 1)
+            _run_sql(db_url, REFUSE_DELETE[backend])
+            _refused(ws, {"type": "undo", "version": thrown["version"]}, "server-error")
+            now = app.get(f"/api/tables/{table}").json()["state"]
+            assert now["version"] == thrown["version"] and _same(now) == _same(thrown)
+            _run_sql(db_url, ALLOW_DELETE[backend])
+            ws.send_json({"type": "undo", "version": thrown["version"]})
+            back = state_at_least(ws, thrown["version"] + 1)
+            assert back["version"] == thrown["version"] + 1 and _same(back) == _same(start)
