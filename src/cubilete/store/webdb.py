@@ -310,6 +310,13 @@ class WebStore:
                         .values(total=total, winner=idx in winners)
                     )
 
+    def undo_actions(self, table_id: str, version: int, keep: int) -> None:
+        """Take back actions: only the first ``keep`` stay, and the table moves to ``version``, in one
+        transaction (a restart replays exactly what the players were shown)."""
+        with self._write() as conn:
+            self._bump(conn, table_id, version)
+            conn.execute(actions.delete().where(actions.c.table_id == table_id, actions.c.seq > keep))
+
     # --- reads -----------------------------------------------------------------------
     def _seats(self, conn: Connection, table_id: str) -> tuple[SeatRow, ...]:
         rows = conn.execute(seats.select().where(seats.c.table_id == table_id).order_by(seats.c.idx))

@@ -39,6 +39,13 @@ class Act(Frame):
     action: dict[str, Any]
 
 
+class Undo(Frame):
+    """Take back the lone person's last decision (and the bots' moves after it) at a table against bots."""
+
+    type: Literal["undo"]
+    version: int = Field(ge=0)
+
+
 class Hint(Frame):
     """Ask the coach about the player's own decision."""
 
@@ -61,8 +68,8 @@ class Hello(Frame):
     lang: str | None = Field(default=None, max_length=16)
 
 
-ClientFrame = Annotated[Sit | Act | Hint | Ping, Field(discriminator="type")]
-_frames: TypeAdapter[Sit | Act | Hint | Ping] = TypeAdapter(ClientFrame)
+ClientFrame = Annotated[Sit | Act | Undo | Hint | Ping, Field(discriminator="type")]
+_frames: TypeAdapter[Sit | Act | Undo | Hint | Ping] = TypeAdapter(ClientFrame)
 _hello: TypeAdapter[Hello] = TypeAdapter(Hello)
 
 
@@ -107,7 +114,7 @@ def _json_object(text: str | bytes) -> dict[str, Any]:
     return data
 
 
-def parse_frame(text: str | bytes) -> Sit | Act | Hint | Ping:
+def parse_frame(text: str | bytes) -> Sit | Act | Undo | Hint | Ping:
     """The client frame in ``text``, or a :class:`ProtocolError` saying what is wrong with it."""
     data = _json_object(text)
     if data.get("type") == "hello":

@@ -27,7 +27,7 @@ from cubilete.rules import Rules
 from cubilete.solver.cache import tables_only
 from cubilete.store.webdb import SeatRow, StoreError, TableRow, WebStore
 from cubilete.web.names import check_name
-from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, error_frame
+from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, Undo, error_frame
 from cubilete.web.settings import Settings
 from cubilete.web.views import SeatInfo, state_view, table_info
 from cubilete.web.words import in_language
@@ -126,11 +126,13 @@ class Room:
         self.touched = time.monotonic()  # last connection or move: idle tables leave memory (Hub.unload_idle)
         self.win: tuple[int, list[float], bool] | None = None  # (version, chances, exact): cached per version
         self._win_task: asyncio.Task[None] | None = None
+        self.acted: list[int] = []  # the seat of each action in the game's history (undo needs whose it was)
         if self.status != "waiting":
             self.game = self._new_game()
             for seat, text in row.actions:
                 action = action_from_json(json.loads(text))
                 self.game.apply(action)
+                self.acted.append(seat)
                 self.last = (seat, action)
 
     # --- building ----------------------------------------------------------------------
@@ -158,7 +160,8 @@ class Room:
         if self.deadline is not None:
             left = round(max(0.0, self.deadline - asyncio.get_running_loop().time()), 1)
         win = (self.win[1], self.win[2]) if self.win is not None and self.win[0] == self.version else None
-        return state_view(self.version, self.status, self.rules, self.seats, connected, self.game, self.last, left, win)
+        return state_view(self.version, self.status, self.rules, self.seats, connected, self.game, self.last, left, win,
+                          self.can_undo())
 
     def broadcast(self) -> None:
         """Send the state to everyone at the table (one JSON text for all)."""
@@ -236,7 +239,7 @@ class Room:
             if other is not client:
                 other.send(text)
 
-    async def handle(self, client: Client, frame: Sit | Act | Hint | Ping) -> None:
+    async def handle(self, client: Client, frame: Sit | Act | Undo | Hint | Ping) -> None:
         """Answer one valid frame; refusals raise :class:`ProtocolError`."""
         if isinstance(frame, Ping):
             client.send({"type": "pong"})
@@ -244,6 +247,8 @@ class Room:
             await self._sit(client, frame)
         elif isinstance(frame, Act):
             await self._act(client, frame)
+        elif isinstance(frame, Undo):
+            await self._undo(client, frame)
         else:
             await self._hint(client)
 
@@ -312,6 +317,7 @@ class Room:
         """Apply, write, then broadcast (the caller holds the lock)."""
         game = self._playing()
         game.apply(action)
+        self.acted.append(seat)
         result = None
         if game.is_over:
             result = (game.totals(), list(game.state.winners))
@@ -322,6 +328,7 @@ class Room:
             )
         except ProtocolError:
             game.undo()
+            self.acted.pop()
             raise
         self.version += 1
         self.last = (seat, action)
@@ -329,6 +336,53 @@ class Room:
             self.status = "finished"
         self._update_deadline()
         self.broadcast()
+
+    # --- undo (one person against bots) ------------------------------------------------
+    def lone_human(self) -> int | None:
+        """The seat of the table's only person when every other seat is a bot, else None."""
+        people = [s.idx for s in self.seats if s.kind == "human"]
+        return people[0] if len(people) == 1 and len(self.seats) > 1 else None
+
+    def can_undo(self) -> bool:
+        """True when the lone person at a table against bots has a decision of theirs to take back."""
+        human = self.lone_human()
+        game = self.game
+        return human is not None and game is not None and not game.is_over and human in self.acted
+
+    async def _undo(self, client: Client, frame: Undo) -> None:
+        """Take back actions, the bots' included, until the person's last decision is next again (as the
+        terminal game's undo does). The dice of a throw taken back come again when it is thrown again
+        (they are derived from the seed and the throw's index), so the record still verifies."""
+        async with self.lock:
+            game = self._playing()
+            if client.seat is None:
+                raise ProtocolError("not-seated", "spectators cannot undo: take a seat first")
+            human = self.lone_human()
+            if human is None or client.seat != human:
+                raise ProtocolError("undo-refused", "undo is only for a table of one person against bots: "
+                                    "other people's moves are never taken back")
+            if frame.version != self.version:
+                raise ProtocolError("stale", f"the table moved on (version {self.version}); nothing was undone")
+            if human not in self.acted:
+                raise ProtocolError("undo-refused", "nothing to undo: you have not played yet")
+            taken: list[Action] = []
+            while game.history:
+                taken.append(game.undo())
+                if not game.is_over and game.state.current == human:
+                    break
+            keep = len(game.history)
+            try:
+                await self._write(self.store.undo_actions, self.id, self.version + 1, keep)
+            except ProtocolError:
+                for action in reversed(taken):
+                    game.apply(action)
+                raise
+            del self.acted[keep:]
+            self.version += 1
+            self.last = (self.acted[-1], game.history[-1]) if game.history else None
+            self._update_deadline()
+            self.broadcast()
+        self.schedule()
 
     # --- bots and the timer ------------------------------------------------------------
     def schedule(self) -> None:

@@ -92,11 +92,13 @@ def state_view(
     last: tuple[int, Action] | None,
     deadline: float | None,
     win: tuple[Sequence[float], bool] | None = None,
+    can_undo: bool = False,
 ) -> dict[str, Any]:
     """The whole visible state of a table (the ``state`` frame without its type).
 
     ``win``: every seat's chance to win and whether it is exact, once computed for this version
-    (``seats[i].win_chance`` and ``win_chance_exact``; absent until then)."""
+    (``seats[i].win_chance`` and ``win_chance_exact``; absent until then). ``can_undo``: the table's one
+    person may take back their last decision now (a table against bots only)."""
     view: dict[str, Any] = {
         "version": version,
         "status": status,
@@ -108,7 +110,7 @@ def state_view(
         "current": None, "phase": None, "round": 0, "rounds": rules.turns,
         "turn": {"dice": [], "throws": 0, "allowance": rules.throws, "held": [], "first_throw": False},
         "sheet": [], "can_roll": False, "can_stand": False, "last": None,
-        "deadline": deadline, "result": None, "seed": None, "throws": 0,
+        "deadline": deadline, "result": None, "seed": None, "throws": 0, "undo": False,
     }
     if game is None:
         return view
@@ -127,6 +129,7 @@ def state_view(
         can_roll=st.turn.throws < st.turn.allowance and not game.is_over,
         can_stand=st.phase is Phase.TIEBREAK and st.turn.throws > 0,
         throws=len(game.throws),
+        undo=can_undo and not game.is_over,
     )
     if win is not None:
         for seat, chance in zip(view["seats"], win[0], strict=True):

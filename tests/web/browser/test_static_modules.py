@@ -95,6 +95,7 @@ def test_every_string_is_in_every_language(page: Page) -> None:
         "name-taken",
         "already-seated",
         "game-over",
+        "undo-refused",
         "coach-off",
         "not-started",
         "server-error",

@@ -295,6 +295,15 @@ export function mount(root, { id }) {
     }
   }
 
+  /** Take back this player's last decision (tables of one person against bots; the server says when: st.undo). */
+  function undo() {
+    if (!page.st || !page.st.undo || busy()) return;
+    if (send({ type: "undo", version: page.st.version })) {
+      page.pendingVersion = page.st.version;
+      render();
+    }
+  }
+
   function roll(faceDown) {
     const st = page.st;
     const keep = st.turn && st.turn.throws > 0 ? [...page.held].sort((a, b) => a - b) : [];
@@ -428,7 +437,13 @@ export function mount(root, { id }) {
 
   function onKey(ev) {
     if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || !page.st || !myTurn()) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || !page.st) return;
+    if ((ev.key === "u" || ev.key === "U") && page.st.undo && mySeat() !== null && $.modal.hidden) {
+      undo(); // also while the bots answer the player's move
+      ev.preventDefault();
+      return;
+    }
+    if (!myTurn()) return;
     if (!$.modal.hidden) {
       if (ev.key === "Escape") {
         $.modal.hidden = true;
@@ -657,6 +672,23 @@ export function mount(root, { id }) {
             onclick: askHint,
           },
           t("table.hint"),
+        ),
+      );
+    }
+    if (st.undo) {
+      buttons.push(
+        el(
+          "button",
+          {
+            type: "button",
+            class: "btn ghost",
+            "data-testid": "undo",
+            title: t("table.undo.title"),
+            "aria-keyshortcuts": "U",
+            disabled: !idle,
+            onclick: undo,
+          },
+          t("table.undo"),
         ),
       );
     }
