@@ -128,7 +128,11 @@ class TestDescribe:
             "11 turns a player, 11 boxes",
             "columns: 1 any order",
         ]
-        assert lines[-2:] == ["start: highest-die; direction: clockwise; ties: extra-round", "players: 1 to 8"]
+        assert lines[-3:] == [
+            "each throws one die, the highest starts; turns pass in seat order",  # RULES.md 3.1: start, direction
+            "a tie for first is settled by one more hand each, repeated while tied",  # P17: an extra round
+            "players: 1 to 8",
+        ]
 
     def test_four_columns_summary(self) -> None:
         lines = rules_summary(find_rules("general-4-columns"))

@@ -21,8 +21,10 @@ from cubilete.web.settings import Settings
 
 @contextmanager
 def running_app(db_url: str, **settings: Any) -> Iterator[TestClient]:
-    """The app on ``db_url`` with lifespan (migrations, resume) run; bots move at once by default."""
+    """The app on ``db_url`` with lifespan (migrations, resume) run; bots move at once by default, and the
+    chances to win (a second state frame per version) only where a test asks for them."""
     settings.setdefault("bot_delay", 0.0)
+    settings.setdefault("win_chances", False)
     with TestClient(create_app(Settings(db_url=db_url, **settings))) as client:
         yield client
 

@@ -25,6 +25,7 @@ from cubilete.solver import cache
 from cubilete.web.protocol import ProtocolError
 from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverPool
+from cubilete.win import tables as win_tables
 
 HUMAN = {"kind": "human"}
 OPTIMAL = {"kind": "bot", "level": "optimal"}
@@ -154,12 +155,14 @@ def test_a_new_rule_set_in_budget_is_solved_by_a_worker_process_while_the_server
     assert app.get("/api/health").json() == {"ok": True}  # ... while the server answers
     rules = hub.rooms[r.json()["id"]].rules
     assert app.portal.call(hub.solver.ready, rules) is None  # type: ignore[attr-defined]
-    assert [p.name for p in cache_dir.glob("*.npz")] == [f"{cache.table_key(rules)}.npz"]
+    # the solver's table and the win tables (for the chances to win), each named by the rules' hash only
+    wins = [win_tables.table_path(rules, kind).name for kind in win_tables.KINDS]
+    assert sorted(p.name for p in cache_dir.glob("*.npz")) == sorted([f"{cache.table_key(rules)}.npz", *wins])
 
 
 def test_a_table_that_needs_no_tables_starts_no_solve(app: TestClient) -> None:
-    r = post(app, 'name = "generala-98"\n[box.generala]\nvalue = 98\n', [HUMAN, {"kind": "bot", "level": "greedy"}],
-             coach=False)
+    # one player alone, no coach: no optimal bot, no hint and no chances to win to compute
+    r = post(app, 'name = "generala-98"\n[box.generala]\nvalue = 98\n', [HUMAN], coach=False)
     assert r.status_code == 201
     assert not app.app.state.hub.solver._jobs  # type: ignore[attr-defined]
 

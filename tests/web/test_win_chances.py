@@ -43,7 +43,7 @@ def play_and_check(client: Any, rules: str, moves: int) -> list[dict[str, Any]]:
 
 
 def test_the_seats_chances_sum_to_one_and_are_marked_estimated_for_large_rules(db_url: str) -> None:
-    with running_app(db_url) as client:
+    with running_app(db_url, win_chances=True) as client:
         seen = play_and_check(client, "general-4-columns", 6)
     first = seen[0]
     assert [s["win_chance"] for s in first["seats"]] == [0.5, 0.5]  # the same position for both, nothing thrown
@@ -55,7 +55,7 @@ def test_the_seats_chances_sum_to_one_and_are_marked_estimated_for_large_rules(d
 
 
 def test_a_waiting_table_has_no_chances(db_url: str) -> None:
-    with running_app(db_url) as client:
+    with running_app(db_url, win_chances=True) as client:
         table = create(client, [{"kind": "human"}, {"kind": "human"}], rules="general-4-columns")
         with table_socket(client, table, new_token()) as a:
             state = next_frame(a, "state")
@@ -65,7 +65,7 @@ def test_a_waiting_table_has_no_chances(db_url: str) -> None:
 
 @pytest.mark.slow
 def test_generala_chances_are_exact(db_url: str) -> None:
-    with running_app(db_url) as client:
+    with running_app(db_url, win_chances=True) as client:
         seen = play_and_check(client, "generala", 3)
     for frame in seen:
         assert frame["win_chance_exact"] is True
@@ -73,7 +73,7 @@ def test_generala_chances_are_exact(db_url: str) -> None:
 
 
 def test_the_coach_hint_gives_advice_for_points_and_to_win(db_url: str) -> None:
-    with running_app(db_url) as client:
+    with running_app(db_url, win_chances=True) as client:
         table = create(client, [{"kind": "human"}, {"kind": "human"}], rules="generala", coach=True)
         with table_socket(client, table, new_token()) as a, \
                 table_socket(client, table, new_token()) as b:
@@ -93,7 +93,7 @@ def test_the_coach_hint_gives_advice_for_points_and_to_win(db_url: str) -> None:
 
 
 def test_the_review_of_a_finished_game_has_the_chances_and_the_chance_given_up(db_url: str) -> None:
-    with running_app(db_url) as client:
+    with running_app(db_url, win_chances=True) as client:
         table = create(client, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], rules="generala")
         with table_socket(client, table, new_token()) as a:
             _sit(a, 0, "Ana")

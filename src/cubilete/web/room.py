@@ -174,7 +174,8 @@ class Room:
     def _want_win(self) -> None:
         """Compute the seats' chances to win for this version in a worker thread (one at a time),
         then broadcast them; a version that has moved on meanwhile is computed next."""
-        if self.game is None or len(self.seats) < 2 or (self.win is not None and self.win[0] == self.version):
+        if not self.settings.win_chances or self.game is None or len(self.seats) < 2 or (
+                self.win is not None and self.win[0] == self.version):
             return
         if self._win_task is None or self._win_task.done():
             self._win_task = asyncio.create_task(self._compute_win())

@@ -58,6 +58,7 @@ class Settings:
     wal_truncate_every: float = 60.0  # seconds between checks of the SQLite log file's size
     wal_keep_bytes: int = 4 * 1024 * 1024  # a log file larger than this is truncated to 0 at the check
     # --- end of part B limits ----------------------------------------------------------------
+    win_chances: bool = True  # each seat's chance to win, sent in a second state frame of each version
 
     @classmethod
     def from_environment(cls, db_url: str | None = None, bot_delay: float | None = None) -> Settings:

@@ -429,7 +429,8 @@ export function mount(root, { id }) {
     if (r.chances && r.chances.players.length > 1) {
       parts.push(
         el("h3", {}, t("replay.chances"), r.chances.exact ? "" : ` ${t("table.chances.estimated")}`),
-        chanceChart(r.chances),
+        // the legend names bots in the page's language, as the rest of the replay does
+        chanceChart(names().length === r.chances.players.length ? { ...r.chances, players: names() } : r.chances),
       );
     }
     if (r.win && r.win.players.length) {
