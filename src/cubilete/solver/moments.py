@@ -278,9 +278,18 @@ def keep_values12(E1: F, E2: F, add: I, remove: I, K1: F, K2: F, M1: F, M2: F) -
 
 
 @njit(cache=True)
+def _take_better(row: F, row2: F, sub: F, sub2: F) -> None:
+    """Where the sub-keep's mean is higher (per upper total), take its mean and second moment."""
+    for u in range(row.shape[0]):
+        better = sub[u] > row[u]
+        row2[u] = sub2[u] if better else row2[u]
+        row[u] = sub[u] if better else row[u]
+
+
+@njit(cache=True)
 def closure12(K1: F, K2: F, remove: I, n_hands: int, M1: F, M2: F) -> None:
     """:func:`kernels.closure`, carrying the second moment of the best sub-keep."""
-    n_keeps, n_upper = K1.shape
+    n_keeps = K1.shape[0]
     for k in range(n_keeps - 1, n_hands - 1, -1):
         row = M1[k]
         row2 = M2[k]
@@ -289,18 +298,13 @@ def closure12(K1: F, K2: F, remove: I, n_hands: int, M1: F, M2: F) -> None:
         for f in range(6):
             r = remove[k, f]
             if r >= 0:
-                sub = M1[r]
-                sub2 = M2[r]
-                for u in range(n_upper):
-                    better = sub[u] > row[u]
-                    row2[u] = sub2[u] if better else row2[u]
-                    row[u] = sub[u] if better else row[u]
+                _take_better(row, row2, M1[r], M2[r])
 
 
 @njit(cache=True)
 def improve12(S1: F, S2: F, M1: F, M2: F, remove: I, E1: F, E2: F) -> None:
     """:func:`kernels.improve_with_rethrow` for both moments."""
-    n_hands, n_upper = E1.shape
+    n_hands = E1.shape[0]
     for h in range(n_hands):
         row = E1[h]
         row2 = E2[h]
@@ -309,12 +313,7 @@ def improve12(S1: F, S2: F, M1: F, M2: F, remove: I, E1: F, E2: F) -> None:
         for f in range(6):
             r = remove[h, f]
             if r >= 0:
-                sub = M1[r]
-                sub2 = M2[r]
-                for u in range(n_upper):
-                    better = sub[u] > row[u]
-                    row2[u] = sub2[u] if better else row2[u]
-                    row[u] = sub[u] if better else row[u]
+                _take_better(row, row2, M1[r], M2[r])
 
 
 @njit(cache=True)
