@@ -9,10 +9,9 @@ import pytest
 
 from cubilete.actions import Roll, Score
 from cubilete.bots import GreedyBot, HeuristicBot, UnknownBotError, keep_positions, make_bot
-from cubilete.bots.approx import slot_estimates, sub_keeps, upper_bonus_share
+from cubilete.bots.approx import sub_keeps
 from cubilete.bots.levels import softmax_pick
 from cubilete.bots.patterns import target, usable_maxima
-from cubilete.bots.search import hand_values, keep_values
 from cubilete.dice import ScriptedDice
 from cubilete.errors import IllegalActionError
 from cubilete.game import Game
@@ -20,6 +19,8 @@ from cubilete.rules import Rules, find_rules
 from cubilete.rules.model import Start
 from cubilete.solver.advisor import Option
 from cubilete.solver.combinatorics import dice_tables
+from cubilete.solver.estimate import slot_estimates, upper_bonus_share
+from cubilete.solver.turn_search import hand_values, keep_values
 
 
 def scripted(rules: Rules, throws: list[list[int]]) -> Game:

@@ -1,29 +1,18 @@
 """Approximate play for rules too large to solve exactly (Maxi Yatzy, the 4-column sheet):
 an exact search over the turn, with an estimate of what the rest of the game is worth.
 
-The estimate of the future is simple on purpose:
-
-* each open slot is worth what a turn spent on that box alone scores on average (a one-box
-  game solved by the turn search; a first-throw-only column counts the first throw only);
-  when fewer turns than open slots remain, only the best of them count;
-* the upper bonus counts with an estimated chance: the upper boxes still open are expected
-  to make their par (the threshold shared out by face, e.g. three of each face for 63), give
-  or take one die each, and a normal curve turns the margin into a probability.
+The estimate of the future is ``cubilete.solver.estimate`` (simple on purpose: each open box
+worth a turn spent on it alone, plus a share of the upper bonus).
 
 Throws carried over from earlier turns (Maxi Yatzy) are searched as part of this turn's
 allowance; keeping throws for later turns is not valued. Locked holds restrict the keeps
 of the current throw only. Tie-break rounds are searched exactly for the best hand.
 
->>> from cubilete.rules import find_rules
->>> values = slot_estimates(find_rules("generala"))
->>> round(values[5], 2)  # sixes: 5 dice x 6 x (1 - (5/6)^3)
-12.64
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -31,12 +20,13 @@ import numpy as np
 
 from cubilete.actions import Action, Roll
 from cubilete.bots.base import Analysis, action_for, check_playable, held_faces, in_play
-from cubilete.bots.search import best_sub_keep, hand_values, keep_values, next_keep_values
 from cubilete.game import Game, tiebreak_value
 from cubilete.rules import scoring
-from cubilete.rules.model import Order, Rules
+from cubilete.rules.model import Rules
 from cubilete.solver.advisor import Option
 from cubilete.solver.combinatorics import FloatArray, dice_tables
+from cubilete.solver.estimate import approx_future, sub_keep_best
+from cubilete.solver.turn_search import hand_values, next_keep_values
 
 APPROX_NOTE = (
     "approximate: {rules} is too large to solve exactly; one-turn search with an estimated value of the "
@@ -45,64 +35,6 @@ APPROX_NOTE = (
 TIEBREAK_NOTE = "tie-break hand: expected value of the best hand, searched exactly over the throws left"
 
 Card = tuple[int | None, ...]
-
-
-@lru_cache(maxsize=32)
-def slot_estimates(rules: Rules) -> tuple[float, ...]:
-    """Per slot: the average points of one turn spent on that box alone (servida included)."""
-    tables = dice_tables(rules.dice)
-    hands = tables.keeps[: tables.n_hands]
-    by_box: dict[tuple[str, bool], float] = {}
-    out: list[float] = []
-    for slot in range(len(rules.slots)):
-        box = rules.slot_box(slot)
-        first_only = rules.columns[rules.slot_column(slot)] is Order.FIRST_THROW
-        key = (box.id, first_only)
-        if key not in by_box:
-            first = np.array([float(scoring.servida_points(box, h)) for h in hands])
-            if first_only or rules.throws == 1:
-                by_box[key] = float(tables.first_roll @ first)
-            else:
-                later = np.array([float(scoring.base_points(box, h)) for h in hands])
-                after_first = hand_values(tables, later, rules.throws - 2)
-                by_box[key] = float(tables.first_roll @ np.maximum(first, _sub_keep_best(rules, after_first)))
-        out.append(by_box[key])
-    return tuple(out)
-
-
-def _sub_keep_best(rules: Rules, values: FloatArray) -> FloatArray:
-    tables = dice_tables(rules.dice)
-    return best_sub_keep(tables, keep_values(tables, values))
-
-
-def upper_bonus_share(rules: Rules, card: Sequence[int | None], turns_left: int) -> float:
-    """The upper bonus still to come, estimated (bonuses already earned are not counted)."""
-    if rules.upper_bonus <= 0 or rules.upper_bonus_threshold <= 0 or turns_left <= 0:
-        return 0.0
-    threshold = rules.upper_bonus_threshold
-    share = 0.0
-    for column in range(len(rules.columns)):
-        slots = [i for i in scoring.column_slots(rules, column) if rules.slot_box(i).is_upper]
-        have = sum(card[i] or 0 for i in slots)
-        faces = [rules.slot_box(i).face for i in slots if card[i] is None]
-        if have >= threshold or not faces:
-            continue
-        need = threshold - have
-        if need > rules.dice * sum(faces):
-            continue
-        par = sum(threshold * f / 21 for f in faces)
-        spread = math.sqrt(sum(f * f for f in faces))
-        share += rules.upper_bonus * 0.5 * math.erfc(-(par - need) / (spread * math.sqrt(2)))
-    return share
-
-
-def approx_future(rules: Rules, card: Sequence[int | None], turns_left: int) -> float:
-    """Estimated points still to come for a sheet with ``turns_left`` turns to play."""
-    if turns_left <= 0:
-        return 0.0
-    values = slot_estimates(rules)
-    open_values = sorted((values[i] for i, v in enumerate(card) if v is None), reverse=True)
-    return sum(open_values[:turns_left]) + upper_bonus_share(rules, card, turns_left)
 
 
 class _Planner:
@@ -199,7 +131,7 @@ def turn_start_value(game: Game) -> float:
     hands = plan.tables.keeps[: plan.tables.n_hands]
     first = np.array([max(plan.score_value(j, h, True) for j in plan.usable(h, True)) for h in hands])
     if turn.allowance > 1:
-        first = np.maximum(first, _sub_keep_best(rules, hand_values(plan.tables, plan.stop, turn.allowance - 2)))
+        first = np.maximum(first, sub_keep_best(rules, hand_values(plan.tables, plan.stop, turn.allowance - 2)))
     return float(plan.tables.first_roll @ first)
 
 

@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cubilete.actions import Action, Roll, Score
-from cubilete.bots.approx import forced_move, slot_estimates
+from cubilete.bots.approx import forced_move
 from cubilete.bots.base import Analysis, bot_seed, check_playable
 from cubilete.bots.patterns import target
 from cubilete.game import Game
 from cubilete.rules import scoring
 from cubilete.rules.model import Kind, Points, Rules
+from cubilete.solver.estimate import slot_estimates
 
 SCRATCH_MARGIN = 10.0  # scratch rather than write points this far below the box's usual worth
 

@@ -159,7 +159,7 @@ def _normal(rules: Rules, mean: float, sd: float) -> Distribution:
 
 def _estimated(game: Game, seat: int) -> Distribution:
     """A normal approximation: the solver's mean and spread where it solves, else a rough guess."""
-    from cubilete.bots.approx import approx_future, slot_estimates
+    from cubilete.solver.estimate import approx_future, slot_estimates
 
     rules, s = game.rules, game.state.seats[seat]
     now = scoring.total(rules, s.card, s.extra_bonuses)
