@@ -17,7 +17,7 @@ from cubilete.rules.describe import box_rule, rules_summary
 from cubilete.rules.model import Box, Kind, Points, Start
 from cubilete.rules.presets import UnknownRulesError
 from cubilete.rules.profile import load_rules, rules_from_toml
-from cubilete.rules.scoring import all_equal, base_points, open_slots, upper_bonus
+from cubilete.rules.scoring import all_equal, base_points, upper_bonus
 from cubilete.state import EndReason, Phase
 
 POKER = {"id": "poker", "name": "Póker", "kind": "groups", "groups": [4], "value": 40}
@@ -146,12 +146,6 @@ class TestScoringHelpers:
     def test_all_equal(self) -> None:
         assert all_equal((4, 4, 4, 4, 4)) and all_equal((2,))
         assert not all_equal((4, 4, 4, 4, 3)) and not all_equal(())
-
-    def test_open_slots_are_the_unwritten_ones(self) -> None:
-        g = find_rules("generala")
-        card = [None] * len(g.slots)
-        card[0], card[3], card[10] = 3, 0, 100  # a scratch (0) is written, not open
-        assert open_slots(g, card) == [1, 2, 4, 5, 6, 7, 8, 9]
 
 
 class AlwaysThree:

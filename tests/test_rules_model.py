@@ -220,6 +220,9 @@ class TestChecks:
             ({"max_players": 9}, "players must satisfy"),
             ({"extra_bonus_box": "yahtzee"}, "extra_bonus_box 'yahtzee' is not a box"),
             ({"joker": Joker.FORCED}, "a joker rule needs extra_bonus_box"),
+            ({"upper_bonus_threshold": -1}, "upper_bonus_threshold must be 0 or more, not -1"),
+            ({"upper_bonus": -35}, "upper_bonus must be 0 or more, not -35"),
+            ({"extra_bonus": -100}, "extra_bonus must be 0 or more, not -100"),
             ({"dice": 4}, "box 'full': groups \\[3, 2\\] need more than 4 dice"),
         ],
     )

@@ -225,6 +225,9 @@ def check_rules(rules: Rules) -> None:
         raise RulesError(f"{where}: rounds must be 1 to the number of boxes ({len(rules.slots)}), not {rules.rounds}")
     if not 1 <= rules.min_players <= rules.max_players <= 8:
         raise RulesError(f"{where}: players must satisfy 1 <= min_players <= max_players <= 8")
+    for field_name in ("upper_bonus_threshold", "upper_bonus", "extra_bonus"):
+        if getattr(rules, field_name) < 0:
+            raise RulesError(f"{where}: {field_name} must be 0 or more, not {getattr(rules, field_name)}")
     if rules.extra_bonus_box is not None and rules.extra_bonus_box not in ids:
         raise RulesError(f"{where}: extra_bonus_box {rules.extra_bonus_box!r} is not a box")
     if rules.joker is not Joker.NONE and rules.extra_bonus_box is None:

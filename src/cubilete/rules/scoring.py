@@ -181,11 +181,6 @@ def slot_points(rules: Rules, card: Card, slot: int, hand: Sequence[int], first_
     return pts
 
 
-def open_slots(rules: Rules, card: Card) -> list[int]:
-    """The slots not yet written."""
-    return [i for i, v in enumerate(card) if v is None]
-
-
 def usable_slots(rules: Rules, card: Card, hand: Sequence[int], first_throw: bool) -> list[int]:
     """The slots the hand may be written in now: open, in column order, and as the joker allows."""
     usable: list[int] = []
