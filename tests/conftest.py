@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from tests.caches import cache_dir
 
 from cubilete import Game, Roll, Rules, Score, ScriptedDice, Stand, find_rules
 from cubilete.rules import Start
@@ -98,7 +99,5 @@ def bots_solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path
     """One solver cache for the modules that play bots, so each preset is solved once per session."""
     path = tmp_path_factory.getbasetemp() / "bots-solver-cache"
     path.mkdir(exist_ok=True)
-    mp = pytest.MonkeyPatch()
-    mp.setenv("CUBILETE_CACHE_DIR", str(path))
-    yield path
-    mp.undo()
+    with cache_dir(path):
+        yield path

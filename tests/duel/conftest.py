@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.caches import cache_dir
 
 from cubilete.rules import load_rules
 from cubilete.rules.model import Rules, Start
@@ -15,11 +16,8 @@ MINI = Path(__file__).parents[2] / "examples" / "house-rules" / "generala-mini-d
 
 @pytest.fixture(scope="session", autouse=True)
 def _duel_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    path = tmp_path_factory.mktemp("duel-cache")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("CUBILETE_CACHE_DIR", str(path))
-    yield path
-    mp.undo()
+    with cache_dir(tmp_path_factory.mktemp("duel-cache")) as path:
+        yield path
 
 
 @pytest.fixture(scope="session")

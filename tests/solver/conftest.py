@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from tests.caches import cache_dir
 
 from cubilete.rules import find_rules
 from cubilete.solver.cache import load_or_solve
@@ -14,11 +15,8 @@ from cubilete.solver.solve import Solution
 
 @pytest.fixture(scope="session", autouse=True)
 def _solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    path = tmp_path_factory.mktemp("solver-cache")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("CUBILETE_CACHE_DIR", str(path))
-    yield path
-    mp.undo()
+    with cache_dir(tmp_path_factory.mktemp("solver-cache")) as path:
+        yield path
 
 
 @pytest.fixture(scope="session")
