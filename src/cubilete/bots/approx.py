@@ -24,6 +24,7 @@ from cubilete.game import Game, tiebreak_value
 from cubilete.rules import scoring
 from cubilete.rules.model import Rules
 from cubilete.solver.advisor import Option
+from cubilete.solver.columns import column_values
 from cubilete.solver.combinatorics import FloatArray, dice_tables
 from cubilete.solver.estimate import approx_future, sub_keep_best
 from cubilete.solver.turn_search import hand_values, next_keep_values
@@ -31,6 +32,10 @@ from cubilete.solver.turn_search import hand_values, next_keep_values
 APPROX_NOTE = (
     "approximate: {rules} is too large to solve exactly; one-turn search with an estimated value of the "
     "future (each open box worth a turn spent on it alone, plus a share of the upper bonus)"
+)
+COLUMNS_NOTE = (
+    "approximate: {rules} is too large to solve exactly; one-turn search with the rest of the sheet valued as "
+    "the sum of its columns, each solved exactly on its own"
 )
 TIEBREAK_NOTE = "tie-break hand: expected value of the best hand, searched exactly over the throws left"
 
@@ -45,6 +50,7 @@ class _Planner:
         self.tables = dice_tables(rules.dice)
         self._memo: dict[tuple[int, int, int], float] = {}
         self._keeps: dict[int, FloatArray] = {}
+        self.columns = column_values(rules)
         hands = self.tables.keeps[: self.tables.n_hands]
         self.stop = np.array([max(self.score_value(j, h, False) for j in self.usable(h, False)) for h in hands])
 
@@ -61,7 +67,8 @@ class _Planner:
         if key not in self._memo:
             after = scoring.write(rules, card, slot, points)
             total = scoring.total(rules, after, self.extras + extra)
-            self._memo[key] = total + approx_future(rules, after, self.turns_after)
+            future = self.columns.future(after) if self.columns else approx_future(rules, after, self.turns_after)
+            self._memo[key] = total + future
         return self._memo[key]
 
     def keep_values(self, throws_left: int) -> FloatArray:
@@ -121,7 +128,12 @@ def approx_options(game: Game) -> Analysis:
         values = plan.keep_values(turn.allowance - turn.throws)
         for keep in sub_keeps(turn.dice, held_faces(game)):
             options.append(Option("keep", float(values[plan.tables.index(keep)]), 0.0, keep=keep))
-    return _ranked(options, False, APPROX_NOTE.format(rules=rules.name))
+    return _ranked(options, False, approx_note(rules))
+
+
+def approx_note(rules: Rules) -> str:
+    """What the approximate search assumes for these rules."""
+    return (COLUMNS_NOTE if column_values(rules) else APPROX_NOTE).format(rules=rules.name)
 
 
 def turn_start_value(game: Game) -> float:

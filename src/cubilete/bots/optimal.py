@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from cubilete.actions import Action, Roll, Score
-from cubilete.bots.approx import APPROX_NOTE, approx_options, tiebreak_options, turn_start_value
+from cubilete.bots.approx import approx_note, approx_options, tiebreak_options, turn_start_value
 from cubilete.bots.base import Analysis, action_for, bot_seed, check_playable, held_faces, in_play
 from cubilete.game import Game
 from cubilete.rules import scoring
@@ -71,7 +71,7 @@ def optimal_options(game: Game, exact: bool = True) -> Analysis:
             mask, flags, upper = sheet_state(solution, seat.card)
             value = scoring.total(rules, seat.card, seat.extra_bonuses) + float(solution.values[mask, flags, upper])
             return Analysis([Option("keep", value, 0.0)], True, EXACT_NOTE)
-        return Analysis([Option("keep", turn_start_value(game), 0.0)], False, APPROX_NOTE.format(rules=rules.name))
+        return Analysis([Option("keep", turn_start_value(game), 0.0)], False, approx_note(rules))
     if solution is None:
         return approx_options(game)
     return Analysis(exact_options(*_situation(game)), True, EXACT_NOTE)
