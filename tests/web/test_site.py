@@ -8,15 +8,21 @@ acknowledged move; and two writers on one table never both commit (the compare-a
 from __future__ import annotations
 
 import json
+import os
+import signal
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
-from tests.web.servers import LiveServer, ServerFactory
+import pytest
+from tests.web.pg import free_port
+from tests.web.servers import START_TIMEOUT, LiveServer, ServerFactory
 from tests.web.test_crash import FRAME_TIMEOUT, Match, essential
 from websockets.sync.client import connect
 
+from cubilete.cli import main
 from cubilete.fairness import verify_record
 from cubilete.store.webdb import SeatRow, StaleWrite, StoreError, TableRow, WebStore
 
@@ -170,3 +176,63 @@ def test_players_of_a_killed_process_reconnect_to_the_survivor_with_every_move(
         assert essential(p.state) == acknowledged
     match.server = b  # the record is asked of the survivor
     match.finish()
+
+
+def test_workers_on_sqlite_are_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["serve", "--workers", "2", "--port", str(free_port()), "--db", f"sqlite:///{tmp_path / 'w.sqlite3'}"])
+    out, err = capsys.readouterr()
+    assert code != 0 and out == "" and err.count("\n") == 1, (code, out, err)
+    assert "--workers 2 needs PostgreSQL" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("text", ["0", "65", "two"])
+def test_a_bad_number_of_workers_is_refused(text: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--workers", text]) == 2
+    assert f"'{text}' is not a number of workers" in capsys.readouterr().err
+
+
+class Workers(LiveServer):
+    """``cubilete serve --workers 2``: a supervising parent and two serving children."""
+
+    def argv(self) -> list[str]:
+        return [*super().argv(), "--workers", "2"]
+
+    def children(self) -> list[int]:
+        assert self.proc is not None
+        text = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text()
+        return sorted(int(pid) for pid in text.split())
+
+
+def _two_children(server: Workers, gone: frozenset[int] = frozenset()) -> list[int]:
+    end = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < end:
+        found = server.children()
+        if len(found) == 2 and not set(found) & gone:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"workers: {server.children()}\n{server.tail()}")
+
+
+@pytest.mark.slow
+def test_serve_workers_is_one_site_and_replaces_a_killed_worker(fresh_pg_url: str, tmp_path: Path) -> None:
+    server = Workers(fresh_pg_url, free_port(), tmp_path / "workers.log", 0.0, SITE)
+    try:
+        server.start()
+        first = _two_children(server)
+        match = Match(server)  # each connection lands on either worker: they are one site
+        match.sit()
+        for _ in range(12):
+            match.step()
+        acknowledged = essential(match.state)
+        os.kill(first[0], signal.SIGKILL)  # one worker dies: the parent starts another one
+        replaced = _two_children(server, frozenset({first[0]}))
+        assert first[1] in replaced
+        for p in match.players:  # both come back (through whichever worker) with their seats and every move
+            p.close()
+            p.connect()
+        for seat, p in enumerate(match.players):
+            assert p.seat == seat and essential(p.state) == acknowledged
+        match.finish()
+    finally:
+        server.stop()
+    assert "starting another" in server.log()
