@@ -130,6 +130,7 @@ def _check_record(server: LiveServer, table: str, last: dict[str, Any]) -> None:
     assert record["seed"] == last["seed"]
 
 
+@pytest.mark.slow
 def test_a_bot_table_made_through_one_process_plays_on_watched_through_the_other(
     fresh_pg_url: str, server_factory: ServerFactory
 ) -> None:
@@ -142,6 +143,7 @@ def test_a_bot_table_made_through_one_process_plays_on_watched_through_the_other
     _check_record(b, table, states[-1])
 
 
+@pytest.mark.slow
 def test_the_survivor_takes_over_the_tables_of_a_killed_process(
     fresh_pg_url: str, server_factory: ServerFactory
 ) -> None:
@@ -156,6 +158,7 @@ def test_the_survivor_takes_over_the_tables_of_a_killed_process(
     _check_record(b, table, states[-1])
 
 
+@pytest.mark.slow
 def test_players_of_a_killed_process_reconnect_to_the_survivor_with_every_move(
     fresh_pg_url: str, server_factory: ServerFactory
 ) -> None:
