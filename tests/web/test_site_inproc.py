@@ -1,0 +1,63 @@
+"""Two apps on one PostgreSQL database in the test process (as two ``serve`` processes would be): a person
+connected to one plays against a bot driven by the other; an undo made through one reaches the other,
+which replays the shortened game and lets its bot play on; both show the same table at every version."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
+from tests.web.test_undo import _human_turn
+
+from cubilete.store.webdb import WebStore
+
+GREEDY = {"kind": "bot", "level": "greedy"}
+
+
+def _shown(state: dict[str, Any]) -> dict[str, Any]:
+    """What both processes must agree on (whose sockets are connected is known per process only)."""
+    kept = {k: v for k, v in state.items() if k not in ("type", "deadline", "win_chance_exact")}
+    kept["seats"] = [{k: v for k, v in s.items() if k not in ("connected", "win_chance")} for s in state["seats"]]
+    return kept
+
+
+def test_undo_through_one_process_is_replayed_by_the_bots_process(fresh_pg_url: str) -> None:
+    with running_app(fresh_pg_url) as a, running_app(fresh_pg_url) as b:
+        table = create(a, [{"kind": "human"}, GREEDY], rules="generala-sin-gana")  # A leases it: A's bot
+        assert table in a.app.state.hub.site.owned  # type: ignore[attr-defined]
+        with table_socket(b, table, new_token()) as person, table_socket(a, table) as watcher:
+            next_frame(person, "welcome")
+            next_frame(watcher, "welcome")
+            person.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            state = _human_turn(person, 1)
+            for _ in range(2):  # two whole turns of hers, each answered by A's bot
+                while state["current"] == 0 and state["status"] == "playing":
+                    turn = state["turn"]
+                    action = {"roll": []} if turn["throws"] == 0 else {"score": next(
+                        s["slot"] for s in state["sheet"] if s["state"] in ("usable", "scratch-only"))}
+                    person.send_json({"type": "act", "version": state["version"], "action": action})
+                    state = state_at_least(person, state["version"] + 1)
+                state = _human_turn(person, state["version"])  # the bot (driven through A) played its turn
+            assert state["round"] == 3 and state["undo"] is True
+            seen = state_at_least(watcher, state["version"])
+            assert _shown(seen) == _shown(state)
+
+            person.send_json({"type": "undo", "version": state["version"]})  # through B: the bot's turn goes too
+            undone = state_at_least(person, state["version"] + 1)
+            assert undone["round"] == 2 and undone["current"] == 0
+            seen = state_at_least(watcher, undone["version"])  # A replayed the shortened game
+            assert _shown(seen) == _shown(undone)
+
+            turn = undone["turn"]  # play on after the undo: A's bot answers again
+            slot = next(s["slot"] for s in undone["sheet"] if s["state"] in ("usable", "scratch-only"))
+            person.send_json({"type": "act", "version": undone["version"], "action": {"score": slot}
+                              if turn["throws"] else {"roll": []}})
+            after = _human_turn(person, undone["version"] + 1)
+            seen = state_at_least(watcher, after["version"])
+            assert _shown(seen) == _shown(after)
+    store = WebStore(fresh_pg_url)
+    try:
+        row = store.load_table(table)
+        assert row is not None and row.version == after["version"]
+    finally:
+        store.close()
