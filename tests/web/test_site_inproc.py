@@ -4,11 +4,13 @@ which replays the shortened game and lets its bot play on; both show the same ta
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
 from tests.web.test_undo import _human_turn
 
+from cubilete.rules.profile import rules_from_toml
 from cubilete.store.webdb import WebStore
 
 GREEDY = {"kind": "bot", "level": "greedy"}
@@ -61,3 +63,40 @@ def test_undo_through_one_process_is_replayed_by_the_bots_process(fresh_pg_url: 
         assert row is not None and row.version == after["version"]
     finally:
         store.close()
+
+
+TWO_ROUNDS = rules_from_toml('base = "generala-sin-gana"\nrounds = 2\n', "two-rounds")
+
+
+def test_the_turn_timer_runs_in_the_lease_holder_and_moves_on_when_it_stops(fresh_pg_url: str) -> None:
+    """Ana sits through B and never moves. A made the table, so A's timer plays her first turn; A then
+    stops (its leases go), B takes the table over and B's timer plays her second turn."""
+    with contextlib.ExitStack() as stack_a, running_app(fresh_pg_url, site_poll=0.2) as b:
+        a = stack_a.enter_context(running_app(fresh_pg_url, site_poll=0.2))
+        hub_a = a.app.state.hub  # type: ignore[attr-defined]
+        room = a.portal.call(hub_a.create, TWO_ROUNDS, [("human", None), ("bot", "greedy")], 3, False)  # type: ignore[union-attr]
+        table = str(room.id)
+        assert table in hub_a.site.owned
+        with table_socket(b, table, new_token()) as ana:
+            next_frame(ana, "welcome")
+            ana.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            state = state_at_least(ana, 1)
+            clocks = []
+            while not (state["round"] == 2 and state["current"] == 0):
+                if state["current"] == 0 and state["status"] == "playing":
+                    clocks.append(state["deadline"])
+                state = next_frame(ana, "state", timeout=30)
+            assert clocks and all(isinstance(c, int | float) for c in clocks)  # B shows the clock A runs
+            assert sum(v is not None for v in state["seats"][0]["card"]) == 1  # A's stand-in wrote her box
+            version = state["version"]
+            stack_a.close()  # A stops cleanly: its lease goes, B takes the table over
+            store = WebStore(fresh_pg_url)
+            try:
+                row = store.load_table(table)
+                assert row is not None and row.version == version, "A played her turn before it stopped"
+            finally:
+                store.close()
+            while state["status"] != "finished":
+                state = next_frame(ana, "state", timeout=30)
+    assert sum(v is not None for v in state["seats"][0]["card"]) == 2  # B's stand-in wrote her second box
+    assert state["result"] is not None
