@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import pytest
 from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
 from tests.web.test_undo import _human_turn
 
@@ -100,3 +101,34 @@ def test_the_turn_timer_runs_in_the_lease_holder_and_moves_on_when_it_stops(fres
                 state = next_frame(ana, "state", timeout=30)
     assert sum(v is not None for v in state["seats"][0]["card"]) == 2  # B's stand-in wrote her second box
     assert state["result"] is not None
+
+
+@pytest.mark.slow
+def test_a_process_that_loses_its_site_connections_gets_them_back_and_misses_nothing(fresh_pg_url: str) -> None:
+    """The database ends A's lease and listening sessions mid-game (as a network cut or a server restart
+    would): A's leases are gone, so the bot table is driven again by whoever takes it next, and A listens
+    again and shows every move to its spectator, up to the end."""
+    with running_app(fresh_pg_url, site_poll=0.2, bot_delay=0.05) as a, running_app(fresh_pg_url, site_poll=0.2) as b:
+        table = create(a, [GREEDY, GREEDY], rules="generala-sin-gana")
+        site_a = a.app.state.hub.site  # type: ignore[attr-defined]
+        with table_socket(a, table) as watcher:
+            next_frame(watcher, "welcome")
+            state = state_at_least(watcher, 10, timeout=30)
+            pids = [site_a.lease.info.backend_pid, site_a._listener.info.backend_pid]
+            store = WebStore(fresh_pg_url)
+            try:
+                with store.engine.begin() as conn:
+                    ended = conn.exec_driver_sql(
+                        f"SELECT count(*) FROM pg_stat_activity WHERE pid IN ({pids[0]}, {pids[1]}) "
+                        "AND pg_terminate_backend(pid)").scalar()
+                assert ended == 2
+            finally:
+                store.close()
+            versions = [state["version"]]
+            while state["status"] != "finished":
+                state = next_frame(watcher, "state", timeout=30)
+                versions.append(state["version"])
+        assert versions == sorted(versions) and state["result"] is not None
+        got = b.get(f"/api/tables/{table}/record")
+        assert got.status_code == 200 and len(got.json()["actions"]) == state["version"]
+        assert site_a.lease.info.backend_pid not in pids  # A connected again
