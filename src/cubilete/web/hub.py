@@ -158,7 +158,14 @@ class Hub:
             rules_json=json.dumps(rules_to_dict(rules)), seed=seed, commitment=fairness.commitment(seed),
             timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows,
         )
-        await store_write(self.store, self.store.create_table, row)
+        if self.site is not None:  # the lease first: no other process's lease round takes the new table
+            await self.site.claim(row.id)
+        try:
+            await store_write(self.store, self.store.create_table, row)
+        except BaseException:
+            if self.site is not None:
+                await self.site.release(row.id)
+            raise
         room = Room(row, rules, self.store, self.settings, solver=self.solver)
         self.rooms[row.id] = room
         if self.site is not None:

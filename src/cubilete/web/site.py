@@ -36,6 +36,10 @@ log = logging.getLogger("cubilete.web")
 CHANNEL = "cubilete_tables"
 KEY = "hashtextextended(%s, 7)"  # the advisory lock key of a table id (bigint)
 RECENT = 4096  # versions announced for tables not in memory, kept to catch up a table loaded meanwhile
+# both ends of a site connection notice a peer that vanished without closing (a machine that lost power) in
+# about 10 + 3 x 5 = 25 s rather than the kernel's two hours: the server then ends the session, and its locks
+KEEPALIVE = "keepalives=1 keepalives_idle=10 keepalives_interval=5 keepalives_count=3"
+SERVER_KEEPALIVE = "SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3"
 
 _FREE = f"""
 WITH live AS MATERIALIZED (
@@ -55,6 +59,15 @@ def _notify_on(dbapi_connection: Any, _record: Any) -> None:
     with dbapi_connection.cursor() as cursor:
         cursor.execute("SET cubilete.notify = 'on'")
     dbapi_connection.commit()  # a SET in a transaction rolled back by the pool would be undone
+
+
+async def site_connection(dsn: str) -> psycopg.AsyncConnection[Any]:
+    """A connection of the site's own (leases, listening), with keepalives at both ends."""
+    conn = await psycopg.AsyncConnection.connect(psycopg.conninfo.make_conninfo(dsn, **dict(
+        p.split("=") for p in KEEPALIVE.split())), autocommit=True)
+    for statement in SERVER_KEEPALIVE.split("; "):
+        await conn.execute(statement)
+    return conn
 
 
 def announce_moves(engine: sa.Engine) -> None:
@@ -85,7 +98,7 @@ class Site:
     async def start(self) -> None:
         """Announce this process's writes, listen to the others', and keep the leases up to date."""
         announce_moves(self.hub.store.engine)
-        self.lease = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+        self.lease = await site_connection(self.dsn)
         self._tasks.append(asyncio.create_task(self._listen()))
         await asyncio.wait_for(self._listening.wait(), 30)
 
@@ -131,6 +144,14 @@ class Site:
                 self.owned.add(table_id)
                 return True
             return False
+
+    async def release(self, table_id: str) -> None:
+        """Let go of a table's lease (one that was never created)."""
+        async with self._leasing:
+            if table_id in self.owned and self.lease is not None and not self.lease.closed:
+                self.owned.discard(table_id)
+                with contextlib.suppress(psycopg.Error):
+                    await self.lease.execute(f"SELECT pg_advisory_unlock({KEY})", (table_id,))
 
     async def take_free(self) -> int:
         """Take the leases of the unfinished tables nobody holds, load them and let their bots and timers go
@@ -201,14 +222,14 @@ class Site:
             with contextlib.suppress(Exception):
                 await self.lease.close()
         self._lost()
-        self.lease = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+        self.lease = await site_connection(self.dsn)
 
     # --- fan-out -----------------------------------------------------------------------
     async def _listen(self) -> None:
         """Receive the announcements of every process (this one's too) until cancelled; reconnect if lost."""
         while True:
             try:
-                self._listener = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+                self._listener = await site_connection(self.dsn)
                 await self._listener.execute(f"LISTEN {CHANNEL}")
                 if self._listening.is_set():  # a new connection: what was announced meanwhile was missed
                     for room in list(self.hub.rooms.values()):
