@@ -11,6 +11,7 @@ examples:
   cubilete serve                                     http://127.0.0.1:8000, SQLite in the user data folder
   cubilete serve --host 0.0.0.0 --port 8080          reachable from phones on the same network
   cubilete serve --db postgresql+psycopg://cubilete@localhost/cubilete
+  cubilete serve --db postgresql+psycopg://cubilete@localhost/cubilete --workers 4
 
 The database may also be given by CUBILETE_DB_URL. Its schema is created or upgraded at start.
 Tables that were being played when the server stopped (even killed) resume where they were.
@@ -35,6 +36,12 @@ def _delay(text: str) -> float:
     return value
 
 
+def _workers(text: str) -> int:
+    if not text.isdecimal() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers (1-64)")
+    return int(text)
+
+
 def register(subparsers: Subcommands) -> None:
     """Add the ``serve`` command."""
     p = subparsers.add_parser(
@@ -50,6 +57,8 @@ def register(subparsers: Subcommands) -> None:
                    help="database URL (default: SQLite file web.sqlite3 in the user data folder)")
     p.add_argument("--bot-delay", type=_delay, default=0.6, metavar="SECONDS",
                    help="pause before each bot move so people can follow (default 0.6)")
+    p.add_argument("--workers", type=_workers, default=1, metavar="N",
+                   help="server processes on the one port (default 1; more need PostgreSQL: they form one site)")
     p.set_defaults(func=run)
 
 
@@ -63,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         settings = Settings.from_environment(db_url=args.db, bot_delay=args.bot_delay)
-        serve(settings, host=args.host, port=args.port)
+        serve(settings, host=args.host, port=args.port, workers=args.workers)
     except CubileteError as exc:
         raise CliError(str(exc), DATA_ERROR) from None
     return 0

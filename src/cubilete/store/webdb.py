@@ -85,6 +85,10 @@ class StoreError(CubileteError):
     """The database refused or lost a write (the action was not accepted)."""
 
 
+class StaleWrite(StoreError):
+    """The table's version moved on under the write (another process committed first): nothing was written."""
+
+
 @dataclass(frozen=True)
 class SeatRow:
     """One seat as stored."""
@@ -275,7 +279,7 @@ class WebStore:
         else:
             done = conn.execute(_BUMP, {"b_id": table_id, "b_from": version - 1, "b_to": version})
         if done.rowcount != 1:
-            raise StoreError(f"table {table_id} is not at version {version - 1}: the write was refused")
+            raise StaleWrite(f"table {table_id} is not at version {version - 1}: the write was refused")
 
     def sit(self, table_id: str, version: int, seat: SeatRow, status: str) -> None:
         """A player takes a seat (and the table may start)."""

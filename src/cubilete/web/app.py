@@ -69,7 +69,14 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
         hub = Hub(store, settings)
         app.state.hub = hub
         app.state.gate = Gate(settings)
+        if settings.site and not store.local:  # PostgreSQL: one site with the other processes on it
+            from cubilete.web.site import Site
+
+            hub.site = Site(hub, settings.site_poll)
+            await hub.site.start()
         resumed = await hub.resume()
+        if hub.site is not None:
+            hub.site.watch()
         if resumed:
             log.info("resumed %d unfinished table(s)", resumed)
         checkpoints = asyncio.create_task(_checkpoint_now_and_then(store, settings))

@@ -12,7 +12,7 @@ import re
 import secrets
 import time
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cubilete import fairness
 from cubilete.bots import BOT_LEVELS
@@ -25,6 +25,9 @@ from cubilete.store.webdb import SeatRow, TableRow, WebStore
 from cubilete.web.room import Room, store_write
 from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverPool
+
+if TYPE_CHECKING:
+    from cubilete.web.site import Site
 
 log = logging.getLogger("cubilete.web")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,16}$")
@@ -94,9 +97,12 @@ class Hub:
         self.reviews = ByteLRU(settings.review_cache_bytes)  # coach reviews by (table id, language)
         self._loading = asyncio.Lock()
         self.solver = SolverPool(settings)  # new rule sets are solved in worker processes
+        self.site: Site | None = None  # PostgreSQL: this process's part in a site of several (web/site.py)
 
     async def resume(self) -> int:
         """Load every unfinished table and let its bots go on; returns how many."""
+        if self.site is not None:  # a site: the tables nobody else holds
+            return await self.site.take_free()
         ids = await asyncio.to_thread(self.store.unfinished_ids)
         resumed = 0
         for table_id in ids:
@@ -122,7 +128,10 @@ class Hub:
                 if row is None:
                     return None
                 rules = rules_from_dict(json.loads(row.rules_json), "stored rules")
-                self.rooms[table_id] = Room(row, rules, self.store, self.settings, solver=self.solver)
+                room = Room(row, rules, self.store, self.settings, solver=self.solver)
+                if self.site is not None:
+                    await self.site.attach(room)
+                self.rooms.setdefault(table_id, room)  # a table created here meanwhile is the one that counts
         return self.rooms[table_id]
 
     async def create(self, rules: Rules, seats: list[tuple[str, str | None]], timer: int | None, coach: bool) -> Room:
@@ -149,9 +158,18 @@ class Hub:
             rules_json=json.dumps(rules_to_dict(rules)), seed=seed, commitment=fairness.commitment(seed),
             timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows,
         )
-        await store_write(self.store, self.store.create_table, row)
+        if self.site is not None:  # the lease first: no other process's lease round takes the new table
+            await self.site.claim(row.id)
+        try:
+            await store_write(self.store, self.store.create_table, row)
+        except BaseException:
+            if self.site is not None:
+                await self.site.release(row.id)
+            raise
         room = Room(row, rules, self.store, self.settings, solver=self.solver)
         self.rooms[row.id] = room
+        if self.site is not None:
+            await self.site.attach(room)
         room.schedule()
         return room
 
@@ -172,6 +190,8 @@ class Hub:
         """Stop every table's tasks."""
         for room in list(self.rooms.values()):
             await room.close()
+        if self.site is not None:  # its leases go last: another process takes the tables over
+            await self.site.close()
         await self.solver.close()
 
 

@@ -25,7 +25,7 @@ from cubilete.game import Game
 from cubilete.record import from_record, to_record
 from cubilete.rules import Rules
 from cubilete.solver.cache import tables_only
-from cubilete.store.webdb import SeatRow, StoreError, TableRow, WebStore
+from cubilete.store.webdb import SeatRow, StaleWrite, StoreError, TableRow, WebStore
 from cubilete.web.names import check_name
 from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, Undo, error_frame
 from cubilete.web.settings import Settings
@@ -127,6 +127,10 @@ class Room:
         self.win: tuple[int, list[float], bool] | None = None  # (version, chances, exact): cached per version
         self._win_task: asyncio.Task[None] | None = None
         self.acted: list[int] = []  # the seat of each action in the game's history (undo needs whose it was)
+        # several processes (web/site.py): only the lease holder drives bots and the timer; a refused
+        # compare-and-set tells the site that this copy is behind
+        self.drives = True
+        self.moved_on: Callable[[str, int], None] | None = None
         if self.status != "waiting":
             self.game = self._new_game()
             for seat, text in row.actions:
@@ -310,6 +314,10 @@ class Room:
     async def _write(self, write: Callable[..., None], *args: Any) -> None:
         try:
             await store_write(self.store, write, *args)
+        except StaleWrite:  # another process of the site moved the table on first
+            if self.moved_on is not None:
+                self.moved_on(self.id, self.version + 1)
+            raise ProtocolError("stale", "the table moved on; nothing was played") from None
         except StoreError as exc:
             log.error("table %s: %s", self.id, exc)
             raise ProtocolError("server-error", "the move could not be saved; nothing was played") from None
@@ -390,7 +398,7 @@ class Room:
         """Start the bot driver when a bot (or a timed-out human) is to play."""
         self._update_deadline()
         game = self.game
-        if game is None or game.is_over:
+        if game is None or game.is_over or not self.drives:
             return
         if self.seats[game.state.current].kind == "bot" and (self._driver is None or self._driver.done()):
             self._driver = asyncio.create_task(self._drive_bots())
@@ -407,7 +415,8 @@ class Room:
         self._turn_key = key
         loop = asyncio.get_running_loop()
         self.deadline = loop.time() + self.timer
-        self._timer_task = asyncio.create_task(self._expire(key))
+        if self.drives:  # elsewhere the lease holder's timer plays the turn; this process only shows the clock
+            self._timer_task = asyncio.create_task(self._expire(key))
 
     def _cancel_timer(self) -> None:
         if self._timer_task is not None and self._timer_task is not asyncio.current_task():
@@ -441,8 +450,11 @@ class Room:
         assert self.timer
         await asyncio.sleep(self.timer)
         async with self.lock:
-            while self._turn_of_play() == key:
-                await self._play_for(self._current())
+            try:
+                while self._turn_of_play() == key and self.drives:
+                    await self._play_for(self._current())
+            except ProtocolError:  # another process moved first: the clock starts again on the new state
+                self._turn_key = None
         self.schedule()
 
     async def _drive_bots(self) -> None:
@@ -453,7 +465,7 @@ class Room:
                 await self.solver.ready(self.rules)
             async with self.lock:
                 game = self.game
-                if game is None or game.is_over or self.seats[game.state.current].kind != "bot":
+                if game is None or game.is_over or self.seats[game.state.current].kind != "bot" or not self.drives:
                     break
                 try:
                     await self._play_for(game.state.current)
@@ -487,6 +499,38 @@ class Room:
         """Nobody connected, no bot or timer running, no write in progress: the table may leave memory."""
         busy = any(task is not None and not task.done() for task in (self._driver, self._timer_task))
         return not self.clients and not busy and not self.lock.locked()
+
+    def lead(self, drives: bool) -> None:
+        """This process takes over (or gives up) driving the table's bots and timer (web/site.py); a timer
+        taken over starts afresh."""
+        if drives == self.drives:
+            return
+        self.drives = drives
+        self._cancel_timer()
+        self.schedule()
+
+    def adopt(self, row: TableRow) -> None:
+        """Take the table as stored, moved on by another process of the site (the caller holds the lock):
+        the actions past ours are applied (the game is replayed if ours are no longer a prefix, after an
+        undo), then the state goes to this process's clients."""
+        for seat, stored in zip(self.seats, row.seats, strict=True):
+            seat.name, seat.token_hash, seat.pid = stored.name, stored.token_hash, stored.pid
+        self.status, self.version = row.status, row.version
+        if row.status == "waiting":
+            self.game, self.acted, self.last = None, [], None
+        else:
+            game = self.game
+            ours = [] if game is None else [
+                (by, json.dumps(action_to_json(a))) for by, a in zip(self.acted, game.history, strict=True)]
+            if game is None or list(row.actions[:len(ours)]) != ours:
+                game, ours, self.acted = self._new_game(), [], []
+            for by, text in row.actions[len(ours):]:
+                game.apply(action_from_json(json.loads(text)))
+                self.acted.append(by)
+            self.game = game
+            self.last = (self.acted[-1], game.history[-1]) if game.history else None
+        self._update_deadline()
+        self.broadcast()
 
     async def close(self) -> None:
         """Stop the bots and the timer (server shutdown)."""

@@ -16,6 +16,7 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from cubilete.errors import CubileteError
 from cubilete.store.webdb import WebStore
 from cubilete.web.app import create_app
 from cubilete.web.protocol import MAX_FRAME
@@ -97,14 +98,46 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     }
 
 
-def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve until interrupted; a database that cannot be opened is refused before listening."""
+def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, workers: int = 1) -> None:
+    """Serve until interrupted; a database that cannot be opened is refused before listening. ``workers``
+    above 1: that many processes on one port, one site on PostgreSQL (web/workers.py, web/site.py)."""
     store = WebStore(settings.db_url)  # fail early, with our message, on a bad URL or database
     try:
+        if workers > 1 and (store.local or not settings.site):
+            raise CubileteError(
+                f"--workers {workers} needs PostgreSQL (one writing process per SQLite file, and its tables live in "
+                "that process): use --db postgresql+psycopg://... or one worker" if store.local else
+                f"--workers {workers} needs the processes to form a site: unset CUBILETE_SITE=false")
         store.migrate()
     except BaseException:
         store.close()
         raise
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if workers > 1:
+        _serve_workers(settings, store, host, port, workers)
+        return
     print(f"cubilete web game on http://{host}:{port}  (database: {store.shown_url}; Ctrl+C stops)", flush=True)
     uvicorn.run(create_app(settings, store), host=host, port=port, **uvicorn_options(settings))
+
+
+def _serve_workers(settings: Settings, store: WebStore, host: str, port: int, workers: int) -> None:
+    """Fork ``workers`` servers on one listening socket; each opens the database itself."""
+    from cubilete.web.workers import bind, supervise
+
+    shown = store.shown_url
+    store.close()  # no connection may cross the fork
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # each worker checks the schema again: quietly
+    try:
+        sock = bind(host, port)
+    except OSError as exc:
+        raise CubileteError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+    def run_child(shared: object) -> None:
+        config = uvicorn.Config(create_app(settings), **uvicorn_options(settings))
+        uvicorn.Server(config).run(sockets=[shared])  # type: ignore[list-item]
+
+    print(f"cubilete web game on http://{host}:{port}  ({workers} workers; database: {shown}; Ctrl+C stops)",
+          flush=True)
+    code = supervise(workers, run_child, sock)
+    if code:
+        raise CubileteError("a worker stopped right after its start (its error is above)")

@@ -59,6 +59,9 @@ class Settings:
     wal_keep_bytes: int = 4 * 1024 * 1024  # a log file larger than this is truncated to 0 at the check
     # --- end of part B limits ----------------------------------------------------------------
     win_chances: bool = True  # each seat's chance to win, sent in a second state frame of each version
+    # several processes on one PostgreSQL (web/site.py; docs/WEB.md, "Several processes")
+    site: bool = True  # PostgreSQL: take part in a site (leases, LISTEN/NOTIFY); false for a lone process
+    site_poll: float = 1.0  # seconds between lease rounds (how soon a dead process's tables are taken over)
 
     @classmethod
     def from_environment(cls, db_url: str | None = None, bot_delay: float | None = None) -> Settings:

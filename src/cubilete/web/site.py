@@ -1,0 +1,290 @@
+"""One site over several ``cubilete serve`` processes on one PostgreSQL database (docs/WEB.md, "Several processes").
+
+Any process serves any table. Three things keep them one site:
+
+* **Compare-and-set.** Every write moves the table from version v to v+1 inside its transaction
+  (:meth:`WebStore._bump`); a process whose copy of the table is behind gets :class:`StaleWrite`, writes
+  nothing and answers ``stale``. So two processes never both commit a move on the same table.
+* **Fan-out by LISTEN/NOTIFY.** A trigger (migration 0002) sends ``'<table id> <version>'`` on channel
+  ``cubilete_tables`` when a table's version changes, from the sessions of a site only (``cubilete.notify``
+  is set on the store's connections). Each process listens on a connection of its own; a table it has in
+  memory and that is behind is reloaded from the database under the table's lock and broadcast to the
+  process's own clients.
+* **A lease per table: a session advisory lock.** The process holding ``pg_advisory_lock(hashtextextended(id,
+  7))`` drives that table's bots and turn timer; the others only show them. Locks live on one connection of
+  the process (:attr:`Site.lease`), so they vanish with a killed process; every ``site_poll`` seconds each
+  process tries to take the locks of unfinished tables that nobody holds (and loads those tables, as a
+  restart resumes them), so a killed process's tables are taken over by a survivor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+import sqlalchemy as sa
+
+if TYPE_CHECKING:
+    from cubilete.web.hub import Hub
+    from cubilete.web.room import Room
+
+log = logging.getLogger("cubilete.web")
+CHANNEL = "cubilete_tables"
+KEY = "hashtextextended(%s, 7)"  # the advisory lock key of a table id (bigint)
+RECENT = 4096  # versions announced for tables not in memory, kept to catch up a table loaded meanwhile
+# both ends of a site connection notice a peer that vanished without closing (a machine that lost power) in
+# about 10 + 3 x 5 = 25 s rather than the kernel's two hours: the server then ends the session, and its locks
+KEEPALIVE = "keepalives=1 keepalives_idle=10 keepalives_interval=5 keepalives_count=3"
+SERVER_KEEPALIVE = "SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3"
+
+_FREE = f"""
+WITH live AS MATERIALIZED (
+    SELECT id FROM web_tables WHERE status <> 'finished' AND NOT (id = ANY(%s))
+)
+SELECT id FROM live WHERE pg_try_advisory_lock({KEY.replace('%s', 'id')})
+"""  # the locks of unfinished tables nobody holds (evaluated only on the live rows: MATERIALIZED)
+
+
+def conninfo(url: sa.engine.URL) -> str:
+    """The libpq connection string of a SQLAlchemy PostgreSQL URL (password included)."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _notify_on(dbapi_connection: Any, _record: Any) -> None:
+    """A store connection of a site: its version changes are announced (migration 0002's trigger)."""
+    with dbapi_connection.cursor() as cursor:
+        cursor.execute("SET cubilete.notify = 'on'")
+    dbapi_connection.commit()  # a SET in a transaction rolled back by the pool would be undone
+
+
+async def site_connection(dsn: str) -> psycopg.AsyncConnection[Any]:
+    """A connection of the site's own (leases, listening), with keepalives at both ends."""
+    conn = await psycopg.AsyncConnection.connect(psycopg.conninfo.make_conninfo(dsn, **dict(
+        p.split("=") for p in KEEPALIVE.split())), autocommit=True)
+    for statement in SERVER_KEEPALIVE.split("; "):
+        await conn.execute(statement)
+    return conn
+
+
+def announce_moves(engine: sa.Engine) -> None:
+    """Make every connection of ``engine`` announce its tables' new versions (the pool starts afresh)."""
+    if not sa.event.contains(engine, "connect", _notify_on):
+        sa.event.listen(engine, "connect", _notify_on)
+    engine.dispose()
+
+
+class Site:
+    """This process's part in a site: its leases, its listener, the catching up of its tables."""
+
+    def __init__(self, hub: Hub, poll: float = 1.0) -> None:
+        self.hub = hub
+        self.poll = poll
+        self.dsn = conninfo(hub.store.engine.url)
+        self.owned: set[str] = set()  # tables whose lease this process holds
+        self.lease: psycopg.AsyncConnection[Any] | None = None
+        self._listener: psycopg.AsyncConnection[Any] | None = None
+        self._pending: dict[str, int] = {}  # table id -> newest version announced, while catching up
+        self._catching: dict[str, asyncio.Task[None]] = {}
+        self._recent: OrderedDict[str, int] = OrderedDict()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._listening = asyncio.Event()
+        self._leasing = asyncio.Lock()  # one lease query at a time: a lock taken twice would need two unlocks
+
+    # --- life cycle --------------------------------------------------------------------
+    async def start(self) -> None:
+        """Announce this process's writes, listen to the others', and keep the leases up to date."""
+        announce_moves(self.hub.store.engine)
+        self.lease = await site_connection(self.dsn)
+        self._tasks.append(asyncio.create_task(self._listen()))
+        await asyncio.wait_for(self._listening.wait(), 30)
+
+    async def close(self) -> None:
+        """Stop listening and let the leases go (other processes take the tables over)."""
+        for task in [*self._tasks, *self._catching.values()]:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for conn in (self._listener, self.lease):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+        self.owned.clear()
+
+    def watch(self) -> None:
+        """Start the periodic lease round (after the first :meth:`take_free`)."""
+        self._tasks.append(asyncio.create_task(self._rounds()))
+
+    # --- leases ------------------------------------------------------------------------
+    async def attach(self, room: Room) -> None:
+        """A table this process has just loaded or created: it drives it if it can take its lease."""
+        room.moved_on = self.behind
+        room.drives = await self.claim(room.id)
+        seen = self._recent.pop(room.id, None)
+        if seen is not None and seen > room.version:  # announced while the table was being loaded
+            self.behind(room.id, seen)
+
+    async def claim(self, table_id: str) -> bool:
+        """True if this process holds (or now took) the table's lease."""
+        async with self._leasing:
+            if table_id in self.owned:
+                return True
+            if self.lease is None or self.lease.closed:
+                return False
+            try:
+                cur = await self.lease.execute(f"SELECT pg_try_advisory_lock({KEY})", (table_id,))
+                row = await cur.fetchone()
+            except psycopg.Error as exc:
+                log.warning("site: lease of table %s not taken: %s", table_id, exc)
+                return False
+            if row is not None and row[0]:
+                self.owned.add(table_id)
+                return True
+            return False
+
+    async def release(self, table_id: str) -> None:
+        """Let go of a table's lease (one that was never created)."""
+        async with self._leasing:
+            if table_id in self.owned and self.lease is not None and not self.lease.closed:
+                self.owned.discard(table_id)
+                with contextlib.suppress(psycopg.Error):
+                    await self.lease.execute(f"SELECT pg_advisory_unlock({KEY})", (table_id,))
+
+    async def take_free(self) -> int:
+        """Take the leases of the unfinished tables nobody holds, load them and let their bots and timers go
+        (at start, this resumes a site's tables; later, those of a process that died). Returns how many."""
+        async with self._leasing:
+            if self.lease is None or self.lease.closed:
+                await self._reconnect_lease()
+            assert self.lease is not None
+            cur = await self.lease.execute(_FREE, (sorted(self.owned),))
+            taken = [str(r[0]) for r in await cur.fetchall()]
+            self.owned.update(taken)
+        resumed = 0
+        for table_id in taken:
+            room = self.hub.rooms.get(table_id)
+            try:
+                if room is not None:
+                    await self._lead(room)
+                else:
+                    room = await self.hub.room(table_id)  # attach() finds the lease ours
+                    if room is not None:
+                        room.schedule()
+            except (ValueError, KeyError) as exc:  # one table that no longer replays must not keep the others down
+                log.error("table %s cannot be resumed: %s", table_id, exc)
+                continue
+            resumed += room is not None
+        if taken:
+            log.info("site: took the lease of %d table(s)", len(taken))
+        return resumed
+
+    async def _lead(self, room: Room) -> None:
+        """A table in memory whose lease this process just took: bring it up to date, then drive it."""
+        async with room.lock:
+            row = await asyncio.to_thread(self.hub.store.load_table, room.id)
+            if row is not None and row.version > room.version:
+                room.adopt(row)
+        room.lead(True)
+
+    async def release_finished(self) -> None:
+        """Let go of the leases of tables that are over."""
+        async with self._leasing:
+            if not self.owned or self.lease is None:
+                return
+            cur = await self.lease.execute(
+                "SELECT id FROM web_tables WHERE id = ANY(%s) AND status = 'finished'", (sorted(self.owned),))
+            for (table_id,) in await cur.fetchall():
+                await self.lease.execute(f"SELECT pg_advisory_unlock({KEY})", (table_id,))
+                self.owned.discard(table_id)
+
+    async def _rounds(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll)
+            try:
+                await self.release_finished()
+                await self.take_free()
+            except psycopg.OperationalError as exc:  # the lease connection is gone: so are our locks
+                log.error("site: lost the lease connection (%s); its tables go to whoever takes them", exc)
+                self._lost()
+            except Exception:
+                log.exception("site: lease round failed")
+
+    def _lost(self) -> None:
+        self.owned.clear()
+        for room in self.hub.rooms.values():
+            room.lead(False)
+
+    async def _reconnect_lease(self) -> None:
+        if self.lease is not None:
+            with contextlib.suppress(Exception):
+                await self.lease.close()
+        self._lost()
+        self.lease = await site_connection(self.dsn)
+
+    # --- fan-out -----------------------------------------------------------------------
+    async def _listen(self) -> None:
+        """Receive the announcements of every process (this one's too) until cancelled; reconnect if lost."""
+        while True:
+            try:
+                self._listener = await site_connection(self.dsn)
+                await self._listener.execute(f"LISTEN {CHANNEL}")
+                if self._listening.is_set():  # a new connection: what was announced meanwhile was missed
+                    for room in list(self.hub.rooms.values()):
+                        self.behind(room.id, room.version + 1)
+                self._listening.set()
+                async for note in self._listener.notifies():
+                    self.announced(note.payload)
+            except psycopg.OperationalError as exc:
+                log.error("site: listening connection lost (%s); reconnecting", exc)
+                await asyncio.sleep(1.0)
+
+    def announced(self, payload: str) -> None:
+        """One announcement ``'<table id> <version>'``."""
+        table_id, _, text = payload.partition(" ")
+        try:
+            version = int(text)
+        except ValueError:
+            return
+        room = self.hub.rooms.get(table_id)
+        if room is not None:
+            if room.version < version:
+                self.behind(table_id, version)
+            return
+        self._recent[table_id] = version
+        self._recent.move_to_end(table_id)
+        while len(self._recent) > RECENT:
+            self._recent.popitem(last=False)
+        if table_id in self.owned:  # not in memory, but its bots and timer are ours to drive
+            self._tasks.append(asyncio.create_task(self._wake(table_id)))
+            self._tasks = [t for t in self._tasks if not t.done()]
+
+    async def _wake(self, table_id: str) -> None:
+        room = await self.hub.room(table_id)
+        if room is not None:
+            room.schedule()
+
+    def behind(self, table_id: str, version: int) -> None:
+        """The table is at ``version`` in the database (or later): catch up (one task per table)."""
+        self._pending[table_id] = max(self._pending.get(table_id, -1), version)
+        if table_id not in self._catching:
+            self._catching[table_id] = asyncio.create_task(self._catch_up(table_id))
+
+    async def _catch_up(self, table_id: str) -> None:
+        try:
+            while (room := self.hub.rooms.get(table_id)) is not None and room.version < self._pending[table_id]:
+                async with room.lock:
+                    if room.version >= self._pending[table_id]:
+                        continue
+                    row = await asyncio.to_thread(self.hub.store.load_table, table_id)
+                    if row is None or row.version <= room.version:
+                        break
+                    room.adopt(row)
+                room.schedule()
+        except Exception:
+            log.exception("table %s: catching up failed", table_id)
+        finally:
+            self._pending.pop(table_id, None)
+            self._catching.pop(table_id, None)

@@ -1,0 +1,134 @@
+"""Two apps on one PostgreSQL database in the test process (as two ``serve`` processes would be): a person
+connected to one plays against a bot driven by the other; an undo made through one reaches the other,
+which replays the shortened game and lets its bot play on; both show the same table at every version."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pytest
+from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
+from tests.web.test_undo import _human_turn
+
+from cubilete.rules.profile import rules_from_toml
+from cubilete.store.webdb import WebStore
+
+GREEDY = {"kind": "bot", "level": "greedy"}
+
+
+def _shown(state: dict[str, Any]) -> dict[str, Any]:
+    """What both processes must agree on (whose sockets are connected is known per process only)."""
+    kept = {k: v for k, v in state.items() if k not in ("type", "deadline", "win_chance_exact")}
+    kept["seats"] = [{k: v for k, v in s.items() if k not in ("connected", "win_chance")} for s in state["seats"]]
+    return kept
+
+
+def test_undo_through_one_process_is_replayed_by_the_bots_process(fresh_pg_url: str) -> None:
+    with running_app(fresh_pg_url) as a, running_app(fresh_pg_url) as b:
+        table = create(a, [{"kind": "human"}, GREEDY], rules="generala-sin-gana")  # A leases it: A's bot
+        assert table in a.app.state.hub.site.owned  # type: ignore[attr-defined]
+        with table_socket(b, table, new_token()) as person, table_socket(a, table) as watcher:
+            next_frame(person, "welcome")
+            next_frame(watcher, "welcome")
+            person.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            state = _human_turn(person, 1)
+            for _ in range(2):  # two whole turns of hers, each answered by A's bot
+                while state["current"] == 0 and state["status"] == "playing":
+                    turn = state["turn"]
+                    action = {"roll": []} if turn["throws"] == 0 else {"score": next(
+                        s["slot"] for s in state["sheet"] if s["state"] in ("usable", "scratch-only"))}
+                    person.send_json({"type": "act", "version": state["version"], "action": action})
+                    state = state_at_least(person, state["version"] + 1)
+                state = _human_turn(person, state["version"])  # the bot (driven through A) played its turn
+            assert state["round"] == 3 and state["undo"] is True
+            seen = state_at_least(watcher, state["version"])
+            assert _shown(seen) == _shown(state)
+
+            person.send_json({"type": "undo", "version": state["version"]})  # through B: the bot's turn goes too
+            undone = state_at_least(person, state["version"] + 1)
+            assert undone["round"] == 2 and undone["current"] == 0
+            seen = state_at_least(watcher, undone["version"])  # A replayed the shortened game
+            assert _shown(seen) == _shown(undone)
+
+            turn = undone["turn"]  # play on after the undo: A's bot answers again
+            slot = next(s["slot"] for s in undone["sheet"] if s["state"] in ("usable", "scratch-only"))
+            person.send_json({"type": "act", "version": undone["version"], "action": {"score": slot}
+                              if turn["throws"] else {"roll": []}})
+            after = _human_turn(person, undone["version"] + 1)
+            seen = state_at_least(watcher, after["version"])
+            assert _shown(seen) == _shown(after)
+    store = WebStore(fresh_pg_url)
+    try:
+        row = store.load_table(table)
+        assert row is not None and row.version == after["version"]
+    finally:
+        store.close()
+
+
+TWO_ROUNDS = rules_from_toml('base = "generala-sin-gana"\nrounds = 2\n', "two-rounds")
+
+
+def test_the_turn_timer_runs_in_the_lease_holder_and_moves_on_when_it_stops(fresh_pg_url: str) -> None:
+    """Ana sits through B and never moves. A made the table, so A's timer plays her first turn; A then
+    stops (its leases go), B takes the table over and B's timer plays her second turn."""
+    with contextlib.ExitStack() as stack_a, running_app(fresh_pg_url, site_poll=0.2) as b:
+        a = stack_a.enter_context(running_app(fresh_pg_url, site_poll=0.2))
+        hub_a = a.app.state.hub  # type: ignore[attr-defined]
+        room = a.portal.call(hub_a.create, TWO_ROUNDS, [("human", None), ("bot", "greedy")], 3, False)  # type: ignore[union-attr]
+        table = str(room.id)
+        assert table in hub_a.site.owned
+        with table_socket(b, table, new_token()) as ana:
+            next_frame(ana, "welcome")
+            ana.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            state = state_at_least(ana, 1)
+            clocks = []
+            while not (state["round"] == 2 and state["current"] == 0):
+                if state["current"] == 0 and state["status"] == "playing":
+                    clocks.append(state["deadline"])
+                state = next_frame(ana, "state", timeout=30)
+            assert clocks and all(isinstance(c, int | float) for c in clocks)  # B shows the clock A runs
+            assert sum(v is not None for v in state["seats"][0]["card"]) == 1  # A's stand-in wrote her box
+            version = state["version"]
+            stack_a.close()  # A stops cleanly: its lease goes, B takes the table over
+            store = WebStore(fresh_pg_url)
+            try:
+                row = store.load_table(table)
+                assert row is not None and row.version == version, "A played her turn before it stopped"
+            finally:
+                store.close()
+            while state["status"] != "finished":
+                state = next_frame(ana, "state", timeout=30)
+    assert sum(v is not None for v in state["seats"][0]["card"]) == 2  # B's stand-in wrote her second box
+    assert state["result"] is not None
+
+
+@pytest.mark.slow
+def test_a_process_that_loses_its_site_connections_gets_them_back_and_misses_nothing(fresh_pg_url: str) -> None:
+    """The database ends A's lease and listening sessions mid-game (as a network cut or a server restart
+    would): A's leases are gone, so the bot table is driven again by whoever takes it next, and A listens
+    again and shows every move to its spectator, up to the end."""
+    with running_app(fresh_pg_url, site_poll=0.2, bot_delay=0.05) as a, running_app(fresh_pg_url, site_poll=0.2) as b:
+        table = create(a, [GREEDY, GREEDY], rules="generala-sin-gana")
+        site_a = a.app.state.hub.site  # type: ignore[attr-defined]
+        with table_socket(a, table) as watcher:
+            next_frame(watcher, "welcome")
+            state = state_at_least(watcher, 10, timeout=30)
+            pids = [site_a.lease.info.backend_pid, site_a._listener.info.backend_pid]
+            store = WebStore(fresh_pg_url)
+            try:
+                with store.engine.begin() as conn:
+                    ended = conn.exec_driver_sql(
+                        f"SELECT count(*) FROM pg_stat_activity WHERE pid IN ({pids[0]}, {pids[1]}) "
+                        "AND pg_terminate_backend(pid)").scalar()
+                assert ended == 2
+            finally:
+                store.close()
+            versions = [state["version"]]
+            while state["status"] != "finished":
+                state = next_frame(watcher, "state", timeout=30)
+                versions.append(state["version"])
+        assert versions == sorted(versions) and state["result"] is not None
+        got = b.get(f"/api/tables/{table}/record")
+        assert got.status_code == 200 and len(got.json()["actions"]) == state["version"]
+        assert site_a.lease.info.backend_pid not in pids  # A connected again
