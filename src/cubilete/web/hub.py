@@ -25,6 +25,7 @@ from cubilete.store.webdb import SeatRow, TableRow, WebStore
 from cubilete.web.room import Room, store_write
 from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverPool
+from cubilete.web.winpool import WinPool
 
 log = logging.getLogger("cubilete.web")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,16}$")
@@ -94,6 +95,7 @@ class Hub:
         self.reviews = ByteLRU(settings.review_cache_bytes)  # coach reviews by (table id, language)
         self._loading = asyncio.Lock()
         self.solver = SolverPool(settings)  # new rule sets are solved in worker processes
+        self.chances = WinPool(settings.win_workers)  # the seats' chances to win, in a niced process
 
     async def resume(self) -> int:
         """Load every unfinished table and let its bots go on; returns how many."""
@@ -122,7 +124,8 @@ class Hub:
                 if row is None:
                     return None
                 rules = rules_from_dict(json.loads(row.rules_json), "stored rules")
-                self.rooms[table_id] = Room(row, rules, self.store, self.settings, solver=self.solver)
+                self.rooms[table_id] = Room(row, rules, self.store, self.settings, solver=self.solver,
+                                            chances=self.chances)
         return self.rooms[table_id]
 
     async def create(self, rules: Rules, seats: list[tuple[str, str | None]], timer: int | None, coach: bool) -> Room:
@@ -150,7 +153,7 @@ class Hub:
             timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows,
         )
         await store_write(self.store, self.store.create_table, row)
-        room = Room(row, rules, self.store, self.settings, solver=self.solver)
+        room = Room(row, rules, self.store, self.settings, solver=self.solver, chances=self.chances)
         self.rooms[row.id] = room
         room.schedule()
         return room
@@ -173,6 +176,7 @@ class Hub:
         for room in list(self.rooms.values()):
             await room.close()
         await self.solver.close()
+        self.chances.close()
 
 
 def web_record(room: Room) -> dict[str, Any]:

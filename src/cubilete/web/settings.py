@@ -59,6 +59,7 @@ class Settings:
     wal_keep_bytes: int = 4 * 1024 * 1024  # a log file larger than this is truncated to 0 at the check
     # --- end of part B limits ----------------------------------------------------------------
     win_chances: bool = True  # each seat's chance to win, sent in a second state frame of each version
+    win_workers: int = 1  # niced processes computing the chances (web/winpool.py)
 
     @classmethod
     def from_environment(cls, db_url: str | None = None, bot_delay: float | None = None) -> Settings:
