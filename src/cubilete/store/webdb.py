@@ -8,6 +8,7 @@ crash never loses an acknowledged move. The schema is owned by Alembic
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from cubilete.errors import CubileteError
 from cubilete.store.stats import data_dir
+from cubilete.store.writer import GroupWriter
 
 metadata = sa.MetaData()
 
@@ -178,9 +180,20 @@ class WebStore:
         self.url = url
         self.engine = make_engine(url)
         self.local = self.engine.dialect.name == "sqlite"  # a file on this machine: commits take microseconds
+        self._batch = threading.local()  # the writer thread's shared transaction (store/writer.py)
+        self._writer: GroupWriter | None = None
+
+    @property
+    def writer(self) -> GroupWriter:
+        """The group-commit writer (store/writer.py) the server sends a database server's writes to."""
+        if self._writer is None:
+            self._writer = GroupWriter(self)
+        return self._writer
 
     def close(self) -> None:
-        """Release the connections."""
+        """Finish the queued writes, release the connections."""
+        if self._writer is not None:
+            self._writer.close()
         self.engine.dispose()
 
     def check_integrity(self) -> None:
@@ -214,7 +227,35 @@ class WebStore:
         return self.engine.url.render_as_string(hide_password=True)
 
     @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction for every write method this thread calls inside the block (the group writer's
+        batch): committed at the end, rolled back entirely if any of them raises. On PostgreSQL the
+        statements go in psycopg's pipeline mode: sent without waiting for each answer, so a batch costs
+        two round trips (its statements, then the commit) however many writes it holds; the version
+        checks (:meth:`_bump`) are read once the pipeline has synced, before the commit."""
+        with self.engine.begin() as conn:
+            checks: list[tuple[Any, str, int]] = []
+            self._batch.conn = conn
+            try:
+                if self.engine.dialect.name == "postgresql":
+                    raw: Any = conn.connection.driver_connection
+                    self._batch.raw, self._batch.checks = raw, checks
+                    with raw.pipeline():
+                        yield
+                else:
+                    yield
+            finally:
+                self._batch.conn = self._batch.raw = self._batch.checks = None
+            for cursor, table_id, version in checks:
+                if cursor.rowcount != 1:
+                    raise StoreError(f"table {table_id} is not at version {version - 1}: the write was refused")
+
+    @contextmanager
     def _write(self) -> Iterator[Connection]:
+        shared: Connection | None = getattr(self._batch, "conn", None)
+        if shared is not None:  # inside batch(): its transaction commits (or rolls back) all the writes
+            yield shared
+            return
         try:
             with self.engine.begin() as conn:
                 yield conn
@@ -266,6 +307,14 @@ class WebStore:
 
     def _bump(self, conn: Connection, table_id: str, version: int, **changes: object) -> None:
         """Move the table from version-1 to version; anything else means a second writer: refuse."""
+        checks: list[tuple[Any, str, int]] | None = getattr(self._batch, "checks", None)
+        if checks is not None:  # a pipelined batch: the row count is known after the sync (see batch())
+            sets = "".join(f", {tables.c[name].name} = %s" for name in changes)  # our column names, never input
+            cursor = self._batch.raw.cursor()
+            cursor.execute(f"UPDATE web_tables SET version = %s{sets} WHERE id = %s AND version = %s",
+                           (version, *changes.values(), table_id, version - 1))
+            checks.append((cursor, table_id, version))
+            return
         if changes:
             done = conn.execute(
                 tables.update()
