@@ -43,7 +43,7 @@ def append(store: WebStore, writer: GroupWriter, table: str, version: int) -> Fu
 
 
 def test_waiting_writes_share_one_transaction_and_keep_each_tables_order(store: WebStore) -> None:
-    writer = GroupWriter(store)
+    writer = GroupWriter(store, threads=1)  # one thread: the batches are exactly what queued behind the hold
     hold = Hold()
     first = writer.submit(hold)
     assert hold.started.wait(WAIT)  # the writer is busy: what follows queues up
@@ -61,7 +61,7 @@ def test_waiting_writes_share_one_transaction_and_keep_each_tables_order(store: 
 
 
 def test_a_caller_resumes_only_after_its_write_is_committed(store: WebStore) -> None:
-    writer = GroupWriter(store)
+    writer = GroupWriter(store, threads=1)  # one thread: the batches are exactly what queued behind the hold
     gate, inside = Hold(), Hold()
     writer.submit(gate)
     assert gate.started.wait(WAIT)
@@ -80,7 +80,7 @@ def test_a_caller_resumes_only_after_its_write_is_committed(store: WebStore) -> 
 
 
 def test_a_refused_write_fails_alone_and_the_rest_of_its_batch_is_committed(store: WebStore) -> None:
-    writer = GroupWriter(store)
+    writer = GroupWriter(store, threads=1)  # one thread: the batches are exactly what queued behind the hold
     hold = Hold()
     writer.submit(hold)
     assert hold.started.wait(WAIT)
@@ -103,7 +103,7 @@ def test_a_refused_write_fails_alone_and_the_rest_of_its_batch_is_committed(stor
 
 
 def test_close_finishes_the_queued_writes_and_refuses_new_ones(store: WebStore) -> None:
-    writer = GroupWriter(store)
+    writer = GroupWriter(store, threads=1)  # one thread: the batches are exactly what queued behind the hold
     futures = [append(store, writer, "t3", v) for v in range(1, 6)]
     writer.close()
     assert all(f.done() and f.exception() is None for f in futures)
@@ -111,3 +111,25 @@ def test_close_finishes_the_queued_writes_and_refuses_new_ones(store: WebStore) 
         append(store, writer, "t3", 6)
     row = store.load_table("t3")
     assert row is not None and row.version == 5
+
+
+def test_two_writer_threads_commit_every_tables_moves_in_order(store: WebStore) -> None:
+    """The server's way: each table waits for its write before the next; ten tables write at once."""
+    import asyncio
+
+    writer = GroupWriter(store, threads=2)
+
+    async def table(i: int) -> None:
+        for version in range(1, 21):
+            await writer.run(store.append_action, f"t{i}", version, version, 0, f'{{"roll": [{version % 5}]}}')
+
+    async def everyone() -> None:
+        await asyncio.gather(*(table(i) for i in range(10)))
+
+    asyncio.run(everyone())
+    writer.close()
+    assert writer.writes == 200 and writer.transactions <= 200
+    for i in range(10):
+        row = store.load_table(f"t{i}")
+        assert row is not None and row.version == 20
+        assert [json for _, json in row.actions] == [f'{{"roll": [{v % 5}]}}' for v in range(1, 21)]

@@ -8,6 +8,7 @@ crash never loses an acknowledged move. The schema is owned by Alembic
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Iterator
@@ -227,28 +228,29 @@ class WebStore:
         return self.engine.url.render_as_string(hide_password=True)
 
     @contextmanager
-    def batch(self) -> Iterator[None]:
-        """One transaction for every write method this thread calls inside the block (the group writer's
-        batch): committed at the end, rolled back entirely if any of them raises. On PostgreSQL the
-        statements go in psycopg's pipeline mode: sent without waiting for each answer, so a batch costs
-        two round trips (its statements, then the commit) however many writes it holds; the version
-        checks (:meth:`_bump`) are read once the pipeline has synced, before the commit."""
-        with self.engine.begin() as conn:
-            checks: list[tuple[Any, str, int]] = []
-            self._batch.conn = conn
-            try:
-                if self.engine.dialect.name == "postgresql":
-                    raw: Any = conn.connection.driver_connection
-                    self._batch.raw, self._batch.checks = raw, checks
-                    with raw.pipeline():
-                        yield
-                else:
+    def batch(self, conn: Connection) -> Iterator[None]:
+        """One transaction on ``conn`` (the group writer's own connection) for every write method this
+        thread calls inside the block: committed at the end, rolled back entirely if any of them raises.
+        On PostgreSQL the statements and the commit go in psycopg's pipeline mode: sent without waiting
+        for each answer, so a batch costs one round trip however many writes it holds. A version check
+        that fails (:meth:`_bump`) is then an error inside the database, which aborts the transaction."""
+        self._batch.conn = conn
+        try:
+            if self.engine.dialect.name == "postgresql":
+                raw: Any = conn.connection.driver_connection
+                self._batch.raw = raw.cursor()  # the moves' statements in plain SQL: no SQLAlchemy per statement
+                with raw.pipeline():
                     yield
-            finally:
-                self._batch.conn = self._batch.raw = self._batch.checks = None
-            for cursor, table_id, version in checks:
-                if cursor.rowcount != 1:
-                    raise StoreError(f"table {table_id} is not at version {version - 1}: the write was refused")
+                    raw.commit()  # in the pipeline: the statements and the commit in one round trip
+            else:
+                yield
+            conn.commit()  # SQLite's commit; after the pipeline's, only SQLAlchemy's own bookkeeping
+        except BaseException:
+            with contextlib.suppress(Exception):
+                conn.rollback()
+            raise
+        finally:
+            self._batch.conn = self._batch.raw = None
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
@@ -307,13 +309,13 @@ class WebStore:
 
     def _bump(self, conn: Connection, table_id: str, version: int, **changes: object) -> None:
         """Move the table from version-1 to version; anything else means a second writer: refuse."""
-        checks: list[tuple[Any, str, int]] | None = getattr(self._batch, "checks", None)
-        if checks is not None:  # a pipelined batch: the row count is known after the sync (see batch())
+        raw = getattr(self._batch, "raw", None)  # the batch's psycopg cursor
+        if raw is not None:  # a pipelined batch (see batch()): no row count to read, so a missed version is
+            # a division by zero inside the database, which aborts the batch (each write is then retried alone)
             sets = "".join(f", {tables.c[name].name} = %s" for name in changes)  # our column names, never input
-            cursor = self._batch.raw.cursor()
-            cursor.execute(f"UPDATE web_tables SET version = %s{sets} WHERE id = %s AND version = %s",
-                           (version, *changes.values(), table_id, version - 1))
-            checks.append((cursor, table_id, version))
+            raw.execute(
+                f"WITH b AS (UPDATE web_tables SET version = %s{sets} WHERE id = %s AND version = %s RETURNING 1) "
+                "SELECT 1 / count(*) FROM b", (version, *changes.values(), table_id, version - 1))
             return
         if changes:
             done = conn.execute(
@@ -347,9 +349,14 @@ class WebStore:
             if result is not None:
                 changes = {"status": "finished", "finished_at": now}
             self._bump(conn, table_id, version, **changes)
-            conn.execute(
-                _APPEND, {"a_table": table_id, "a_seq": seq, "a_seat": seat, "a_json": action_json, "a_at": now}
-            )
+            raw = getattr(self._batch, "raw", None)
+            if raw is not None:  # a pipelined batch: the cursor at hand, no SQLAlchemy statement
+                raw.execute("INSERT INTO web_actions (table_id, seq, seat, action_json, created_at) "
+                            "VALUES (%s, %s, %s, %s, %s)", (table_id, seq, seat, action_json, now))
+            else:
+                conn.execute(
+                    _APPEND, {"a_table": table_id, "a_seq": seq, "a_seat": seat, "a_json": action_json, "a_at": now}
+                )
             if result is not None:
                 totals, winners = result
                 for idx, total in enumerate(totals):

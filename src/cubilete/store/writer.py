@@ -3,8 +3,9 @@
 With PostgreSQL each accepted action used to be one transaction in a worker thread of its own:
 a pool checkout, BEGIN, two statements, COMMIT and its WAL flush, then a hop back to the event loop,
 for every action. Under 500 players the server's threads and the database's backends fought over
-the CPU (benchmarks/README.md). Here the writes of every table queue for one thread, which takes all
-that are waiting (up to ``max_batch``), runs them in one transaction and commits once; each caller's
+the CPU (benchmarks/README.md). Here the writes of every table queue for a writer thread, which takes all
+that are waiting (up to ``max_batch``), runs them in one transaction on its own connection (psycopg's
+pipeline: one round trip for the statements and the commit) and commits once; each caller's
 future completes only after that commit, so "committed before broadcast" holds as before (the room
 awaits :meth:`GroupWriter.run` under its lock, then broadcasts).
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import queue
 import threading
@@ -24,6 +26,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
     from cubilete.store.webdb import WebStore
 
 log = logging.getLogger("cubilete.store")
@@ -31,16 +35,20 @@ Job = tuple[Callable[..., None], tuple[Any, ...], "concurrent.futures.Future[Non
 
 
 class GroupWriter:
-    """The store's writes, batched into shared transactions by one thread (started on first use)."""
+    """The store's writes, batched into shared transactions by ``threads`` threads (started on first use),
+    each with a connection of its own. While one batch waits for the database, the next gathers and goes
+    out on another thread. A caller waits for its write before it queues the next write of the same table
+    (the room does, under its lock), so two threads never hold writes of one table."""
 
-    def __init__(self, store: WebStore, max_batch: int = 64) -> None:
+    def __init__(self, store: WebStore, max_batch: int = 64, threads: int = 2) -> None:
         self.store = store
         self.max_batch = max_batch
+        self.threads = max(1, threads)
         self._queue: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
+        self._started: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._closed = False
-        self.transactions = 0  # committed batches (the tests and benchmarks read it)
+        self.transactions = 0  # committed transactions (the tests and benchmarks read them)
         self.writes = 0  # writes committed in them
 
     def submit(self, write: Callable[..., None], *args: Any) -> concurrent.futures.Future[None]:
@@ -50,9 +58,11 @@ class GroupWriter:
         with self._lock:
             if self._closed:
                 raise RuntimeError("the store's writer is closed")
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._loop, name="cubilete-writer", daemon=True)
-                self._thread.start()
+            if not self._started:
+                for i in range(self.threads):
+                    thread = threading.Thread(target=self._loop, name=f"cubilete-writer-{i}", daemon=True)
+                    thread.start()
+                    self._started.append(thread)
             self._queue.put((write, args, future))
         return future
 
@@ -61,43 +71,63 @@ class GroupWriter:
         await asyncio.wrap_future(self.submit(write, *args))
 
     def close(self) -> None:
-        """Finish the writes already queued, then stop the thread."""
+        """Finish the writes already queued, then stop the threads."""
         with self._lock:
             self._closed = True
-            thread = self._thread
-        if thread is not None:
+            threads = list(self._started)
+        for _ in threads:
             self._queue.put(None)
+        for thread in threads:
             thread.join()
+        if threads:
             log.info("group commit: %d writes in %d transactions", self.writes, self.transactions)
 
-    # --- the writer thread -------------------------------------------------------------------
-    def _loop(self) -> None:
-        stop = False
-        while not stop:
-            first = self._queue.get()
-            if first is None:
-                break
-            batch = [first]
-            while len(batch) < self.max_batch:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                    break
-                batch.append(more)
-            self._write(batch)
+    def _count(self, transactions: int, writes: int) -> None:
+        with self._lock:
+            self.transactions += transactions
+            self.writes += writes
 
-    def _write(self, batch: list[Job]) -> None:
+    # --- the writer threads ------------------------------------------------------------------
+    def _loop(self) -> None:
+        conn: Connection | None = None
+        stop = False
+        try:
+            while not stop:
+                first = self._queue.get()
+                if first is None:
+                    break
+                batch = [first]
+                while len(batch) < self.max_batch:
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        stop = True
+                        break
+                    batch.append(more)
+                conn = self._write(batch, conn)
+        finally:
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.close()
+
+    def _write(self, batch: list[Job], conn: Connection | None) -> Connection | None:
+        """Commit ``batch`` on ``conn`` (opened if None); the connection to use next (None after a failure:
+        a fresh one is opened, checked by the pool, for the next batch)."""
         live = [job for job in batch if job[2].set_running_or_notify_cancel()]
         if not live:
-            return
+            return conn
         try:
-            with self.store.batch():
+            if conn is None:
+                conn = self.store.engine.connect()
+            with self.store.batch(conn):
                 for write, args, _ in live:
                     write(*args)
-        except Exception:  # one of them was refused (or the commit failed): each alone, so only it fails
+        except Exception:  # one of them was refused (or the connection failed): each alone, so only it fails
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.close()
             if len(live) > 1:
                 log.info("a batch of %d writes failed; writing them one by one", len(live))
             for write, args, future in live:
@@ -106,11 +136,10 @@ class GroupWriter:
                 except BaseException as exc:
                     future.set_exception(exc)
                 else:
-                    self.transactions += 1
-                    self.writes += 1
+                    self._count(1, 1)
                     future.set_result(None)
-            return
-        self.transactions += 1
-        self.writes += len(live)
+            return None
+        self._count(1, len(live))
         for _, _, future in live:
             future.set_result(None)
+        return conn
