@@ -23,7 +23,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -31,7 +31,20 @@ if TYPE_CHECKING:
     from cubilete.store.webdb import WebStore
 
 log = logging.getLogger("cubilete.store")
-Job = tuple[Callable[..., None], tuple[Any, ...], "concurrent.futures.Future[None]"]
+# who waits for a write: a thread (a concurrent future) or a coroutine (its loop and an asyncio future)
+Target: TypeAlias = "concurrent.futures.Future[None] | tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]"
+Job: TypeAlias = tuple[Callable[..., None], tuple[Any, ...], Target]
+
+
+def _settle_in_loop(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    """In the event loop: complete the futures of a batch's writes (one wake-up of the loop a batch)."""
+    for future, exc in done:
+        if future.done():  # its coroutine was cancelled: the write stands all the same
+            continue
+        if exc is None:
+            future.set_result(None)
+        else:
+            future.set_exception(exc)
 
 
 class GroupWriter:
@@ -47,6 +60,7 @@ class GroupWriter:
         self._queue: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         self._started: list[threading.Thread] = []
         self._lock = threading.Lock()
+        self._stats_lock = threading.Lock()
         self._closed = False
         self.transactions = 0  # committed transactions (the tests and benchmarks read them)
         self.writes = 0  # writes committed in them
@@ -55,7 +69,18 @@ class GroupWriter:
         """Queue ``write(*args)`` (a :class:`WebStore` write method); the future completes once it is committed
         (or fails with the write's own error)."""
         future: concurrent.futures.Future[None] = concurrent.futures.Future()
-        with self._lock:
+        self._put((write, args, future))
+        return future
+
+    async def run(self, write: Callable[..., None], *args: Any) -> None:
+        """``write(*args)``, committed (with whatever other writes were waiting) before this returns."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._put((write, args, (loop, future)))
+        await future
+
+    def _put(self, job: Job) -> None:
+        with self._lock:  # only submitters and close() take it: the writer threads never do
             if self._closed:
                 raise RuntimeError("the store's writer is closed")
             if not self._started:
@@ -63,12 +88,7 @@ class GroupWriter:
                     thread = threading.Thread(target=self._loop, name=f"cubilete-writer-{i}", daemon=True)
                     thread.start()
                     self._started.append(thread)
-            self._queue.put((write, args, future))
-        return future
-
-    async def run(self, write: Callable[..., None], *args: Any) -> None:
-        """``write(*args)``, committed (with whatever other writes were waiting) before this returns."""
-        await asyncio.wrap_future(self.submit(write, *args))
+            self._queue.put(job)
 
     def close(self) -> None:
         """Finish the writes already queued, then stop the threads."""
@@ -83,7 +103,7 @@ class GroupWriter:
             log.info("group commit: %d writes in %d transactions", self.writes, self.transactions)
 
     def _count(self, transactions: int, writes: int) -> None:
-        with self._lock:
+        with self._stats_lock:
             self.transactions += transactions
             self.writes += writes
 
@@ -115,9 +135,11 @@ class GroupWriter:
     def _write(self, batch: list[Job], conn: Connection | None) -> Connection | None:
         """Commit ``batch`` on ``conn`` (opened if None); the connection to use next (None after a failure:
         a fresh one is opened, checked by the pool, for the next batch)."""
-        live = [job for job in batch if job[2].set_running_or_notify_cancel()]
+        live = [job for job in batch if not isinstance(job[2], concurrent.futures.Future)
+                or job[2].set_running_or_notify_cancel()]  # fmt: skip
         if not live:
             return conn
+        done: list[tuple[Target, BaseException | None]] = []
         try:
             if conn is None:
                 conn = self.store.engine.connect()
@@ -128,18 +150,36 @@ class GroupWriter:
             if conn is not None:
                 with contextlib.suppress(Exception):
                     conn.close()
+            conn = None
             if len(live) > 1:
                 log.info("a batch of %d writes failed; writing them one by one", len(live))
-            for write, args, future in live:
+            for write, args, target in live:
                 try:
                     write(*args)
                 except BaseException as exc:
-                    future.set_exception(exc)
+                    done.append((target, exc))
                 else:
                     self._count(1, 1)
-                    future.set_result(None)
-            return None
-        self._count(1, len(live))
-        for _, _, future in live:
-            future.set_result(None)
+                    done.append((target, None))
+        else:
+            self._count(1, len(live))
+            done = [(target, None) for _, _, target in live]
+        _settle(done)
         return conn
+
+
+def _settle(done: list[tuple[Target, BaseException | None]]) -> None:
+    """Tell every waiter how its write went: threads at once, each event loop with one call for all its writes."""
+    loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
+    for target, exc in done:
+        if isinstance(target, concurrent.futures.Future):
+            if exc is None:
+                target.set_result(None)
+            else:
+                target.set_exception(exc)
+        else:
+            loop, future = target
+            loops.setdefault(loop, []).append((future, exc))
+    for loop, items in loops.items():
+        with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_settle_in_loop, items)
