@@ -188,7 +188,7 @@ class WebStore:
     def writer(self) -> GroupWriter:
         """The group-commit writer (store/writer.py) the server sends a database server's writes to."""
         if self._writer is None:
-            self._writer = GroupWriter(self)
+            self._writer = GroupWriter(self, threads=1 if self.local else 2)  # SQLite has one writer at a time
         return self._writer
 
     def close(self) -> None:

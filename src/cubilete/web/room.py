@@ -42,14 +42,10 @@ SEND_QUEUE = 256  # frames waiting for a slow client before it is dropped
 
 
 async def store_write(store: WebStore, write: Callable[..., None], *args: Any) -> None:
-    """Commit through the store: SQLite in the loop (one writer; a local commit is quicker than a thread
-    hop, and a worker's write would make the loop's commits wait), a database server through the store's
-    group-commit thread (store/writer.py: the writes waiting from every table share one transaction; this
-    returns once they are committed, so other tables go on while it answers)."""
-    if store.local:
-        write(*args)
-    else:
-        await store.writer.run(write, *args)
+    """Commit through the store's group-commit threads (store/writer.py; one for SQLite, two for a database
+    server): the writes waiting from every table share one transaction, and this returns once they are
+    committed, so the loop goes on with other tables meanwhile and the caller broadcasts after the commit."""
+    await store.writer.run(write, *args)
 
 
 class TokenBucket:
