@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/ws_load.py [--tables 250] [--seconds 60] [--think 0.5] [--db URL]
     .venv/bin/python benchmarks/ws_load.py --churn 600 [--tables 50] [--think 0.1]   (memory over time)
+    .venv/bin/python benchmarks/ws_load.py --pg ...        (a throw-away PostgreSQL, as the tests start it)
+    .venv/bin/python benchmarks/ws_load.py --idle 2000     (memory per idle WebSocket)
 
 Starts ``cubilete serve`` (a SQLite file in a temp folder unless ``--db``; ``--bot-delay 0``),
 creates ``--tables`` 2-human tables over HTTP and plays them with real asyncio ``websockets``
@@ -19,6 +21,10 @@ the server and the load do not share one interpreter.
 table, new connections) for that long against our server only, sampling the server's resident memory
 (RSS, from /proc) every few seconds; it prints RSS over time and the SQLite log's size at the end.
 Idle tables leave the server's memory after ``CUBILETE_IDLE_UNLOAD`` seconds (60 in this mode).
+
+``--idle SOCKETS`` opens that many WebSockets (tables of 2 seated players and 8 spectators, within the
+spectator cap; the per-address caps are raised as for every mode) that then say nothing, and reports the
+server's resident memory growth per socket (target: under 50 KB).
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -584,6 +591,8 @@ def main() -> None:
     ap.add_argument("--churn", type=float, default=0.0, metavar="SECONDS",
                     help="memory run of this many seconds (ours only): RSS over time")
     ap.add_argument("--sample", type=float, default=5.0, help="seconds between RSS samples with --churn (default 5)")
+    ap.add_argument("--pg", action="store_true",
+                    help="PostgreSQL: a throw-away server from Debian's postgresql package (tests/web/pg.py)")
     ap.add_argument("--idle", type=int, default=0, metavar="SOCKETS",
                     help="memory run: open this many idle WebSockets (10 a table) and report bytes per socket")
     ap.add_argument("--serve-echo", nargs=2, type=int, metavar=("PORT", "BYTES"), help=argparse.SUPPRESS)
@@ -594,6 +603,28 @@ def main() -> None:
     if args.tables < 1 or args.seconds <= 0 or args.think < 0 or args.procs < 1:
         ap.error("--tables and --procs must be >= 1, --seconds > 0, --think >= 0")
 
+    if args.pg:
+        if args.db:
+            ap.error("--pg and --db: choose one")
+        with throwaway_postgres() as url:
+            args.db, args.pg = url, False
+            run(args)
+        return
+    run(args)
+
+
+@contextlib.contextmanager
+def throwaway_postgres() -> Iterator[str]:
+    """A PostgreSQL server in a temp folder (what the tests start), with an empty database; its URL."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: tests/web/pg.py
+    from tests.web.pg import TempPostgres
+
+    with TempPostgres() as pg:
+        yield pg.fresh_database()
+
+
+def run(args: argparse.Namespace) -> None:
+    """One run of the mode the arguments ask for."""
     if args.idle:
         with tempfile.TemporaryDirectory(prefix="cubilete-ws-idle-") as tmp:
             idle(args, tmp)
