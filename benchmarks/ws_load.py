@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/ws_load.py [--tables 250] [--seconds 60] [--think 0.5] [--db URL]
     .venv/bin/python benchmarks/ws_load.py --churn 600 [--tables 50] [--think 0.1]   (memory over time)
+    .venv/bin/python benchmarks/ws_load.py --pg ...        (a throw-away PostgreSQL, as the tests start it)
+    .venv/bin/python benchmarks/ws_load.py --idle 2000     (memory per idle WebSocket)
 
 Starts ``cubilete serve`` (a SQLite file in a temp folder unless ``--db``; ``--bot-delay 0``),
 creates ``--tables`` 2-human tables over HTTP and plays them with real asyncio ``websockets``
@@ -19,6 +21,10 @@ the server and the load do not share one interpreter.
 table, new connections) for that long against our server only, sampling the server's resident memory
 (RSS, from /proc) every few seconds; it prints RSS over time and the SQLite log's size at the end.
 Idle tables leave the server's memory after ``CUBILETE_IDLE_UNLOAD`` seconds (60 in this mode).
+
+``--idle SOCKETS`` opens that many WebSockets (tables of 2 seated players and 8 spectators, within the
+spectator cap; the per-address caps are raised as for every mode) that then say nothing, and reports the
+server's resident memory growth per socket (target: under 50 KB).
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -454,6 +461,124 @@ def churn(args: argparse.Namespace, tmp: str) -> None:
         print(f"server: {loaded[-1].strip()}")
 
 
+# --- idle sockets: memory per connection -----------------------------------------------------
+IDLE_PER_TABLE = 10  # sockets per table in --idle: its 2 seated players and 8 spectators (cap: 50)
+
+
+def idle_plan(sockets: int, per_table: int = IDLE_PER_TABLE) -> list[int]:
+    """Sockets per table for ``sockets`` idle connections: full tables of ``per_table`` (2 players, the rest
+    spectators), and a smaller table for what is left (every table has its 2 players).
+
+    >>> idle_plan(25, 10)
+    [10, 10, 5]
+    >>> idle_plan(21, 10)
+    [10, 9, 2]
+    """
+    if sockets < 2 or per_table < 2:
+        raise ValueError("--idle needs at least 2 sockets, 2 per table")
+    plan = [per_table] * (sockets // per_table)
+    rest = sockets - sum(plan)
+    if rest == 1:  # a table of one: take a spectator from the last full table instead
+        plan[-1] -= 1
+        rest = 2
+    if rest:
+        plan.append(rest)
+    return plan
+
+
+def bytes_per_socket(rss_before_mb: float, rss_after_mb: float, sockets: int) -> float:
+    """The server's resident memory growth per open socket, in bytes.
+
+    >>> bytes_per_socket(100.0, 150.0, 2000)
+    26214.4
+    """
+    return (rss_after_mb - rss_before_mb) * 1024 * 1024 / sockets
+
+
+async def idle_table(conf: dict[str, Any], size: int, sockets: list[Any]) -> None:
+    """One table: 2 players who sit, ``size - 2`` spectators; each socket is kept once it has its state."""
+    load = Load({**conf, "kind": "ours"}, Tally())
+    table = await load.new_table()
+    for i in range(size):
+        ws = await websockets.connect(f"{conf['ws']}/ws/{table}?lang=en", max_size=None, open_timeout=120,
+                                      ping_interval=None, proxy=None)  # fmt: skip
+        sockets.append(ws)
+        hello: dict[str, Any] = {"type": "hello"}
+        if i < 2:
+            hello["token"] = secrets.token_hex(16)
+        await ws.send(json.dumps(hello))
+        if i < 2:
+            await ws.send(json.dumps({"type": "sit", "seat": i, "name": f"P{i}"}))
+        while json.loads(await ws.recv()).get("type") != "state":
+            pass
+
+
+def idle_process(conf: dict[str, Any], plan: list[int], ready_flag: Any, stop_flag: Any, results: Any) -> None:
+    """Client process of ``--idle``: open every socket of the plan, report, hold them until told to stop."""
+
+    async def run() -> None:
+        sockets: list[Any] = []
+        errors: Counter[str] = Counter()
+        todo = [asyncio.create_task(idle_table(conf, size, sockets)) for size in plan]
+        for task in asyncio.as_completed(todo):
+            try:
+                await task
+            except Exception as exc:
+                errors[type(exc).__name__] += 1
+        results.put((len(sockets), dict(errors)))
+        ready_flag.set()
+        while not stop_flag.is_set():
+            await asyncio.sleep(0.2)  # idle: nothing sent (the server pings every 20 s; the client answers)
+        await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+
+    asyncio.run(run())
+
+
+def idle(args: argparse.Namespace, tmp: str) -> None:
+    """``--idle N``: the server's resident memory growth per idle WebSocket."""
+    db = args.db or f"sqlite:///{Path(tmp) / 'web.sqlite3'}"
+    port = free_port()
+    log = Path(tmp) / "serve.log"
+    plan = idle_plan(args.idle)
+    argv = [sys.executable, "-m", "cubilete", "serve", "--host", "127.0.0.1", "--port", str(port),
+            "--db", db, "--bot-delay", "0"]  # fmt: skip
+    server = launch(argv, f"http://127.0.0.1:{port}/api/health", log, {"CUBILETE_WIN_CHANCES": "0"})
+    conf = {"http": f"http://127.0.0.1:{port}", "ws": f"ws://127.0.0.1:{port}", "think": 0.0}
+    ctx = mp.get_context("spawn")
+    try:
+        # warm-up: one table with its sockets, so lazy imports and first-use caches are not counted
+        warm = (ctx.Event(), ctx.Event(), ctx.Queue())
+        p = ctx.Process(target=idle_process, args=(conf, [IDLE_PER_TABLE], warm[0], warm[1], warm[2]))
+        p.start()
+        warm[0].wait(120)
+        warm[1].set()
+        p.join(30)
+        time.sleep(3)
+        before = statistics.median(rss_mb(server.pid) for _ in range(3))
+        ready, stop_flag, results = ctx.Event(), ctx.Event(), ctx.Queue()
+        clients = ctx.Process(target=idle_process, args=(conf, plan, ready, stop_flag, results))
+        t0 = time.monotonic()
+        clients.start()
+        if not ready.wait(600):
+            sys.exit("--idle: the sockets did not open in 10 minutes")
+        opened, errors = results.get()
+        took = time.monotonic() - t0
+        print(f"{opened} sockets open at {len(plan)} tables in {took:.1f} s; errors: {errors or 'none'}")
+        time.sleep(5)  # idle
+        samples = []
+        for _ in range(5):
+            samples.append(rss_mb(server.pid))
+            time.sleep(1)
+        after = statistics.median(samples)
+        stop_flag.set()
+        clients.join(60)
+    finally:
+        stop(server)
+    per = bytes_per_socket(before, after, max(1, opened))
+    print(f"server RSS {before:.1f} MB -> {after:.1f} MB with {opened} idle sockets: {per / 1024:.1f} KB per socket "
+          f"(target < 50 KB: {'met' if per < 50 * 1024 else 'NOT met'})")  # fmt: skip
+
+
 def main() -> None:
     """Parse arguments, run ours then the echo peer under the same load, print the comparison."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -466,6 +591,10 @@ def main() -> None:
     ap.add_argument("--churn", type=float, default=0.0, metavar="SECONDS",
                     help="memory run of this many seconds (ours only): RSS over time")
     ap.add_argument("--sample", type=float, default=5.0, help="seconds between RSS samples with --churn (default 5)")
+    ap.add_argument("--pg", action="store_true",
+                    help="PostgreSQL: a throw-away server from Debian's postgresql package (tests/web/pg.py)")
+    ap.add_argument("--idle", type=int, default=0, metavar="SOCKETS",
+                    help="memory run: open this many idle WebSockets (10 a table) and report bytes per socket")
     ap.add_argument("--serve-echo", nargs=2, type=int, metavar=("PORT", "BYTES"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve_echo:
@@ -474,6 +603,32 @@ def main() -> None:
     if args.tables < 1 or args.seconds <= 0 or args.think < 0 or args.procs < 1:
         ap.error("--tables and --procs must be >= 1, --seconds > 0, --think >= 0")
 
+    if args.pg:
+        if args.db:
+            ap.error("--pg and --db: choose one")
+        with throwaway_postgres() as url:
+            args.db, args.pg = url, False
+            run(args)
+        return
+    run(args)
+
+
+@contextlib.contextmanager
+def throwaway_postgres() -> Iterator[str]:
+    """A PostgreSQL server in a temp folder (what the tests start), with an empty database; its URL."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: tests/web/pg.py
+    from tests.web.pg import TempPostgres
+
+    with TempPostgres() as pg:
+        yield pg.fresh_database()
+
+
+def run(args: argparse.Namespace) -> None:
+    """One run of the mode the arguments ask for."""
+    if args.idle:
+        with tempfile.TemporaryDirectory(prefix="cubilete-ws-idle-") as tmp:
+            idle(args, tmp)
+        return
     if args.churn > 0:
         with tempfile.TemporaryDirectory(prefix="cubilete-ws-churn-") as tmp:
             churn(args, tmp)

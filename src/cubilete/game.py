@@ -137,9 +137,37 @@ class Game:
             keeps = [k for k in keeps if set(turn.held) <= set(k)]
         return keeps
 
+    def is_legal(self, action: object) -> bool:
+        """``action in self.legal_actions()``, without building the list (the web server checks every move)."""
+        st = self.state
+        if st.phase is Phase.OVER:
+            return False
+        turn = st.turn
+        if isinstance(action, Roll):
+            if turn.throws >= turn.allowance or (action.face_down and not self.rules.face_down_call):
+                return False
+            keep = action.keep
+            if turn.throws == 0:
+                return keep == ()
+            n = self.rules.dice
+            try:
+                if len(keep) >= n or len(set(keep)) != len(keep) or not all(0 <= k < n for k in keep):
+                    return False
+            except TypeError:  # positions that are not numbers: never among the legal ones
+                return False
+            return not self.rules.locked_holds or set(turn.held) <= set(keep)
+        if turn.throws < 1:
+            return False
+        if isinstance(action, Score):
+            if st.phase is not Phase.PLAY:
+                return False
+            usable = scoring.usable_slots(self.rules, self.seat().card, turn.dice, turn.first_throw)
+            return any(self.rules.slots[i] == action.slot for i in usable)
+        return isinstance(action, Stand) and st.phase is not Phase.PLAY
+
     def apply(self, action: Action) -> None:
         """Play an action; an illegal one raises :class:`IllegalActionError` and changes nothing."""
-        if action not in self.legal_actions():
+        if not self.is_legal(action):
             raise IllegalActionError(self._why_illegal(action))
         st = self.state
         if isinstance(action, Roll):

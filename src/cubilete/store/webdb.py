@@ -8,6 +8,8 @@ crash never loses an acknowledged move. The schema is owned by Alembic
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +22,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from cubilete.errors import CubileteError
 from cubilete.store.stats import data_dir
+from cubilete.store.writer import GroupWriter
 
 metadata = sa.MetaData()
 
@@ -182,9 +185,20 @@ class WebStore:
         self.url = url
         self.engine = make_engine(url)
         self.local = self.engine.dialect.name == "sqlite"  # a file on this machine: commits take microseconds
+        self._batch = threading.local()  # the writer thread's shared transaction (store/writer.py)
+        self._writer: GroupWriter | None = None
+
+    @property
+    def writer(self) -> GroupWriter:
+        """The group-commit writer (store/writer.py) the server sends a database server's writes to."""
+        if self._writer is None:
+            self._writer = GroupWriter(self, threads=1 if self.local else 2)  # SQLite has one writer at a time
+        return self._writer
 
     def close(self) -> None:
-        """Release the connections."""
+        """Finish the queued writes, release the connections."""
+        if self._writer is not None:
+            self._writer.close()
         self.engine.dispose()
 
     def check_integrity(self) -> None:
@@ -218,7 +232,36 @@ class WebStore:
         return self.engine.url.render_as_string(hide_password=True)
 
     @contextmanager
+    def batch(self, conn: Connection) -> Iterator[None]:
+        """One transaction on ``conn`` (the group writer's own connection) for every write method this
+        thread calls inside the block: committed at the end, rolled back entirely if any of them raises.
+        On PostgreSQL the statements and the commit go in psycopg's pipeline mode: sent without waiting
+        for each answer, so a batch costs one round trip however many writes it holds. A version check
+        that fails (:meth:`_bump`) is then an error inside the database, which aborts the transaction."""
+        self._batch.conn = conn
+        try:
+            if self.engine.dialect.name == "postgresql":
+                raw: Any = conn.connection.driver_connection
+                self._batch.raw = raw.cursor()  # the moves' statements in plain SQL: no SQLAlchemy per statement
+                with raw.pipeline():
+                    yield
+                    raw.commit()  # in the pipeline: the statements and the commit in one round trip
+            else:
+                yield
+            conn.commit()  # SQLite's commit; after the pipeline's, only SQLAlchemy's own bookkeeping
+        except BaseException:
+            with contextlib.suppress(Exception):
+                conn.rollback()
+            raise
+        finally:
+            self._batch.conn = self._batch.raw = None
+
+    @contextmanager
     def _write(self) -> Iterator[Connection]:
+        shared: Connection | None = getattr(self._batch, "conn", None)
+        if shared is not None:  # inside batch(): its transaction commits (or rolls back) all the writes
+            yield shared
+            return
         try:
             with self.engine.begin() as conn:
                 yield conn
@@ -270,6 +313,14 @@ class WebStore:
 
     def _bump(self, conn: Connection, table_id: str, version: int, **changes: object) -> None:
         """Move the table from version-1 to version; anything else means a second writer: refuse."""
+        raw = getattr(self._batch, "raw", None)  # the batch's psycopg cursor
+        if raw is not None:  # a pipelined batch (see batch()): no row count to read, so a missed version is
+            # a division by zero inside the database, which aborts the batch (each write is then retried alone)
+            sets = "".join(f", {tables.c[name].name} = %s" for name in changes)  # our column names, never input
+            raw.execute(
+                f"WITH b AS (UPDATE web_tables SET version = %s{sets} WHERE id = %s AND version = %s RETURNING 1) "
+                "SELECT 1 / count(*) FROM b", (version, *changes.values(), table_id, version - 1))
+            return
         if changes:
             done = conn.execute(
                 tables.update()
@@ -302,9 +353,14 @@ class WebStore:
             if result is not None:
                 changes = {"status": "finished", "finished_at": now}
             self._bump(conn, table_id, version, **changes)
-            conn.execute(
-                _APPEND, {"a_table": table_id, "a_seq": seq, "a_seat": seat, "a_json": action_json, "a_at": now}
-            )
+            raw = getattr(self._batch, "raw", None)
+            if raw is not None:  # a pipelined batch: the cursor at hand, no SQLAlchemy statement
+                raw.execute("INSERT INTO web_actions (table_id, seq, seat, action_json, created_at) "
+                            "VALUES (%s, %s, %s, %s, %s)", (table_id, seq, seat, action_json, now))
+            else:
+                conn.execute(
+                    _APPEND, {"a_table": table_id, "a_seq": seq, "a_seat": seat, "a_json": action_json, "a_at": now}
+                )
             if result is not None:
                 totals, winners = result
                 for idx, total in enumerate(totals):

@@ -25,6 +25,7 @@ from cubilete.store.webdb import SeatRow, TableRow, WebStore
 from cubilete.web.room import Room, store_write
 from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverPool
+from cubilete.web.winpool import WinPool
 
 if TYPE_CHECKING:
     from cubilete.web.site import Site
@@ -98,6 +99,7 @@ class Hub:
         self._loading = asyncio.Lock()
         self.solver = SolverPool(settings)  # new rule sets are solved in worker processes
         self.site: Site | None = None  # PostgreSQL: this process's part in a site of several (web/site.py)
+        self.chances = WinPool(settings.win_workers)  # the seats' chances to win, in a niced process
 
     async def resume(self) -> int:
         """Load every unfinished table and let its bots go on; returns how many."""
@@ -128,7 +130,7 @@ class Hub:
                 if row is None:
                     return None
                 rules = rules_from_dict(json.loads(row.rules_json), "stored rules")
-                room = Room(row, rules, self.store, self.settings, solver=self.solver)
+                room = Room(row, rules, self.store, self.settings, solver=self.solver, chances=self.chances)
                 if self.site is not None:
                     await self.site.attach(room)
                 self.rooms.setdefault(table_id, room)  # a table created here meanwhile is the one that counts
@@ -166,7 +168,7 @@ class Hub:
             if self.site is not None:
                 await self.site.release(row.id)
             raise
-        room = Room(row, rules, self.store, self.settings, solver=self.solver)
+        room = Room(row, rules, self.store, self.settings, solver=self.solver, chances=self.chances)
         self.rooms[row.id] = room
         if self.site is not None:
             await self.site.attach(room)
@@ -193,6 +195,7 @@ class Hub:
         if self.site is not None:  # its leases go last: another process takes the tables over
             await self.site.close()
         await self.solver.close()
+        self.chances.close()
 
 
 def web_record(room: Room) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from cubilete.web.names import check_name
 from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, Undo, error_frame
 from cubilete.web.settings import Settings
 from cubilete.web.views import SeatInfo, state_view, table_info
+from cubilete.web.winpool import WinJob, WinPool, job_of
 from cubilete.web.words import in_language
 from cubilete.win import chances as win_chances
 
@@ -41,13 +42,10 @@ SEND_QUEUE = 256  # frames waiting for a slow client before it is dropped
 
 
 async def store_write(store: WebStore, write: Callable[..., None], *args: Any) -> None:
-    """Commit through the store: SQLite in the loop (one writer; a local commit is quicker than a thread
-    hop, and a worker's write would make the loop's commits wait), a database server from a worker thread
-    (so other tables go on while it answers)."""
-    if store.local:
-        write(*args)
-    else:
-        await asyncio.to_thread(write, *args)
+    """Commit through the store's group-commit threads (store/writer.py; one for SQLite, two for a database
+    server): the writes waiting from every table share one transaction, and this returns once they are
+    committed, so the loop goes on with other tables meanwhile and the caller broadcasts after the commit."""
+    await store.writer.run(write, *args)
 
 
 class TokenBucket:
@@ -101,8 +99,9 @@ class Room:
     """A table as it is being played."""
 
     def __init__(self, row: TableRow, rules: Rules, store: WebStore, settings: Settings,
-                 solver: SolverPool | None = None) -> None:
+                 solver: SolverPool | None = None, chances: WinPool | None = None) -> None:
         self.id = row.id
+        self.chances = chances  # None: the chances are computed in a worker thread (tests of the room alone)
         self.solver = solver  # None: the tables are solved where they are needed (tests of the room alone)
         self.rules = rules
         self.store = store
@@ -188,15 +187,28 @@ class Room:
         if self.solver is not None:  # exact chances need the win tables the solving processes build
             await self.solver.ready(self.rules)
         while self.game is not None and (self.win is None or self.win[0] != self.version):
-            version, copy = self.version, from_record(to_record(self.game))
             try:
-                result = await asyncio.to_thread(with_tables_only, win_chances, copy)  # never solves here
+                if self.chances is not None:  # the server: a niced process, the newest version when it is free
+                    done = await self.chances.compute(self._win_job)
+                    if done is None:
+                        return
+                    version, probabilities, exact = done.version, list(done.probabilities), done.exact
+                else:  # a room alone (tests): a worker thread
+                    version, copy = self.version, from_record(to_record(self.game))
+                    result = await asyncio.to_thread(with_tables_only, win_chances, copy)  # never solves here
+                    probabilities, exact = list(result.probabilities), result.exact
             except Exception as exc:  # the chances are an extra: a failure must not stop the table
                 log.warning("table %s: no win chances (%s)", self.id, exc)
                 return
-            self.win = (version, list(result.probabilities), result.exact)
+            self.win = (version, probabilities, exact)
             if version == self.version:
                 self.broadcast()
+
+    def _win_job(self) -> WinJob | None:
+        """The table's position now, for the chances' worker (None: already computed, or no game)."""
+        if self.game is None or (self.win is not None and self.win[0] == self.version):
+            return None
+        return job_of(self.id, self.version, self.rules, self.seed, len(self.seats), self.game.history)
 
     # --- connections -------------------------------------------------------------------
     def join(self, client: Client) -> bool:

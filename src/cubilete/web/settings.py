@@ -62,6 +62,7 @@ class Settings:
     # several processes on one PostgreSQL (web/site.py; docs/WEB.md, "Several processes")
     site: bool = True  # PostgreSQL: take part in a site (leases, LISTEN/NOTIFY); false for a lone process
     site_poll: float = 1.0  # seconds between lease rounds (how soon a dead process's tables are taken over)
+    win_workers: int = 1  # niced processes computing the chances (web/winpool.py)
 
     @classmethod
     def from_environment(cls, db_url: str | None = None, bot_delay: float | None = None) -> Settings:

@@ -46,6 +46,7 @@ class SolverPool:
         self._jobs: dict[str, asyncio.Task[str | None]] = {}
         self._failed: OrderedDict[str, str] = OrderedDict()
         self._processes: set[asyncio.subprocess.Process] = set()
+        self._ready: set[Rules] = set()  # rule sets whose tables are on disk (ready() said None)
 
     def over_budget(self, rules: Rules) -> str | None:
         """Why the optimal bots and the coach cannot be exact on these rules here, or None if they can."""
@@ -83,10 +84,15 @@ class SolverPool:
     async def ready(self, rules: Rules) -> str | None:
         """None once the tables of ``rules`` are on disk (waiting for its solve if one is under way or
         can start), else why they will not be: over the budget, too large, failed, or the queue is full."""
+        if rules in self._ready:  # asked on every bot move and every version's chances: answered from memory
+            return None
         reason = self.over_budget(rules)
         if reason is not None:
             return reason
-        if self.solved(rules):
+        if self.solved(rules):  # builds the rules' state space: far too slow to repeat per move
+            if len(self._ready) >= FAILED_KEPT:
+                self._ready.clear()
+            self._ready.add(rules)
             return None
         key = table_key(rules)
         try:
