@@ -73,7 +73,7 @@ class TestOutput:
         (["--bots", "genius"], "--bots: unknown bot level 'genius' in 'bot:genius'; levels: random, greedy,"),
         (["--bots", "optimal,,random"], "--bots: every bot needs a level"),
         (["--games", "0"], "--games must be at least 1, not 0"),
-        (["--games", "many"], "argument --games/-n: invalid int value: 'many'"),
+        (["--games", "many"], "argument --games/-n: not a whole number: 'many'"),
         (["--workers", "0"], "--workers must be at least 1, not 0"),
         (["--rules", "nope"], "unknown rules 'nope'; presets: generala,"),
         (["--bots", ",".join(["random"] * 9)], "generala seats 1 to 8 players, not 9 bots"),

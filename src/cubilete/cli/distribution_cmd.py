@@ -8,10 +8,11 @@ from pathlib import Path
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
 from cubilete.errors import CubileteError, NotationError
+from cubilete.i18n import N_, _
 from cubilete.notation import format_filled, parse_filled
 from cubilete.solver import SolverUnsupportedError
 
-EXAMPLES = """\
+EXAMPLES = N_("""\
 examples:
   cubilete distribution                                   Generala from the empty sheet
   cubilete distribution --rules general --json            machine-readable: mean, sd, pmf, quantiles
@@ -23,7 +24,7 @@ the expected score (the policy of 'cubilete solve'), from the start of a turn wi
 given by --filled. Its mean and standard deviation are those of 'cubilete solve'. Rules whose
 tables (states x scores) are too large here, like Yahtzee and Yatzy, end with a one-line
 reason and exit 1.
-"""
+""")
 
 BAR_WIDTH = 40
 
@@ -32,22 +33,25 @@ def register(subparsers: Subcommands) -> None:
     """Add the ``distribution`` command."""
     p = subparsers.add_parser(
         "distribution",
-        help="exact distribution of the final score under optimal play",
+        help=_("exact distribution of the final score under optimal play"),
         description=paragraph(
-            "Print the probability of every final score under expected-score-optimal play, from the start "
+            _("Print the probability of every final score under expected-score-optimal play, from the start "
             "of the game or of a turn with some boxes already written, with its mean, standard deviation "
-            "and quantiles."
+            "and quantiles.")
         ),
-        epilog=EXAMPLES,
+        epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
+    p.add_argument("--rules", "-r", default="generala", metavar="R",
+        help=_("preset, alias or .toml (default generala)"))
     p.add_argument(
-        "--filled", "-f", action="append", default=[], metavar="BOXES", help="boxes already written: full=30,poker=0"
+        "--filled", "-f", action="append", default=[], metavar="BOXES", help=_("boxes already written: full=30,poker=0")
     )
-    p.add_argument("--bonuses", type=int, default=0, metavar="N", help="extra bonuses already earned (Yahtzee +100s)")
-    p.add_argument("--json", action="store_true", help="print a JSON object")
-    p.add_argument("--plot", type=Path, default=None, metavar="FILE", help="draw the distribution to FILE (.png, .svg)")
+    p.add_argument("--bonuses", type=int, default=0, metavar="N",
+        help=_("extra bonuses already earned (Yahtzee +100s)"))
+    p.add_argument("--json", action="store_true", help=_("print a JSON object"))
+    p.add_argument("--plot", type=Path, default=None, metavar="FILE",
+        help=_("draw the distribution to FILE (.png, .svg)"))
     p.set_defaults(func=run)
 
 

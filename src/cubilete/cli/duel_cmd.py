@@ -11,10 +11,11 @@ import time
 from cubilete.cli.common import DATA_ERROR, CliError
 from cubilete.duel import cache
 from cubilete.duel.space import build_joint
+from cubilete.i18n import N_, _
 from cubilete.rules import Rules
 from cubilete.solver.space import SolverUnsupportedError
 
-OBJECTIVE = (
+OBJECTIVE = N_(
     "Objective: the probability of winning, both players playing optimally for it; a servida "
     "Generala wins at once, a tie goes to tie-break rounds as the rules say (a shared win counts one half)."
 )
@@ -66,5 +67,5 @@ def run_duel(rules: Rules, args: argparse.Namespace) -> int:
     print(f"time               {seconds:.2f} s, {how}")
     print(f"table              {path if path.is_file() else '(not saved: the cache folder is not writable)'}")
     print(f"SHA-256            {solution.digest}")
-    print(OBJECTIVE)
+    print(_(OBJECTIVE))
     return 0

@@ -8,10 +8,11 @@ from typing import Any
 
 from cubilete.cli.common import CliError, Subcommands, rules_arg
 from cubilete.errors import CubileteError
+from cubilete.i18n import N_, _
 
 MAX_GAMES = 1_000_000
 
-EXAMPLES = """\
+EXAMPLES = N_("""\
 examples:
   cubilete evaluate --policy cubilete.envs.evaluate:random_policy --rules generala --games 200
   cubilete evaluate --policy my_agent:act --rules yahtzee --games 1000 --json
@@ -24,25 +25,25 @@ regret (expected points lost against optimal play) is measured; score + regret a
 optimum for any policy. The same --seed gives the same games, locally or on Dask.
 
 Exit status: 0 ok; 2 bad arguments or a policy that fails.
-"""
+""")
 
 
 def register(subparsers: Subcommands) -> None:
     """Add the ``evaluate`` command."""
     p = subparsers.add_parser(
         "evaluate",
-        help="measure a policy: mean score, exact regret per decision, where it loses",
-        description="Play many solitaire games with a policy and measure it against optimal play.",
-        epilog=EXAMPLES,
+        help=_("measure a policy: mean score, exact regret per decision, where it loses"),
+        description=_("Play many solitaire games with a policy and measure it against optimal play."),
+        epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--policy", "-p", required=True, metavar="MODULE:FUNCTION", help="the policy to measure")
-    p.add_argument("--rules", "-r", default="yahtzee", metavar="R", help="preset, alias or .toml (default yahtzee)")
-    p.add_argument("--games", "-n", type=int, default=1000, metavar="N", help="games to play (default 1000)")
-    p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="seed (default 0)")
-    p.add_argument("--no-regret", action="store_true", help="do not judge the decisions on the solved table")
-    p.add_argument("--dask", metavar="ADDRESS", help="run the games on a Dask cluster (tcp://HOST:PORT)")
-    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.add_argument("--policy", "-p", required=True, metavar="MODULE:FUNCTION", help=_("the policy to measure"))
+    p.add_argument("--rules", "-r", default="yahtzee", metavar="R", help=_("preset, alias or .toml (default yahtzee)"))
+    p.add_argument("--games", "-n", type=int, default=1000, metavar="N", help=_("games to play (default 1000)"))
+    p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help=_("seed (default 0)"))
+    p.add_argument("--no-regret", action="store_true", help=_("do not judge the decisions on the solved table"))
+    p.add_argument("--dask", metavar="ADDRESS", help=_("run the games on a Dask cluster (tcp://HOST:PORT)"))
+    p.add_argument("--json", action="store_true", help=_("print a JSON object"))
     p.set_defaults(func=run)
 
 

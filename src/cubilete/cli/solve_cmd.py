@@ -12,16 +12,11 @@ from collections.abc import Callable
 from typing import TextIO
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
-from cubilete.i18n import _, box_name, rules_title, servida_word, translate_error
-from cubilete.rules import Rules
+from cubilete.i18n import N_, _, box_name, rules_title, servida_word, translate_error
+from cubilete.rules import Rules, find_rules
 from cubilete.solver import Solution, SolverUnsupportedError, cache, check_solvable, solve
 
-OBJECTIVE = (
-    "Objective: the expected final score of one player playing alone. Instant wins are not modelled: "
-    "a servida Generala scores as an ordinary (servida) Generala and play goes on."
-)
-
-EXAMPLES = f"""\
+EXAMPLES = N_("""\
 examples:
   cubilete solve                          Generala: solved once (about a second), then cached
   cubilete solve --rules yahtzee          official Yahtzee (forced joker)
@@ -30,11 +25,11 @@ examples:
   cubilete solve --rules generala --no-cache   solve again and replace the cached tables
   cubilete solve --rules mini.toml --players 2   the exact two-player game: P(first player wins)
 
-{textwrap.fill(OBJECTIVE, 88)}
+{objective}
 The tables are cached in $CUBILETE_CACHE_DIR, else $XDG_CACHE_HOME/cubilete/solver, else
 ~/.cache/cubilete/solver, keyed by a hash of the rules. Rules too large to solve exactly
 (maxi-yatzy, general-4-columns) end with a one-line reason and exit 1.
-"""
+""")
 
 BAR_WIDTH = 30
 
@@ -54,22 +49,23 @@ def register(subparsers: Subcommands) -> None:
     """Add the ``solve`` command."""
     p = subparsers.add_parser(
         "solve",
-        help="optimal expected score of a rule set (exact solver)",
+        help=_("optimal expected score of a rule set (exact solver)"),
         description=paragraph(
-            "Solve a rule set exactly (or load its tables from the cache) and print the optimal expected "
+            _("Solve a rule set exactly (or load its tables from the cache) and print the optimal expected "
             "final score, its standard deviation, the time taken and the value table's SHA-256. "
-            "The objective is the expected final score; instant wins are scored as ordinary points."
+            "The objective is the expected final score; instant wins are scored as ordinary points.")
         ),
-        epilog=EXAMPLES,
+        epilog=_(EXAMPLES).format(objective=textwrap.fill(objective(find_rules("generala")), 88)),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
-    p.add_argument("--json", action="store_true", help="print a JSON object (no progress bar)")
+    p.add_argument("--rules", "-r", default="generala", metavar="R",
+        help=_("preset, alias or .toml (default generala)"))
+    p.add_argument("--json", action="store_true", help=_("print a JSON object (no progress bar)"))
     p.add_argument(
-        "--players", type=int, choices=(1, 2), default=1, help="2: the exact two-player game, P(first player wins)"
+        "--players", type=int, choices=(1, 2), default=1, help=_("2: the exact two-player game, P(first player wins)")
     )
     p.add_argument(
-        "--no-cache", action="store_true", help="ignore cached tables: solve again and replace them in the cache"
+        "--no-cache", action="store_true", help=_("ignore cached tables: solve again and replace them in the cache")
     )
     p.set_defaults(func=run)
 

@@ -9,31 +9,32 @@ import time
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
 from cubilete.cli.solve_cmd import progress_bar
-from cubilete.i18n import _, translate_error
+from cubilete.i18n import N_, _, translate_error
 from cubilete.solver import SolverUnsupportedError, check_solvable
 from cubilete.solver.advisor import advise
 from cubilete.solver.cache import load_or_solve
 
-EXAMPLES = """\
+EXAMPLES = N_("""\
 examples:
   cubilete warmup                    compile the solver and solve Generala (once; later runs load the cache)
   cubilete warmup --rules yahtzee    the same for another rule set
-"""
+""")
 
 
 def register(subparsers: Subcommands) -> None:
     """Add the ``warmup`` command."""
     p = subparsers.add_parser(
         "warmup",
-        help="compile the solver and solve the default rules once (setup does it)",
+        help=_("compile the solver and solve the default rules once (setup does it)"),
         description=paragraph(
-            "Build the compiled kernels of the solver and solve a rule set (loaded from the cache when it is "
-            "there), so that the first hint, bot and advice of a game answer at once."
+            _("Build the compiled kernels of the solver and solve a rule set (loaded from the cache when it is "
+            "there), so that the first hint, bot and advice of a game answer at once.")
         ),
-        epilog=EXAMPLES,
+        epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
+    p.add_argument("--rules", "-r", default="generala", metavar="R",
+        help=_("preset, alias or .toml (default generala)"))
     p.set_defaults(func=run)
 
 
