@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 
 from cubilete.cli import main
-from cubilete.cli.simulate_cmd import progress_bar
 
 pytestmark = pytest.mark.usefixtures("bots_solver_cache")
 
@@ -58,13 +56,6 @@ class TestOutput:
         assert code == 0
         assert "cubilete simulate --bots optimal,heuristic --games 1000 --seed 7" in out
         assert "random, greedy, heuristic, beginner, casual, strong, optimal, lookahead" in out
-
-    def test_progress_bar_text(self) -> None:
-        stream = io.StringIO()
-        bar = progress_bar(stream, width=10)
-        bar(5, 10)
-        bar(10, 10)
-        assert stream.getvalue() == "\r[#####.....] 5/10 games\r[##########] 10/10 games\n"
 
 
 @pytest.mark.parametrize(

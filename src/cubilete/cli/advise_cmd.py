@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter
 from collections.abc import Sequence
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, filled_arg, hand_arg, paragraph, rules_arg
+from cubilete.cli.progress import progress_bar
 from cubilete.cli.render import instant_win_name
-from cubilete.cli.solve_cmd import progress_bar
 from cubilete.errors import CubileteError, NotationError
 from cubilete.i18n import N_, _, servida_word, translate_error
 from cubilete.notation import format_dice, format_filled, parse_dice, parse_filled
@@ -184,8 +183,8 @@ def run(args: argparse.Namespace) -> int:
         except SolverUnsupportedError as exc:
             raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     label = _("solving {rules}").format(rules=rules.name)
-    show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, label)
-    solution = load_or_solve(rules, show, moments=False)
+    with progress_bar(label, enabled=not args.json) as show:
+        solution = load_or_solve(rules, show, moments=False)
     try:
         options = advise(solution, card, hand, args.throw, args.bonuses, held)
         extra = _win_columns(rules, card, hand, args, held)

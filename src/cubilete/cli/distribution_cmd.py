@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
+from cubilete.cli.progress import progress_bar
 from cubilete.errors import CubileteError, NotationError
 from cubilete.i18n import N_, _
 from cubilete.notation import format_filled, parse_filled
@@ -92,11 +93,16 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--filled: {exc}") from None
     if args.bonuses < 0:
         raise CliError(f"--bonuses: must be 0 or more, not {args.bonuses}")
+    from cubilete.solver.cache import shared_solution
     from cubilete.win.distribution import distribution
-    from cubilete.win.tables import check_tables
+    from cubilete.win.tables import check_tables, vector_table
 
     try:
         check_tables(rules)
+        with progress_bar(_("solving {rules}").format(rules=rules.name), enabled=not args.json) as show:
+            shared_solution(rules, show)
+        with progress_bar(_("score tables of {rules}").format(rules=rules.name), enabled=not args.json) as show:
+            vector_table(rules, "follow", show)  # built once here; distribution() takes it from memory
         dist = distribution(rules, card, args.bonuses)
     except SolverUnsupportedError as exc:
         raise CliError(str(exc), DATA_ERROR) from None

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import sys
 import time
 
 from cubilete.cli.common import DATA_ERROR, CliError
+from cubilete.cli.progress import progress_bar
 from cubilete.duel import cache
 from cubilete.duel.space import build_joint
 from cubilete.i18n import N_, _
@@ -23,20 +23,19 @@ OBJECTIVE = N_(
 
 def run_duel(rules: Rules, args: argparse.Namespace) -> int:
     """Print P(first player wins); rules whose joint game does not fit end with one line and exit 1."""
-    from cubilete.cli.solve_cmd import progress_bar
-
     try:
         joint = build_joint(rules)
     except SolverUnsupportedError as exc:
         raise CliError(str(exc), DATA_ERROR) from None
-    show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, f"solving {rules.name} x2")
     start = time.perf_counter()
     solution = None if args.no_cache else cache.load(rules)
     loaded = solution is not None
     if solution is None:
         from cubilete.duel.solve import solve_joint
 
-        solution = solve_joint(joint, show)
+        label = _("solving {rules} for two players").format(rules=rules.name)
+        with progress_bar(label, enabled=not args.json) as show:
+            solution = solve_joint(joint, show)
         with contextlib.suppress(OSError):  # a read-only cache folder only costs a new solve next time
             cache.save(solution)
     seconds = time.perf_counter() - start

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from cubilete.cli.common import CliError, Subcommands, rules_arg
+from cubilete.cli.progress import progress_bar
 from cubilete.errors import CubileteError
 from cubilete.i18n import N_, _
 
@@ -61,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise CliError(f"evaluate needs the rl extra (pip install 'cubilete[rl]'): {exc}") from None
     try:
-        result = evaluate(args.policy, rules, args.games, args.seed, regret=not args.no_regret, dask=args.dask)
+        with progress_bar(_("games"), enabled=not args.json) as show:
+            result = evaluate(args.policy, rules, args.games, args.seed, regret=not args.no_regret, dask=args.dask,
+                              progress=show)
     except CubileteError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:

@@ -6,14 +6,12 @@ import argparse
 import json
 import os
 import secrets
-import sys
 import textwrap
-from collections.abc import Callable
-from typing import TextIO
 
 from cubilete.bots import BOT_LEVELS, UnknownBotError
 from cubilete.cli.common import CliError, Subcommands, rules_arg, text_arg
 from cubilete.cli.players import bot_label
+from cubilete.cli.progress import progress_bar
 from cubilete.i18n import N_, _, ngettext, translate_error
 from cubilete.sim import SimResult, SimulationError, simulate
 
@@ -78,20 +76,6 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument("--dask", metavar="ADDRESS",
         help=_("play the games on a Dask cluster (tcp://HOST:PORT; extra [dask])"))
     p.set_defaults(func=run)  # fmt: skip
-
-
-def progress_bar(stream: TextIO, width: int = 30) -> Callable[[int, int], None]:
-    """A plain ``\\r`` progress bar on ``stream``; a new line once complete."""
-
-    def show(done: int, total: int) -> None:
-        filled = width * done // max(total, 1)
-        games = _("{done}/{total} games").format(done=done, total=total)
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {games}")
-        if done >= total:
-            stream.write("\n")
-        stream.flush()
-
-    return show
 
 
 def _interval(lo_hi: tuple[float, float] | None, digits: int = 1, scale: float = 1.0) -> str:
@@ -186,11 +170,11 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--bots: every bot needs a level (got {bots}); levels: {levels}").format(
             bots=repr(args.bots), levels=", ".join(BOT_LEVELS)))
     seed = args.seed if args.seed is not None else secrets.token_hex(4)
-    progress = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr)
     try:
-        result = simulate(rules, specs, args.games, seed, args.workers, progress,
-                          mode="solo" if args.solo else ("paired" if args.paired else "table"),
-                          loss=not args.no_loss, dask=args.dask)  # fmt: skip
+        with progress_bar(_("games"), enabled=not args.json) as progress:
+            result = simulate(rules, specs, args.games, seed, args.workers, progress,
+                              mode="solo" if args.solo else ("paired" if args.paired else "table"),
+                              loss=not args.no_loss, dask=args.dask)  # fmt: skip
     except UnknownBotError as exc:
         raise CliError(f"--bots: {translate_error(str(exc))}") from None
     except SimulationError as exc:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import sys
 import textwrap
 import time
 from collections.abc import Callable
-from typing import TextIO
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
+from cubilete.cli.progress import progress_bar
 from cubilete.i18n import N_, _, box_name, rules_title, servida_word, translate_error
 from cubilete.rules import Rules, find_rules
 from cubilete.solver import Solution, SolverUnsupportedError, cache, check_solvable, solve
@@ -30,9 +29,6 @@ The tables are cached in $CUBILETE_CACHE_DIR, else $XDG_CACHE_HOME/cubilete/solv
 ~/.cache/cubilete/solver, keyed by a hash of the rules. Rules too large to solve exactly
 (maxi-yatzy, general-4-columns) end with a one-line reason and exit 1.
 """)
-
-BAR_WIDTH = 30
-
 
 def objective(rules: Rules) -> str:
     """What the solved value means, in the current language; instant wins are named only where the rules have one."""
@@ -70,19 +66,6 @@ def register(subparsers: Subcommands) -> None:
     p.set_defaults(func=run)
 
 
-def progress_bar(stream: TextIO, label: str) -> Callable[[int, int], None]:
-    """A plain one-line text bar redrawn with ``\\r`` (ends the line when done)."""
-
-    def show(done: int, total: int) -> None:
-        filled = BAR_WIDTH * done // max(total, 1)
-        stream.write(f"\r{label} [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {done}/{total}")
-        if done >= total:
-            stream.write("\n")
-        stream.flush()
-
-    return show
-
-
 def obtain(rules: Rules, use_cache: bool, progress: Callable[[int, int], None] | None) -> tuple[Solution, bool]:
     """The tables with second moments, and True if they came from the cache (False: solved now and saved)."""
     if use_cache:
@@ -107,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
     except SolverUnsupportedError as exc:
         raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     label = _("solving {rules}").format(rules=rules.name)
-    show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, label)
     start = time.perf_counter()
-    solution, loaded = obtain(rules, not args.no_cache, show)
+    with progress_bar(label, enabled=not args.json) as show:
+        solution, loaded = obtain(rules, not args.no_cache, show)
     seconds = time.perf_counter() - start
     path = cache.table_path(rules)
     digest = cache.values_digest(solution)

@@ -4,11 +4,10 @@ hint and bot answer at once (``./dev play`` runs it during setup)."""
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
-from cubilete.cli.solve_cmd import progress_bar
+from cubilete.cli.progress import progress_bar
 from cubilete.i18n import N_, _, translate_error
 from cubilete.solver import SolverUnsupportedError, check_solvable
 from cubilete.solver.advisor import advise
@@ -47,8 +46,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     start = time.perf_counter()
     label = _("preparing the solver for {rules}").format(rules=rules.name)
-    show = progress_bar(sys.stderr, label) if sys.stderr.isatty() else None
-    solution = load_or_solve(rules, show, moments=False)
+    with progress_bar(label) as show:
+        solution = load_or_solve(rules, show, moments=False)
     # one piece of advice compiles the advisor's kernels too: the first hint of a game is then instant
     advise(solution, (None,) * len(rules.slots), tuple(range(1, rules.dice + 1)), 1, 0, ())
     seconds = time.perf_counter() - start
