@@ -127,6 +127,7 @@ class Room:
         self.win: tuple[int, list[float], bool] | None = None  # (version, chances, exact): cached per version
         self._win_task: asyncio.Task[None] | None = None
         self.acted: list[int] = []  # the seat of each action in the game's history (undo needs whose it was)
+        self.rematch: str | None = None  # the table of the rematch, once someone asked for it (web/api.py)
         if self.status != "waiting":
             self.game = self._new_game()
             for seat, text in row.actions:
