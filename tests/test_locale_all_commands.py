@@ -148,6 +148,8 @@ COMMANDS: list[list[str]] = [
     ["solve", "--rules", "mini.toml"],
     ["solve", "--rules", "maxi-yatzy"],
     ["warmup", "--rules", "mini.toml"],
+    ["distribution", "--rules", "mini.toml"],
+    ["distribution", "--bonuses", "-1"],
     ["simulate", "--rules", "mini.toml", "--games", "4", "--workers", "1", "--seed", "3"],
     ["simulate", "--rules", "mini.toml", "--games", "2", "--workers", "1", "--seed", "3", "--solo", "--bots",
      "greedy,strong"],

@@ -9,7 +9,7 @@ from pathlib import Path
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
 from cubilete.cli.progress import progress_bar
 from cubilete.errors import CubileteError, NotationError
-from cubilete.i18n import N_, _
+from cubilete.i18n import N_, _, translate_error
 from cubilete.notation import format_filled, parse_filled
 from cubilete.solver import SolverUnsupportedError
 
@@ -90,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         card = parse_filled(",".join(args.filled), rules)
     except NotationError as exc:
-        raise CliError(f"--filled: {exc}") from None
+        raise CliError(f"--filled: {translate_error(str(exc))}") from None
     if args.bonuses < 0:
-        raise CliError(f"--bonuses: must be 0 or more, not {args.bonuses}")
+        raise CliError(_("--bonuses: must be 0 or more, not {bonuses}").format(bonuses=args.bonuses))
     from cubilete.solver.cache import shared_solution
     from cubilete.win.distribution import distribution
     from cubilete.win.tables import check_tables, vector_table
@@ -105,9 +105,9 @@ def run(args: argparse.Namespace) -> int:
             vector_table(rules, "follow", show)  # built once here; distribution() takes it from memory
         dist = distribution(rules, card, args.bonuses)
     except SolverUnsupportedError as exc:
-        raise CliError(str(exc), DATA_ERROR) from None
+        raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     except CubileteError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(translate_error(str(exc))) from None
     filled = format_filled(rules, card)
     if args.plot is not None:
         _plot(args.plot, dist, f"{rules.name}" + (f" ({filled})" if filled else ""))
@@ -116,12 +116,13 @@ def run(args: argparse.Namespace) -> int:
         data["filled"] = filled
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
-    where = f"from {filled}" if filled else "from the empty sheet"
-    print(f"{rules.name}: final score under expected-score-optimal play, {where}")
-    print(f"mean {dist.mean:.4f}  sd {dist.sd:.4f}  min {dist.offset}  max {dist.offset + dist.pmf.size - 1}")
+    where = _("from {filled}").format(filled=filled) if filled else _("from the empty sheet")
+    print(_("{rules}: final score under expected-score-optimal play, {where}").format(rules=rules.name, where=where))
+    print(_("mean {mean}  sd {sd}  min {low}  max {high}").format(
+        mean=f"{dist.mean:.4f}", sd=f"{dist.sd:.4f}", low=dist.offset, high=dist.offset + dist.pmf.size - 1))
     qs = dist.to_json()["quantiles"]
     assert isinstance(qs, dict)
-    print("quantiles: " + "  ".join(f"{k}: {v}" for k, v in qs.items()))
+    print(_("quantiles: {quantiles}").format(quantiles="  ".join(f"{k}: {v}" for k, v in qs.items())))
     lo, hi = dist.quantile(0.001), dist.quantile(0.999)
     step = max(1, (hi - lo + 1) // 50)
     bins: dict[int, float] = {}
@@ -130,10 +131,12 @@ def run(args: argparse.Namespace) -> int:
             key = lo + (s - lo) // step * step
             bins[key] = bins.get(key, 0.0) + p
     peak = max(bins.values())
-    unit = f"scores {lo} to {hi} (99.8% of games)" + (f", in bins of {step}" if step > 1 else "")
-    print(f"score  probability   {unit}")
+    unit = _("scores {low} to {high} (99.8% of games)").format(low=lo, high=hi)
+    if step > 1:
+        unit += _(", in bins of {step}").format(step=step)
+    print(_("score  probability   {unit}").format(unit=unit))
     for s, p in sorted(bins.items()):
         print(f"{s:>5}  {p:9.5f}   {'#' * round(BAR_WIDTH * p / peak)}")
     if args.plot is not None:
-        print(f"plot written to {args.plot}")
+        print(_("plot written to {path}").format(path=args.plot))
     return 0
