@@ -141,3 +141,25 @@ def test_rules_check_shows_it_translated(
     assert main(["--lang", lang, "rules", "check", "mesa.toml"]) == 1
     assert expected in capsys.readouterr().err
     i18n.set_language("en")
+
+
+BROKEN_TOML = ['base = "generala"\nvalue = [\n', 'name = "x', "dice = 5\ndice = 6\n", "[box.full\n", 'x = "a\\q"',
+               "= 3\n", "dice = 5 6\n", "t = {a = 1, a = 2}\n"]
+TOML_ENGLISH = re.compile(r"\b(Invalid|Unclosed|Unterminated|Expected|Cannot|Duplicate|Illegal|Found|Unescaped|line|"
+                          r"column|end|document|at|valid)\b")
+
+
+@pytest.mark.parametrize("lang", ["es", "pt_BR"])
+@pytest.mark.parametrize("text", BROKEN_TOML)
+def test_the_toml_readers_reasons_are_translated(lang: str, text: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        rules_from_toml(text, "profile")
+    english = str(caught.value)
+    assert english.startswith("profile: not valid TOML: ")
+    i18n.set_language(lang)
+    try:
+        shown = translate_error(english)
+    finally:
+        i18n.set_language("en")
+    assert not TOML_ENGLISH.search(shown), shown
+    assert re.search(r"\((?:en|em) (?:l[ií]nea|linha) \d+, colun?m?na \d+\)|\((?:en|em) (?:final|fim)", shown), shown

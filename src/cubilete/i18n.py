@@ -338,6 +338,33 @@ WHERE_TEMPLATES: tuple[str, ...] = (
     N_("rules {name}, box {box}"),
     N_("rules {name}"),
 )
+# Python's TOML reader (tomllib) explains a broken profile in English: "{reason} (at {where})"
+TOML_TEMPLATES: tuple[str, ...] = (
+    N_("Cannot declare {key} twice"),
+    N_("Cannot mutate immutable namespace {key}"),
+    N_("Cannot overwrite a value"),
+    N_("Cannot redefine namespace {key}"),
+    N_("Duplicate inline table key {key}"),
+    N_("Escaped character is not a Unicode scalar value"),
+    N_("Expected '=' after a key in a key/value pair"),
+    N_("Expected ']' at the end of a table declaration"),
+    N_("Expected ']]' at the end of an array declaration"),
+    N_("Expected newline or end of document after a statement"),
+    N_("Expected {what}"),
+    N_("Found invalid character {char}"),
+    N_("Illegal character {char}"),
+    N_("Invalid date or datetime"),
+    N_("Invalid hex value"),
+    N_("Invalid initial character for a key part"),
+    N_("Invalid statement"),
+    N_("Invalid value"),
+    N_("Unclosed array"),
+    N_("Unclosed inline table"),
+    N_("Unescaped '\\' in a string"),
+    N_("Unterminated string"),
+)
+TOML_WHERE_TEMPLATES: tuple[str, ...] = (N_("line {line}, column {column}"), N_("end of document"))
+_TOML_ERROR = re.compile(r"(?P<source>.*): not valid TOML: (?P<reason>.*) \(at (?P<where>[^()]*)\)", re.DOTALL)
 HOUSE_RULES_TITLE = N_("{title} (house rules)")  # the title a profile gets when it gives none
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -383,6 +410,13 @@ def translate_formatted(text: str, templates: Sequence[str]) -> str:
 def _translated(text: str) -> str | None:
     """``text`` in the current language if it is one of the known messages, after any number of
     places (``mesa.toml:4: box.full.value: ...``, ``rules 'mesa', box 'full': ...``); None if not known."""
+    toml = _TOML_ERROR.fullmatch(text)
+    if toml is not None:  # the reader's reason and place, translated one by one
+        reason = _("{reason} (at {where})").format(
+            reason=translate_formatted(toml["reason"], TOML_TEMPLATES),
+            where=translate_formatted(toml["where"], TOML_WHERE_TEMPLATES),
+        )
+        return _("{source}: not valid TOML: {reason}").format(source=toml["source"], reason=reason)
     for templates in (PROFILE_TEMPLATES, ERROR_TEMPLATES):
         for template in templates:
             if _template_pattern(template).fullmatch(text) is not None:
