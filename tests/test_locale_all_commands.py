@@ -150,6 +150,7 @@ COMMANDS: list[list[str]] = [
     ["warmup", "--rules", "mini.toml"],
     ["distribution", "--rules", "mini.toml"],
     ["distribution", "--bonuses", "-1"],
+    ["evaluate", "--policy", "cubilete.envs.evaluate:random_policy", "--rules", "mini.toml", "--games", "2"],
     ["simulate", "--rules", "mini.toml", "--games", "4", "--workers", "1", "--seed", "3"],
     ["simulate", "--rules", "mini.toml", "--games", "2", "--workers", "1", "--seed", "3", "--solo", "--bots",
      "greedy,strong"],
