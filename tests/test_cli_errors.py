@@ -36,7 +36,7 @@ def fails(capsys: pytest.CaptureFixture[str], argv: list[str], code: int = 2) ->
         (["score", "12", "--dice", "12345"], "no line 12: lines are 1 to 11"),
         (["score", "--dice", "12345", "--throw", "0"], "--throw: throws are counted from 1"),
         (["score", "--dice", "12345", "--throw", "4"], "--throw: generala has 3 throws a turn, not 4"),
-        (["score", "--dice", "12345", "--throw", "x"], "invalid int value: 'x' (try 'cubilete score --help')"),
+        (["score", "--dice", "12345", "--throw", "x"], "not a whole number: 'x' (try 'cubilete score --help')"),
         (["score"], "required: --dice"),
         (["score", "--rules", "missing.toml", "--dice", "12345"], "missing.toml: cannot read"),
         (["frob"], "invalid choice: 'frob'"),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 from pathlib import Path
 
@@ -11,7 +10,6 @@ import numpy as np
 import pytest
 
 from cubilete.cli import main
-from cubilete.cli.solve_cmd import progress_bar
 from cubilete.rules import find_rules
 from cubilete.solver import solve
 
@@ -101,13 +99,3 @@ class TestSolve:
         assert "instant wins are scored as ordinary points" in text
 
 
-class TestProgressBar:
-    def test_redraws_one_line_and_ends_it(self) -> None:
-        stream = io.StringIO()
-        show = progress_bar(stream, "solving x")
-        for done in range(1, 5):
-            show(done, 4)
-        text = stream.getvalue()
-        assert text.count("\r") == 4 and text.endswith("\n") and text.count("\n") == 1
-        assert "2/4" in text and text.rstrip().endswith("4/4")
-        assert "[" + "#" * 30 + "]" in text

@@ -31,14 +31,16 @@ ENGLISH = frozenset(
         ),
     )
 )
-COMMAND_NAMES = "play|score|rules|replay|solve|advise|simulate|stats|verify|serve|warmup"
-LEVELS = "random|greedy|heuristic|beginner|casual|strong|optimal|lookahead"
+COMMAND_NAMES = "play|score|rules|replay|solve|advise|simulate|stats|verify|serve|warmup|distribution|evaluate"
+LEVELS = "random|greedy|heuristic|beginner|casual|strong|optimal|lookahead|win|exact"
 IDENTIFIER = re.compile(
     r"TOML[^:]*: .*|"  # the TOML parser's own words (Python's tomllib, in English)
-    r"--?[A-Za-z][\w-]*|[\w./-]+\.(?:json|toml|npz)|bot:\w+|\w+@\d|/\S+"  # options, files, bots, slots, paths
+    r"^\s+\[[\w.]+\]$|^\s+\w+ = .*|"  # a TOML profile shown in a help text
+    rf"^ {{4}}(?:{COMMAND_NAMES})\b|"  # the list of commands in ``cubilete --help``
+    r"--?[A-Za-z][\w-]*|[\w./-]+\.(?:json|toml|npz|png|svg)|bot:\w+|\w+@\d|/\S+"  # options, files, bots, slots, paths
     r"|'[^']*'|\b[A-Z]{2,}\b"  # quoted input and metavariables (COMMAND)
     rf"|cubilete (?:{COMMAND_NAMES})( (?:list|show|check))?"  # a command to type
-    rf"|\b(?:{COMMAND_NAMES})(?:, (?:{COMMAND_NAMES}))+|\b(?:{LEVELS})(?:, (?:{LEVELS}))+"  # lists of names
+    rf"|\b(?:{COMMAND_NAMES})(?:, (?:{COMMAND_NAMES}))+|\b(?:{LEVELS})(?:,\s?(?:{LEVELS}))+"  # lists of names
 )
 PROFILE = """\
 base = "generala"
@@ -146,6 +148,9 @@ COMMANDS: list[list[str]] = [
     ["solve", "--rules", "mini.toml"],
     ["solve", "--rules", "maxi-yatzy"],
     ["warmup", "--rules", "mini.toml"],
+    ["distribution", "--rules", "mini.toml"],
+    ["distribution", "--bonuses", "-1"],
+    ["evaluate", "--policy", "cubilete.envs.evaluate:random_policy", "--rules", "mini.toml", "--games", "2"],
     ["simulate", "--rules", "mini.toml", "--games", "4", "--workers", "1", "--seed", "3"],
     ["simulate", "--rules", "mini.toml", "--games", "2", "--workers", "1", "--seed", "3", "--solo", "--bots",
      "greedy,strong"],
@@ -184,6 +189,72 @@ def test_every_command_speaks_one_language(
         assert out or err, argv
         problems += [f"{' '.join(argv)}: {line!r} {words}" for line, words in english_words(out + err)]
     assert not problems, "\n".join(problems)
+
+
+def help_commands() -> list[list[str]]:
+    """``--help`` of the program, of every command and of every action (``rules show``), from the parser itself."""
+    import argparse
+
+    from cubilete.cli.main import build_parser
+
+    found: list[list[str]] = []
+
+    def walk(parser: argparse.ArgumentParser, words: list[str]) -> None:
+        found.append([*words, "--help"])
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, [*words, name])
+
+    walk(build_parser(), [])
+    return found
+
+
+def test_help_reaches_every_command() -> None:
+    helps = [" ".join(words) for words in help_commands()]
+    assert {"--help", "play --help", "rules show --help", "distribution --help", "evaluate --help"} <= set(helps)
+
+
+@pytest.mark.parametrize("lang", ["es", "pt_BR"])
+def test_every_help_speaks_one_language(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--help`` of every command: argparse's own words, descriptions, options and examples."""
+    problems = []
+    for argv in help_commands():
+        i18n.reset_language()
+        assert main(["--lang", lang, *argv]) == 0, argv
+        out, err = capsys.readouterr()
+        assert out.startswith("uso: "), (argv, out[:80])
+        assert "opções:" in out if lang == "pt_BR" else "opciones:" in out, argv
+        problems += [f"{' '.join(argv)}: {line!r} {words}" for line, words in english_words(out + err)]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("lang", "argv", "expected"),
+    [
+        ("es", ["score"], "faltan estos argumentos: --dice/-d (probá 'cubilete score --help')"),
+        ("pt_BR", ["score"], "faltam estes argumentos: --dice/-d (tente 'cubilete score --help')"),
+        ("es", ["score", "--dice", "12345", "--throw", "x"], "argumento --throw/-t: no es un número entero: 'x'"),
+        ("pt_BR", ["solve", "--players", "3"], "argumento --players: opção inválida: 3 (escolha entre 1, 2)"),
+        ("es", ["serve", "--port", "0"], "argumento --port: '0' no es un número de puerto (1-65535)"),
+        ("en", ["score"], "the following arguments are required: --dice/-d (try 'cubilete score --help')"),
+    ],
+)
+def test_argparse_errors_in_the_language(
+    lang: str, argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    i18n.reset_language()
+    assert main(["--lang", lang, *argv]) == 2
+    assert expected in capsys.readouterr().err
+
+
+def test_argparse_is_left_as_it_was(capsys: pytest.CaptureFixture[str]) -> None:
+    """After a Spanish run, a program's own argparse speaks English again."""
+    import argparse
+
+    main(["--lang", "es", "rules", "list"])
+    capsys.readouterr()
+    assert "usage:" in argparse.ArgumentParser(prog="x").format_help()
 
 
 def test_the_environment_chooses_the_language(

@@ -190,6 +190,9 @@ def box_name(rules: Rules, box_id: str) -> str:
 
 def rules_title(rules: Rules) -> str:
     """The title of a rule set in the current language (a house-rule title of its own stays)."""
+    base, house, _rest = rules.title.rpartition(" (house rules)")
+    if house and not _rest:  # the title a profile without one gets: "Generala (house rules)"
+        return _(HOUSE_RULES_TITLE).format(title=_data_name(RULES_CONTEXT, base))
     return _data_name(RULES_CONTEXT, rules.title)
 
 
@@ -270,7 +273,106 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     N_("name at least one bot"),
 )
 
+# The mistakes of a house-rule profile (cubilete/rules/profile.py, codec.py, model.py): the part after
+# "file:line: " (and after a key such as "dice: " or "rules 'mesa', box 'full': "). A longer message
+# comes before a shorter one it starts with ({allowed} would swallow the rest).
+PROFILE_TEMPLATES: tuple[str, ...] = (
+    N_("{source}: not valid TOML: values nested too deeply"),
+    N_("name must be a slug: lowercase letters a-z, digits, and single '-' or '_' between them, "
+       "at most {most} characters; got {name}"),
+    N_("base must be a preset name, got {value}"),
+    N_("use [box.ID] tables to change boxes, not 'boxes'"),
+    N_("use [box.ID] tables to change boxes"),
+    N_("unknown rules field {key}; allowed: {allowed}; profile keys also: {keys}"),
+    N_("unknown rules field {key}; allowed: {allowed}"),
+    N_("{key} must not be empty"),
+    N_("remove must be a list of box ids"),
+    N_("cannot remove {box}: boxes are {boxes}"),
+    N_("a new box needs name and kind; missing {missing} (kinds: {kinds})"),
+    N_("order must list every box once: {boxes}"),
+    N_("{path} is a folder, not a .toml profile"),
+    N_("{path}: not a UTF-8 text file"),
+    N_("{name} is a folder, not a preset name or a .toml profile"),
+    N_("expected true or false, got {value}"),
+    N_("expected an integer, got {value}"),
+    N_("{value} is too large (at most {most})"),
+    N_("expected a string, got {value}"),
+    N_("expected one of {values}, got {value}"),
+    N_("expected a list, got {value}"),
+    N_('expected a list of patterns such as ["12345", "23456"]'),
+    N_('a pattern is a string of faces such as "12345", got {value}'),
+    N_("expected a table of face = value, such as {{ 1 = 80 }}"),
+    N_("face {face} is not a number 1-6"),
+    N_("expected a table of box fields, got {value}"),
+    N_("unknown box field; allowed: {fields}"),
+    N_("a box needs {fields}"),
+    N_("expected an object with the rules' fields"),
+    N_("expected a list of boxes"),
+    N_("missing {key}"),
+    N_("rules need a name"),
+    N_("there must be at least one box"),
+    N_("dice must be 1 to 8, not {dice}"),
+    N_("throws must be 1 to 10, not {throws}"),
+    N_("there must be at least one column"),
+    N_("box ids must be unique; repeated: {ids}"),
+    N_("rounds must be 1 to the number of boxes ({count}), not {rounds}"),
+    N_("players must satisfy 1 <= min_players <= max_players <= 8"),
+    N_("extra_bonus_box {box} is not a box"),
+    N_("a joker rule needs extra_bonus_box (the five-of-a-kind box)"),
+    N_("order_by_start needs a start throw (start highest-die or lowest-sum)"),
+    N_("boxes {chain} require each other: none could hold points"),
+    N_("an id uses only letters, digits, '-' and '_'"),
+    N_("an upper box needs a face 1 to 6, not {face}"),
+    N_("groups must be a list of sizes of at least 1"),
+    N_("groups {groups} need more than {dice} dice"),
+    N_("a straight needs at least one pattern"),
+    N_("an empty pattern would match every hand"),
+    N_("pattern {pattern} must be sorted faces 1-6, at most {dice} dice"),
+    N_("face_values faces must be 1 to 6"),
+    N_("requires {box}, which is not another box"),
+    N_("win_after_scratch goes with instant_win"),
+    N_("values must not be negative"),
+)
+# where a consistency mistake is (cubilete/rules/model.py ``check_rules``): longer first
+WHERE_TEMPLATES: tuple[str, ...] = (
+    N_("rules {name}, box {box}"),
+    N_("rules {name}"),
+)
+# Python's TOML reader (tomllib) explains a broken profile in English: "{reason} (at {where})"
+TOML_TEMPLATES: tuple[str, ...] = (
+    N_("Cannot declare {key} twice"),
+    N_("Cannot mutate immutable namespace {key}"),
+    N_("Cannot overwrite a value"),
+    N_("Cannot redefine namespace {key}"),
+    N_("Duplicate inline table key {key}"),
+    N_("Escaped character is not a Unicode scalar value"),
+    N_("Expected '=' after a key in a key/value pair"),
+    N_("Expected ']' at the end of a table declaration"),
+    N_("Expected ']]' at the end of an array declaration"),
+    N_("Expected newline or end of document after a statement"),
+    N_("Expected {what}"),
+    N_("Found invalid character {char}"),
+    N_("Illegal character {char}"),
+    N_("Invalid date or datetime"),
+    N_("Invalid hex value"),
+    N_("Invalid initial character for a key part"),
+    N_("Invalid statement"),
+    N_("Invalid value"),
+    N_("Unclosed array"),
+    N_("Unclosed inline table"),
+    N_("Unescaped '\\' in a string"),
+    N_("Unterminated string"),
+)
+TOML_WHERE_TEMPLATES: tuple[str, ...] = (N_("line {line}, column {column}"), N_("end of document"))
+_TOML_ERROR = re.compile(r"(?P<source>.*): not valid TOML: (?P<reason>.*) \(at (?P<where>[^()]*)\)", re.DOTALL)
+HOUSE_RULES_TITLE = N_("{title} (house rules)")  # the title a profile gets when it gives none
+
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _literal(text: str) -> str:
+    """A piece of a template as the formatted text shows it (``{{`` is one brace)."""
+    return re.escape(text.replace("{{", "{").replace("}}", "}"))
 
 
 @lru_cache(maxsize=256)
@@ -280,11 +382,11 @@ def _template_pattern(template: str) -> re.Pattern[str]:
     at = 0
     for m in _PLACEHOLDER.finditer(template):
         name = m.group(1)
-        parts.append(re.escape(template[at : m.start()]))
+        parts.append(_literal(template[at : m.start()]))
         parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
         seen.add(name)
         at = m.end()
-    parts.append(re.escape(template[at:]))
+    parts.append(_literal(template[at:]))
     return re.compile("".join(parts), re.DOTALL)
 
 
@@ -305,9 +407,44 @@ def translate_formatted(text: str, templates: Sequence[str]) -> str:
     return text
 
 
+def _translated(text: str) -> str | None:
+    """``text`` in the current language if it is one of the known messages, after any number of
+    places (``mesa.toml:4: box.full.value: ...``, ``rules 'mesa', box 'full': ...``); None if not known."""
+    toml = _TOML_ERROR.fullmatch(text)
+    if toml is not None:  # the reader's reason and place, translated one by one
+        reason = _("{reason} (at {where})").format(
+            reason=translate_formatted(toml["reason"], TOML_TEMPLATES),
+            where=translate_formatted(toml["where"], TOML_WHERE_TEMPLATES),
+        )
+        return _("{source}: not valid TOML: {reason}").format(source=toml["source"], reason=reason)
+    for templates in (PROFILE_TEMPLATES, ERROR_TEMPLATES):
+        for template in templates:
+            if _template_pattern(template).fullmatch(text) is not None:
+                return translate_formatted(text, (template,))
+    at = text.find(": ")
+    while at > 0:
+        rest = _translated(text[at + 2 :])
+        if rest is not None:
+            return translate_formatted(text[:at], WHERE_TEMPLATES) + ": " + rest
+        at = text.find(": ", at + 1)
+    return None
+
+
 def translate_error(message: str) -> str:
-    """An error message of the engine (an illegal action, an unknown box) in the current language."""
-    return translate_formatted(message, ERROR_TEMPLATES)
+    """An error message of the engine (an illegal action, an unknown box, a house-rule profile's
+    mistake after its file and line) in the current language; unknown messages stay as they are.
+
+    >>> set_language("es")
+    'es'
+    >>> translate_error("mesa.toml:2: dice: expected an integer, got 'seis'")
+    "mesa.toml:2: dice: se esperaba un número entero, llegó 'seis'"
+    >>> translate_error("profile:5: rules 'mesa', box 'full': values must not be negative")
+    "profile:5: reglas 'mesa', casillero 'full': los valores no pueden ser negativos"
+    >>> set_language("en")
+    'en'
+    """
+    found = _translated(message)
+    return message if found is None else found
 
 
 def explain_illegal(game: Game, action: Action) -> str:

@@ -4,22 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter
 from collections.abc import Sequence
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, filled_arg, hand_arg, paragraph, rules_arg
+from cubilete.cli.progress import progress_bar
 from cubilete.cli.render import instant_win_name
-from cubilete.cli.solve_cmd import progress_bar
 from cubilete.errors import CubileteError, NotationError
-from cubilete.i18n import _, servida_word, translate_error
+from cubilete.i18n import N_, _, servida_word, translate_error
 from cubilete.notation import format_dice, format_filled, parse_dice, parse_filled
 from cubilete.rules import Rules, scoring
 from cubilete.solver import SolverUnsupportedError, check_solvable
 from cubilete.solver.advisor import Option, advise
 from cubilete.solver.cache import load_or_solve
 
-EXAMPLES = """\
+EXAMPLES = N_("""\
 examples:
   cubilete advise --dice 1 1 3 4 5 --throw 1                      Generala, empty sheet, first throw
   cubilete advise --dice 11345 --throw 2 --filled escalera=20,full=0
@@ -44,25 +43,27 @@ the game is played to reach T (and ranks by it). --vs FILLED, once per opponent 
 they play after you, adds each option's probability of winning: every opponent plays for
 expected points from the start of their next turn with that sheet, dice are independent,
 ties are split evenly, instant wins count by their chance (and it ranks by it).
-"""
+""")
 
 
 def register(subparsers: Subcommands) -> None:
     """Add the ``advise`` command."""
     p = subparsers.add_parser(
         "advise",
-        help="every option in a situation, ranked by expected final score",
+        help=_("every option in a situation, ranked by expected final score"),
         description=paragraph(
-            "List every distinct option after a throw (each keep, each box to score) with its expected final "
-            "score under optimal play and its loss against the best, best first."
+            _("List every distinct option after a throw (each keep, each box to score) with its expected final "
+            "score under optimal play and its loss against the best, best first.")
         ),
-        epilog=EXAMPLES,
+        epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
-    p.add_argument("--dice", "-d", nargs="+", required=True, metavar="D", help="the faces: 1 1 3 4 5 or 11345")
+    p.add_argument("--rules", "-r", default="generala", metavar="R",
+        help=_("preset, alias or .toml (default generala)"))
+    p.add_argument("--dice", "-d", nargs="+", required=True, metavar="D", help=_("the faces: 1 1 3 4 5 or 11345"))
     p.add_argument(
-        "--throw", "-t", type=int, required=True, metavar="N", help="which throw of the turn made the dice; 1 = servida"
+        "--throw", "-t", type=int, required=True, metavar="N",
+            help=_("which throw of the turn made the dice; 1 = servida")
     )
     p.add_argument(
         "--filled",
@@ -70,20 +71,22 @@ def register(subparsers: Subcommands) -> None:
         action="append",
         default=[],
         metavar="BOXES",
-        help="boxes already written: escalera=20,full=0 (may be repeated)",
+        help=_("boxes already written: escalera=20,full=0 (may be repeated)"),
     )
-    p.add_argument("--bonuses", type=int, default=0, metavar="N", help="extra bonuses already earned (Yahtzee +100s)")
-    p.add_argument("--held", nargs="+", default=[], metavar="D", help="faces that must stay kept (locked holds only)")
-    p.add_argument("--top", type=int, default=None, metavar="K", help="show only the K best options")
-    p.add_argument("--target", type=int, default=None, metavar="T", help="add P(final score >= T) for each option")
+    p.add_argument("--bonuses", type=int, default=0, metavar="N",
+        help=_("extra bonuses already earned (Yahtzee +100s)"))
+    p.add_argument("--held", nargs="+", default=[], metavar="D",
+        help=_("faces that must stay kept (locked holds only)"))
+    p.add_argument("--top", type=int, default=None, metavar="K", help=_("show only the K best options"))
+    p.add_argument("--target", type=int, default=None, metavar="T", help=_("add P(final score >= T) for each option"))
     p.add_argument(
         "--vs",
         action="append",
         default=[],
         metavar="FILLED",
-        help="an opponent's sheet (may be repeated, in playing order): add P(win) for each option",
+        help=_("an opponent's sheet (may be repeated, in playing order): add P(win) for each option"),
     )
-    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.add_argument("--json", action="store_true", help=_("print a JSON object"))
     p.set_defaults(func=run)
 
 
@@ -180,8 +183,8 @@ def run(args: argparse.Namespace) -> int:
         except SolverUnsupportedError as exc:
             raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     label = _("solving {rules}").format(rules=rules.name)
-    show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, label)
-    solution = load_or_solve(rules, show, moments=False)
+    with progress_bar(label, enabled=not args.json) as show:
+        solution = load_or_solve(rules, show, moments=False)
     try:
         options = advise(solution, card, hand, args.throw, args.bonuses, held)
         extra = _win_columns(rules, card, hand, args, held)

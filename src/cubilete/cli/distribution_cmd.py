@@ -7,11 +7,13 @@ import json
 from pathlib import Path
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
+from cubilete.cli.progress import progress_bar
 from cubilete.errors import CubileteError, NotationError
+from cubilete.i18n import N_, _, translate_error
 from cubilete.notation import format_filled, parse_filled
 from cubilete.solver import SolverUnsupportedError
 
-EXAMPLES = """\
+EXAMPLES = N_("""\
 examples:
   cubilete distribution                                   Generala from the empty sheet
   cubilete distribution --rules general --json            machine-readable: mean, sd, pmf, quantiles
@@ -23,7 +25,7 @@ the expected score (the policy of 'cubilete solve'), from the start of a turn wi
 given by --filled. Its mean and standard deviation are those of 'cubilete solve'. Rules whose
 tables (states x scores) are too large here, like Yahtzee and Yatzy, end with a one-line
 reason and exit 1.
-"""
+""")
 
 BAR_WIDTH = 40
 
@@ -32,22 +34,25 @@ def register(subparsers: Subcommands) -> None:
     """Add the ``distribution`` command."""
     p = subparsers.add_parser(
         "distribution",
-        help="exact distribution of the final score under optimal play",
+        help=_("exact distribution of the final score under optimal play"),
         description=paragraph(
-            "Print the probability of every final score under expected-score-optimal play, from the start "
+            _("Print the probability of every final score under expected-score-optimal play, from the start "
             "of the game or of a turn with some boxes already written, with its mean, standard deviation "
-            "and quantiles."
+            "and quantiles.")
         ),
-        epilog=EXAMPLES,
+        epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
+    p.add_argument("--rules", "-r", default="generala", metavar="R",
+        help=_("preset, alias or .toml (default generala)"))
     p.add_argument(
-        "--filled", "-f", action="append", default=[], metavar="BOXES", help="boxes already written: full=30,poker=0"
+        "--filled", "-f", action="append", default=[], metavar="BOXES", help=_("boxes already written: full=30,poker=0")
     )
-    p.add_argument("--bonuses", type=int, default=0, metavar="N", help="extra bonuses already earned (Yahtzee +100s)")
-    p.add_argument("--json", action="store_true", help="print a JSON object")
-    p.add_argument("--plot", type=Path, default=None, metavar="FILE", help="draw the distribution to FILE (.png, .svg)")
+    p.add_argument("--bonuses", type=int, default=0, metavar="N",
+        help=_("extra bonuses already earned (Yahtzee +100s)"))
+    p.add_argument("--json", action="store_true", help=_("print a JSON object"))
+    p.add_argument("--plot", type=Path, default=None, metavar="FILE",
+        help=_("draw the distribution to FILE (.png, .svg)"))
     p.set_defaults(func=run)
 
 
@@ -85,19 +90,24 @@ def run(args: argparse.Namespace) -> int:
     try:
         card = parse_filled(",".join(args.filled), rules)
     except NotationError as exc:
-        raise CliError(f"--filled: {exc}") from None
+        raise CliError(f"--filled: {translate_error(str(exc))}") from None
     if args.bonuses < 0:
-        raise CliError(f"--bonuses: must be 0 or more, not {args.bonuses}")
+        raise CliError(_("--bonuses: must be 0 or more, not {bonuses}").format(bonuses=args.bonuses))
+    from cubilete.solver.cache import shared_solution
     from cubilete.win.distribution import distribution
-    from cubilete.win.tables import check_tables
+    from cubilete.win.tables import check_tables, vector_table
 
     try:
         check_tables(rules)
+        with progress_bar(_("solving {rules}").format(rules=rules.name), enabled=not args.json) as show:
+            shared_solution(rules, show)
+        with progress_bar(_("score tables of {rules}").format(rules=rules.name), enabled=not args.json) as show:
+            vector_table(rules, "follow", show)  # built once here; distribution() takes it from memory
         dist = distribution(rules, card, args.bonuses)
     except SolverUnsupportedError as exc:
-        raise CliError(str(exc), DATA_ERROR) from None
+        raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     except CubileteError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(translate_error(str(exc))) from None
     filled = format_filled(rules, card)
     if args.plot is not None:
         _plot(args.plot, dist, f"{rules.name}" + (f" ({filled})" if filled else ""))
@@ -106,12 +116,13 @@ def run(args: argparse.Namespace) -> int:
         data["filled"] = filled
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
-    where = f"from {filled}" if filled else "from the empty sheet"
-    print(f"{rules.name}: final score under expected-score-optimal play, {where}")
-    print(f"mean {dist.mean:.4f}  sd {dist.sd:.4f}  min {dist.offset}  max {dist.offset + dist.pmf.size - 1}")
+    where = _("from {filled}").format(filled=filled) if filled else _("from the empty sheet")
+    print(_("{rules}: final score under expected-score-optimal play, {where}").format(rules=rules.name, where=where))
+    print(_("mean {mean}  sd {sd}  min {low}  max {high}").format(
+        mean=f"{dist.mean:.4f}", sd=f"{dist.sd:.4f}", low=dist.offset, high=dist.offset + dist.pmf.size - 1))
     qs = dist.to_json()["quantiles"]
     assert isinstance(qs, dict)
-    print("quantiles: " + "  ".join(f"{k}: {v}" for k, v in qs.items()))
+    print(_("quantiles: {quantiles}").format(quantiles="  ".join(f"{k}: {v}" for k, v in qs.items())))
     lo, hi = dist.quantile(0.001), dist.quantile(0.999)
     step = max(1, (hi - lo + 1) // 50)
     bins: dict[int, float] = {}
@@ -120,10 +131,12 @@ def run(args: argparse.Namespace) -> int:
             key = lo + (s - lo) // step * step
             bins[key] = bins.get(key, 0.0) + p
     peak = max(bins.values())
-    unit = f"scores {lo} to {hi} (99.8% of games)" + (f", in bins of {step}" if step > 1 else "")
-    print(f"score  probability   {unit}")
+    unit = _("scores {low} to {high} (99.8% of games)").format(low=lo, high=hi)
+    if step > 1:
+        unit += _(", in bins of {step}").format(step=step)
+    print(_("score  probability   {unit}").format(unit=unit))
     for s, p in sorted(bins.items()):
         print(f"{s:>5}  {p:9.5f}   {'#' * round(BAR_WIDTH * p / peak)}")
     if args.plot is not None:
-        print(f"plot written to {args.plot}")
+        print(_("plot written to {path}").format(path=args.plot))
     return 0

@@ -5,16 +5,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import sys
 import time
 
 from cubilete.cli.common import DATA_ERROR, CliError
+from cubilete.cli.progress import progress_bar
 from cubilete.duel import cache
 from cubilete.duel.space import build_joint
+from cubilete.i18n import N_, _, rules_title
 from cubilete.rules import Rules
 from cubilete.solver.space import SolverUnsupportedError
 
-OBJECTIVE = (
+OBJECTIVE = N_(
     "Objective: the probability of winning, both players playing optimally for it; a servida "
     "Generala wins at once, a tie goes to tie-break rounds as the rules say (a shared win counts one half)."
 )
@@ -22,20 +23,19 @@ OBJECTIVE = (
 
 def run_duel(rules: Rules, args: argparse.Namespace) -> int:
     """Print P(first player wins); rules whose joint game does not fit end with one line and exit 1."""
-    from cubilete.cli.solve_cmd import progress_bar
-
     try:
         joint = build_joint(rules)
     except SolverUnsupportedError as exc:
         raise CliError(str(exc), DATA_ERROR) from None
-    show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, f"solving {rules.name} x2")
     start = time.perf_counter()
     solution = None if args.no_cache else cache.load(rules)
     loaded = solution is not None
     if solution is None:
         from cubilete.duel.solve import solve_joint
 
-        solution = solve_joint(joint, show)
+        label = _("solving {rules} for two players").format(rules=rules.name)
+        with progress_bar(label, enabled=not args.json) as show:
+            solution = solve_joint(joint, show)
         with contextlib.suppress(OSError):  # a read-only cache folder only costs a new solve next time
             cache.save(solution)
     seconds = time.perf_counter() - start
@@ -58,13 +58,17 @@ def run_duel(rules: Rules, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
-    how = f"loaded from the cache (solved in {solution.seconds:.2f} s)" if loaded else "solved"
-    print(f"{rules.name}: {rules.title}; optimal play, two players")
-    print(f"first player wins  {solution.first_player_wins:.6f}")
-    print(f"tie-break rounds   first player wins them with {solution.tiebreak:.6f}")
-    print(f"states             {solution.joint.n_rows:,} joint positions, {solution.joint.n_cells:,} values")
-    print(f"time               {seconds:.2f} s, {how}")
-    print(f"table              {path if path.is_file() else '(not saved: the cache folder is not writable)'}")
-    print(f"SHA-256            {solution.digest}")
-    print(OBJECTIVE)
+    how = _("loaded from the cache (solved in {seconds} s)").format(seconds=f"{solution.seconds:.2f}") if loaded \
+        else _("solved")
+    labels = [_("first player wins"), _("tie-break rounds"), _("states"), _("time"), _("table"), "SHA-256"]
+    w = max(len(label) for label in labels) + 2
+    print(_("{name}: {title}; optimal play, two players").format(name=rules.name, title=rules_title(rules)))
+    print(f"{labels[0]:<{w}}{solution.first_player_wins:.6f}")
+    print(f"{labels[1]:<{w}}" + _("the first player wins them with {p}").format(p=f"{solution.tiebreak:.6f}"))
+    print(f"{labels[2]:<{w}}" + _("{positions} joint positions, {values} values").format(
+        positions=f"{solution.joint.n_rows:,}", values=f"{solution.joint.n_cells:,}"))
+    print(f"{labels[3]:<{w}}{seconds:.2f} s, {how}")
+    print(f"{labels[4]:<{w}}" + (str(path) if path.is_file() else _("(not saved: the cache folder is not writable)")))
+    print(f"{labels[5]:<{w}}{solution.digest}")
+    print(_(OBJECTIVE))
     return 0

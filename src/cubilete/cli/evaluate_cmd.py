@@ -7,11 +7,13 @@ import json
 from typing import Any
 
 from cubilete.cli.common import CliError, Subcommands, rules_arg
+from cubilete.cli.progress import progress_bar
 from cubilete.errors import CubileteError
+from cubilete.i18n import N_, _, translate_formatted
 
 MAX_GAMES = 1_000_000
 
-EXAMPLES = """\
+EXAMPLES = N_("""\
 examples:
   cubilete evaluate --policy cubilete.envs.evaluate:random_policy --rules generala --games 200
   cubilete evaluate --policy my_agent:act --rules yahtzee --games 1000 --json
@@ -24,25 +26,28 @@ regret (expected points lost against optimal play) is measured; score + regret a
 optimum for any policy. The same --seed gives the same games, locally or on Dask.
 
 Exit status: 0 ok; 2 bad arguments or a policy that fails.
-"""
+""")
 
+
+# the kinds of decision of cubilete/envs/evaluate.py (English keys of the JSON), shown translated
+DECISION_KINDS = (N_("keep after throw {throw}"), N_("score after throw {throw}"))
 
 def register(subparsers: Subcommands) -> None:
     """Add the ``evaluate`` command."""
     p = subparsers.add_parser(
         "evaluate",
-        help="measure a policy: mean score, exact regret per decision, where it loses",
-        description="Play many solitaire games with a policy and measure it against optimal play.",
-        epilog=EXAMPLES,
+        help=_("measure a policy: mean score, exact regret per decision, where it loses"),
+        description=_("Play many solitaire games with a policy and measure it against optimal play."),
+        epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--policy", "-p", required=True, metavar="MODULE:FUNCTION", help="the policy to measure")
-    p.add_argument("--rules", "-r", default="yahtzee", metavar="R", help="preset, alias or .toml (default yahtzee)")
-    p.add_argument("--games", "-n", type=int, default=1000, metavar="N", help="games to play (default 1000)")
-    p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="seed (default 0)")
-    p.add_argument("--no-regret", action="store_true", help="do not judge the decisions on the solved table")
-    p.add_argument("--dask", metavar="ADDRESS", help="run the games on a Dask cluster (tcp://HOST:PORT)")
-    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.add_argument("--policy", "-p", required=True, metavar="MODULE:FUNCTION", help=_("the policy to measure"))
+    p.add_argument("--rules", "-r", default="yahtzee", metavar="R", help=_("preset, alias or .toml (default yahtzee)"))
+    p.add_argument("--games", "-n", type=int, default=1000, metavar="N", help=_("games to play (default 1000)"))
+    p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help=_("seed (default 0)"))
+    p.add_argument("--no-regret", action="store_true", help=_("do not judge the decisions on the solved table"))
+    p.add_argument("--dask", metavar="ADDRESS", help=_("run the games on a Dask cluster (tcp://HOST:PORT)"))
+    p.add_argument("--json", action="store_true", help=_("print a JSON object"))
     p.set_defaults(func=run)
 
 
@@ -60,7 +65,9 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise CliError(f"evaluate needs the rl extra (pip install 'cubilete[rl]'): {exc}") from None
     try:
-        result = evaluate(args.policy, rules, args.games, args.seed, regret=not args.no_regret, dask=args.dask)
+        with progress_bar(_("games"), enabled=not args.json) as show:
+            result = evaluate(args.policy, rules, args.games, args.seed, regret=not args.no_regret, dask=args.dask,
+                              progress=show)
     except CubileteError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
@@ -69,27 +76,31 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(), indent=2))
         return 0
     lines = [
-        f"{result.policy} on {result.rules}: {result.games} games, seed {result.seed}, {result.seconds:.1f} s",
-        f"  mean score {result.mean:.2f}  95% CI {_ci(result.mean_ci)}  SD {result.sd:.2f}",
+        _("{policy} on {rules}: {games} games, seed {seed}, {seconds} s").format(
+            policy=result.policy, rules=result.rules, games=result.games, seed=result.seed,
+            seconds=f"{result.seconds:.1f}"),
+        "  " + _("mean score {mean}  95% CI {ci}  SD {sd}").format(
+            mean=f"{result.mean:.2f}", ci=_ci(result.mean_ci), sd=f"{result.sd:.2f}"),
     ]
     if result.optimum is not None and result.mean_regret is not None:
         lines += [
-            f"  optimum    {result.optimum:.2f} (exact)",
-            f"  regret     {result.mean_regret:.2f} per game  95% CI {_ci(result.regret_ci)}; "
-            f"{result.regret_per_decision:.3f} per decision",
-            f"  score + regret {result.estimate_of_optimum:.2f}  95% CI {_ci(result.estimate_ci)} "
-            "(averages the optimum for any policy)",
+            "  " + _("optimum    {optimum} (exact)").format(optimum=f"{result.optimum:.2f}"),
+            "  " + _("regret     {regret} per game  95% CI {ci}; {per_decision} per decision").format(
+                regret=f"{result.mean_regret:.2f}", ci=_ci(result.regret_ci),
+                per_decision=f"{result.regret_per_decision:.3f}"),
+            "  " + _("score + regret {estimate}  95% CI {ci} (averages the optimum for any policy)").format(
+                estimate=f"{result.estimate_of_optimum:.2f}", ci=_ci(result.estimate_ci)),
             "",
-            "where it loses (expected points per game):",
+            _("where it loses (expected points per game):"),
         ]
-        for title, table in (("by kind of decision", result.by_kind), ("by box written", result.by_box)):
+        for title, table in ((_("by kind of decision"), result.by_kind), (_("by box written"), result.by_box)):
             lines.append(f"  {title}:")
             for key, cell in table.items():
-                lines.append(
-                    f"    {key:<24} {cell['regret_per_game']:8.2f}  ({cell['per_decision']:.3f} "
-                    f"per decision, {int(cell['decisions'])} decisions)"
-                )
+                shown = translate_formatted(key, DECISION_KINDS)
+                lines.append(f"    {shown:<32} {cell['regret_per_game']:8.2f}  (" + _(
+                    "{per_decision} per decision, {decisions} decisions").format(
+                        per_decision=f"{cell['per_decision']:.3f}", decisions=int(cell["decisions"])) + ")")
     else:
-        lines.append("  regret not measured (rules too large to solve exactly, or --no-regret)")
+        lines.append("  " + _("regret not measured (rules too large to solve exactly, or --no-regret)"))
     print(*lines, sep="\n")
     return 0

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 
 from cubilete import __version__
 from cubilete.cli import (
@@ -24,9 +26,9 @@ from cubilete.cli import (
 )
 from cubilete.cli.common import USAGE_ERROR, CliError, Parser, UsageError, one_line
 from cubilete.errors import CubileteError
-from cubilete.i18n import LANGUAGES, N_, _, set_language, translate_formatted
+from cubilete.i18n import LANGUAGES, N_, _, ngettext, set_language, translate_formatted
 
-EPILOG = """\
+EPILOG = N_("""\
 examples:
   cubilete play                                   a game of Generala against a casual bot
   cubilete score --dice 3 4 5 6 1 --throw 1       what the hand gets in every box
@@ -39,7 +41,7 @@ examples:
 
 Every command has --help with examples. Exit status: 0 ok; 1 an invalid file or record,
 or the input ended mid-game; 2 bad arguments (including a file that does not exist).
-"""
+""")
 
 
 # argparse's own messages (Python does not translate them): matched in English, shown translated
@@ -54,6 +56,54 @@ ARGPARSE_TEMPLATES: tuple[str, ...] = (
     N_("choose a command: {commands}"),
     N_("{message} (try '{prog} --help')"),
 )
+
+
+# argparse's own words (usage, section titles, its errors): argparse looks them up with the
+# standard gettext when it builds a parser or fails; ``argparse_speaks`` sends them to our catalogs
+ARGPARSE_MESSAGES: tuple[str, ...] = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("not a whole number: %(value)r"),  # what players read for the message above: every typed option is an int
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("not allowed with argument %s"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("ignored explicit argument %r"),
+    N_("one of the arguments %s is required"),
+    N_("unexpected option string: %s"),
+    N_("%(prog)s: error: %(message)s\n"),
+)
+
+
+@contextlib.contextmanager
+def argparse_speaks() -> Iterator[None]:
+    """While inside: argparse's own messages come from cubilete's catalogs, in the current language.
+
+    argparse reads the module globals ``_`` and ``ngettext`` (bound to the standard gettext) when
+    it builds a parser, prints help or fails; they are put back on the way out, so a program that
+    embeds the command line keeps its own argparse as it was.
+    """
+    saved = argparse.__dict__["_"], argparse.__dict__["ngettext"]
+    argparse.__dict__["_"], argparse.__dict__["ngettext"] = _argparse_message, ngettext
+    try:
+        yield
+    finally:
+        argparse.__dict__["_"], argparse.__dict__["ngettext"] = saved
+
+
+def _argparse_message(message: str) -> str:
+    """One of argparse's messages in the current language (a bad value of a typed option names no type)."""
+    if message == "invalid %(type)s value: %(value)r":
+        message = "not a whole number: %(value)r"
+    return _(message)
 
 
 def take_language(argv: list[str]) -> tuple[list[str], str | None]:
@@ -85,16 +135,20 @@ def build_parser() -> Parser:
     """The ``cubilete`` parser with every command."""
     parser = Parser(
         prog="cubilete",
-        description="cubilete: Generala and its family of dice games (General, Bozó, Yahtzee, Yatzy, ...).",
-        epilog=EPILOG,
+        description=_("cubilete: Generala and its family of dice games (General, Bozó, Yahtzee, Yatzy, ...)."),
+        epilog=_(EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"cubilete {__version__}")
     parser.add_argument(
-        "--lang", metavar="L", help=f"language of every message: {', '.join(LANGUAGES)} (default: from the environment)"
+        "--version", action="version", version=f"cubilete {__version__}", help=_("show the version and exit")
+    )
+    parser.add_argument(
+        "--lang", metavar="L", help=_("language of every message: {languages} (default: from the environment)").format(
+            languages=", ".join(LANGUAGES)
+        ),
     )
     parser.set_defaults(func=None, parser=parser)
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    commands = parser.add_subparsers(title=_("commands"), metavar="COMMAND")
     play_cmd.register(commands)
     score_cmd.register(commands)
     rules_cmd.register(commands)
@@ -150,6 +204,11 @@ def _run(argv: list[str]) -> int:
             set_language(lang)
         except CubileteError as exc:
             return _fail(f"--lang: {exc}", USAGE_ERROR)
+    with argparse_speaks():
+        return _parse_and_run(argv, lang)
+
+
+def _parse_and_run(argv: list[str], lang: str | None) -> int:
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)

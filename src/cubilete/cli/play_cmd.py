@@ -15,7 +15,7 @@ from cubilete.cli.players import parse_players, seat_bots
 from cubilete.cli.render import final_table
 from cubilete.errors import CubileteError, RecordError
 from cubilete.game import Game
-from cubilete.i18n import LANGUAGES, set_language
+from cubilete.i18n import LANGUAGES, N_, _, set_language
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 DEFAULT_PLAYERS = "You,bot:casual"  # a named level, not the random bot
 DEFAULT_RULES = "generala"
 
-EXAMPLES = """\
+EXAMPLES = N_("""\
 examples:
   cubilete play                                   the setup screen: rules, players, language
   cubilete play --players "Ana,bot:strong"        straight to a game of Generala
@@ -49,30 +49,34 @@ command: r, k 1 3, s full, s 8, u, c, q.
 
 Exit status: 0 the game ended (or you quit); 1 the input ended mid-game, or the
 record to resume is corrupt; 2 bad arguments.
-"""
+""")
 
 
 def register(subparsers: Subcommands) -> None:
     """Add the ``play`` command."""
     p = subparsers.add_parser(
         "play",
-        help="play a game (full screen on a terminal; --plain for line mode)",
-        description="Play a game against bots or friends: full screen on a terminal, line mode with --plain.",
-        epilog=EXAMPLES,
+        help=_("play a game (full screen on a terminal; --plain for line mode)"),
+        description=_("Play a game against bots or friends: full screen on a terminal, line mode with --plain."),
+        epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--rules", "-r", metavar="R", help=f"preset, alias or .toml profile (default {DEFAULT_RULES})")
+    p.add_argument("--rules", "-r", metavar="R",
+        help=_("preset, alias or .toml profile (default {rules})").format(rules=DEFAULT_RULES))
     p.add_argument(
         "--players", "-p", metavar="NAMES",
-        help=f'comma-separated names (full screen: without it, the setup screen asks; line mode: "{DEFAULT_PLAYERS}")',
+        help=_('comma-separated names (full screen: without it, the setup screen asks; line mode: "{players}")').format(
+            players=DEFAULT_PLAYERS
+        ),
     )
-    p.add_argument("--seed", "-s", metavar="S", help="seed for the dice and the bots: the same seed, the same game")
-    p.add_argument("--save", metavar="FILE", help="write the game record to FILE after every move")
-    p.add_argument("--resume", metavar="FILE", help="continue a saved game (saved back there unless --save)")
-    p.add_argument("--plain", action="store_true", help="line mode: typed commands, for pipes and screen readers")
-    p.add_argument("--lang", metavar="L", help=f"language: {', '.join(LANGUAGES)} (default: from the environment)")
+    p.add_argument("--seed", "-s", metavar="S", help=_("seed for the dice and the bots: the same seed, the same game"))
+    p.add_argument("--save", metavar="FILE", help=_("write the game record to FILE after every move"))
+    p.add_argument("--resume", metavar="FILE", help=_("continue a saved game (saved back there unless --save)"))
+    p.add_argument("--plain", action="store_true", help=_("line mode: typed commands, for pipes and screen readers"))
+    p.add_argument("--lang", metavar="L",
+        help=_("language: {languages} (default: from the environment)").format(languages=", ".join(LANGUAGES)))
     p.add_argument(
-        "--scorekeeper", action="store_true", help="keep the score of real dice on a real table (full screen)"
+        "--scorekeeper", action="store_true", help=_("keep the score of real dice on a real table (full screen)")
     )
     p.set_defaults(func=run)
 

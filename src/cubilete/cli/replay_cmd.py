@@ -11,32 +11,32 @@ from cubilete.cli.narrate import describe_step
 from cubilete.cli.render import final_table, score_sheet, start_lines, turn_header
 from cubilete.errors import CubileteError
 from cubilete.game import Game
-from cubilete.i18n import _, rules_title, translate_error
+from cubilete.i18n import N_, _, rules_title, translate_error
 from cubilete.win_review import chance_timeline, win_review, win_review_lines, write_chart
 
-EXAMPLES = """\
+EXAMPLES = N_("""\
 examples:
   cubilete play --seed 7 --save partida.json
   cubilete replay partida.json
   cubilete replay partida.json --plot chances.svg   everyone's chance to win (PNG or SVG)
 
 Exit status: 0 shown; 1 the record is corrupt or does not replay; 2 no such file.
-"""
+""")
 
 
 def register(subparsers: Subcommands) -> None:
     """Add the ``replay`` command."""
     p = subparsers.add_parser(
         "replay",
-        help="show a saved game turn by turn",
-        description="Print a finished or saved game turn by turn: throws, holds, boxes, the end.",
-        epilog=EXAMPLES,
+        help=_("show a saved game turn by turn"),
+        description=_("Print a finished or saved game turn by turn: throws, holds, boxes, the end."),
+        epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", metavar="FILE", help="a game record (cubilete play --save FILE)")
-    p.add_argument("--plot", metavar="OUT", help="also draw everyone's chance to win over the game (.png or .svg)")
+    p.add_argument("file", metavar="FILE", help=_("a game record (cubilete play --save FILE)"))
+    p.add_argument("--plot", metavar="OUT", help=_("also draw everyone's chance to win over the game (.png or .svg)"))
     p.add_argument("--review", action="store_true",
-                   help="also judge every decision by the chance to win it gave up (games with opponents)")
+                   help=_("also judge every decision by the chance to win it gave up (games with opponents)"))
     p.set_defaults(func=run)
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, one_line, paragraph, rules_arg
 from cubilete.errors import CubileteError
-from cubilete.i18n import _, box_name, rules_description, rules_title, translate_error
+from cubilete.i18n import N_, _, box_name, rules_description, rules_title, translate_error
 from cubilete.rules import Rules, all_presets, find_rules, load_profile, rules_to_dict
 from cubilete.rules.describe import box_rule, rules_summary
 
-EXAMPLES = """\
+EXAMPLES = N_("""\
 examples:
   cubilete rules list                 every preset with its aliases
   cubilete rules show generala        the parameters and every box in plain words
@@ -25,38 +25,38 @@ A house-rule profile is a TOML file that starts from a preset and changes it, e.
   remove = ["doble"]
   [box.generala]
   value = 60
-"""
+""")
 
 
 def register(subparsers: Subcommands) -> None:
     """Add the ``rules`` command and its three actions."""
     p = subparsers.add_parser(
         "rules",
-        help="list, show and check rule sets",
-        description="The rule sets: presets, their boxes in plain words, and house-rule profiles.",
-        epilog=EXAMPLES,
+        help=_("list, show and check rule sets"),
+        description=_("The rule sets: presets, their boxes in plain words, and house-rule profiles."),
+        epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.set_defaults(func=None, parser=p)
-    actions = p.add_subparsers(title="actions", metavar="ACTION")
-    lst = actions.add_parser("list", help="every preset with its aliases and title", epilog=EXAMPLES,
-                             description=paragraph("Print every preset rule set: its name, title and aliases."),
+    actions = p.add_subparsers(title=_("actions"), metavar="ACTION")
+    lst = actions.add_parser("list", help=_("every preset with its aliases and title"), epilog=_(EXAMPLES),
+                             description=paragraph(_("Print every preset rule set: its name, title and aliases.")),
                              formatter_class=argparse.RawDescriptionHelpFormatter)
-    lst.add_argument("--json", action="store_true", help="print JSON")
+    lst.add_argument("--json", action="store_true", help=_("print JSON"))
     lst.set_defaults(func=run_list)
-    show = actions.add_parser("show", help="the parameters and every box in plain words", epilog=EXAMPLES,
-                              description=paragraph("Print one rule set (a preset or a house-rule profile): "
-                                                    "its parameters and every box in plain words."),
+    show = actions.add_parser("show", help=_("the parameters and every box in plain words"), epilog=_(EXAMPLES),
+                              description=paragraph(_("Print one rule set (a preset or a house-rule profile): "
+                                                    "its parameters and every box in plain words.")),
                               formatter_class=argparse.RawDescriptionHelpFormatter)
-    show.add_argument("rules", metavar="NAME|FILE", help="a preset name or alias, or a .toml profile")
-    show.add_argument("--json", action="store_true", help="print JSON (boxes and the full rules data)")
+    show.add_argument("rules", metavar="NAME|FILE", help=_("a preset name or alias, or a .toml profile"))
+    show.add_argument("--json", action="store_true", help=_("print JSON (boxes and the full rules data)"))
     show.set_defaults(func=run_show)
-    check = actions.add_parser("check", help="validate a house-rule profile (.toml)", epilog=EXAMPLES,
-                               description=paragraph("Check a house-rule profile: 'ok: ...' and exit 0, or its "
+    check = actions.add_parser("check", help=_("validate a house-rule profile (.toml)"), epilog=_(EXAMPLES),
+                               description=paragraph(_("Check a house-rule profile: 'ok: ...' and exit 0, or its "
                                                      "first mistake with the line and exit 1 (2 if there is "
-                                                     "no such file)."),
+                                                     "no such file).")),
                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    check.add_argument("file", metavar="FILE", help="the TOML profile")
+    check.add_argument("file", metavar="FILE", help=_("the TOML profile"))
     check.set_defaults(func=run_check)
 
 

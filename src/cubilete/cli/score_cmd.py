@@ -9,11 +9,11 @@ from cubilete.cli.boxes import BoxLine, box_lines, describe_notes, slot_from_wor
 from cubilete.cli.common import CliError, Subcommands, box_words_after_dice, filled_arg, hand_arg, rules_arg, throw_arg
 from cubilete.cli.render import box_table, closed_summary, instant_win_box
 from cubilete.errors import NotationError
-from cubilete.i18n import _, box_name, rules_title, servida_word, translate_error
+from cubilete.i18n import N_, _, box_name, rules_title, servida_word, translate_error
 from cubilete.notation import format_dice, format_filled
 from cubilete.rules import Rules, scoring
 
-EXAMPLES = """\
+EXAMPLES = N_("""\
 examples:
   cubilete score --dice 3 4 5 6 1                       every open box, armada (throw 3), Generala
   cubilete score --dice 34561 --throw 1 escalera        25: an Escalera servida
@@ -25,28 +25,29 @@ BOX is a box id (full), a box name (Póker), box@column on the 4-column sheet, o
 the box's line number on the sheet (put a number before --dice). --filled lists
 the boxes already written with their points (0 is a scratch), so prerequisites
 (Doble Generala), jokers and bonuses are judged as in a game.
-"""
+""")
 
 
 def register(subparsers: Subcommands) -> None:
     """Add the ``score`` command."""
     p = subparsers.add_parser(
         "score",
-        help="points a hand would get in each box",
-        description="Print the points the dice would get in a box now (or in every open box).",
-        epilog=EXAMPLES,
+        help=_("points a hand would get in each box"),
+        description=_("Print the points the dice would get in a box now (or in every open box)."),
+        epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("box", nargs="?", metavar="BOX", help="one box (default: every open box)")
-    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
-    p.add_argument("--dice", "-d", nargs="+", required=True, metavar="D", help="the faces: 3 4 5 6 1 or 34561")
+    p.add_argument("box", nargs="?", metavar="BOX", help=_("one box (default: every open box)"))
+    p.add_argument("--rules", "-r", default="generala", metavar="R",
+        help=_("preset, alias or .toml (default generala)"))
+    p.add_argument("--dice", "-d", nargs="+", required=True, metavar="D", help=_("the faces: 3 4 5 6 1 or 34561"))
     p.add_argument(
         "--throw",
         "-t",
         type=int,
         default=3,
         metavar="N",
-        help="which throw of the turn made the hand; 1 = servida (default 3: armada, made after the first throw)",
+        help=_("which throw of the turn made the hand; 1 = servida (default 3: armada, made after the first throw)"),
     )
     p.add_argument(
         "--filled",
@@ -54,9 +55,9 @@ def register(subparsers: Subcommands) -> None:
         action="append",
         default=[],
         metavar="BOXES",
-        help="boxes already written: generala=50,full=0 (may be repeated)",
+        help=_("boxes already written: generala=50,full=0 (may be repeated)"),
     )
-    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.add_argument("--json", action="store_true", help=_("print a JSON object"))
     p.set_defaults(func=run)
 
 

@@ -6,28 +6,26 @@ import argparse
 import json
 import os
 import secrets
-import sys
 import textwrap
-from collections.abc import Callable
-from typing import TextIO
 
 from cubilete.bots import BOT_LEVELS, UnknownBotError
 from cubilete.cli.common import CliError, Subcommands, rules_arg, text_arg
 from cubilete.cli.players import bot_label
-from cubilete.i18n import _, ngettext, translate_error
+from cubilete.cli.progress import progress_bar
+from cubilete.i18n import N_, _, ngettext, translate_error
 from cubilete.sim import SimResult, SimulationError, simulate
 
 MAX_GAMES = 1_000_000  # hours of play already; more games would only fill the memory with outcomes
 MAX_WORKERS = 64  # each worker is a process, all started at once
 
-EXAMPLES = f"""\
+EXAMPLES = N_("""\
 examples:
   cubilete simulate --bots optimal,heuristic --games 1000 --seed 7
   cubilete simulate --rules yahtzee --bots optimal,strong,casual,beginner --games 500 --solo
   cubilete simulate --rules maxi-yatzy --bots optimal,greedy --games 50 --json
   cubilete simulate --bots exact,optimal --paired --games 500 --rules mini.toml
 
-{textwrap.fill(f"Bots: {', '.join(BOT_LEVELS)} (bot:LEVEL works too; a level may repeat).", 88)}
+{bots}
 At one table (the default) every bot plays in every game and wins are counted; with
 --solo each bot plays alone, on the same dice seed as the others in that game. Where the
 rules are solved exactly, every decision is judged on the solved table: "loss" is the
@@ -38,52 +36,46 @@ instant wins, e.g. generala-sin-gana. The same seed gives the same games with an
 number of workers.
 
 Exit status: 0 ok; 2 bad arguments.
-"""
+""")
+
+
+def examples() -> str:
+    """The examples shown by ``cubilete simulate --help``, in the current language."""
+    bots = _("Bots: {levels} (bot:LEVEL works too; a level may repeat).").format(levels=", ".join(BOT_LEVELS))
+    return _(EXAMPLES).format(bots=textwrap.fill(bots, 88))
 
 
 def register(subparsers: Subcommands) -> None:
     """Add the ``simulate`` command."""
     p = subparsers.add_parser(
         "simulate",
-        help="bots play many games: scores, wins and loss with 95%% intervals",
-        description="Let bots play many games and print mean, SD, win rate and loss against optimal play.",
-        epilog=EXAMPLES,
+        help=_("bots play many games: scores, wins and loss with 95%% intervals"),
+        description=_("Let bots play many games and print mean, SD, win rate and loss against optimal play."),
+        epilog=examples(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
+    p.add_argument("--rules", "-r", default="generala", metavar="R",
+        help=_("preset, alias or .toml (default generala)"))
     p.add_argument(
         "--bots",
         "-b",
         default="optimal,heuristic",
         metavar="LEVELS",
-        help=f"comma-separated bot levels: {', '.join(BOT_LEVELS)} (default optimal,heuristic)",
+        help=_("comma-separated bot levels: {levels} (default optimal,heuristic)").format(levels=", ".join(BOT_LEVELS)),
     )
     p.add_argument("--games", "-n", type=int, default=100, metavar="N",
-                   help=f"games to play, 1 to {MAX_GAMES:,} (default 100)")
-    p.add_argument("--seed", "-s", metavar="S", help="seed: the same seed, the same games (default: a random one)")
+                   help=_("games to play, 1 to {most} (default 100)").format(most=f"{MAX_GAMES:,}"))
+    p.add_argument("--seed", "-s", metavar="S", help=_("seed: the same seed, the same games (default: a random one)"))
     p.add_argument("--workers", "-w", type=int, default=2, metavar="W",
-                   help=f"worker processes, 1 to {MAX_WORKERS} (default 2)")
-    p.add_argument("--solo", action="store_true", help="each bot plays alone instead of all at one table")
+                   help=_("worker processes, 1 to {most} (default 2)").format(most=MAX_WORKERS))
+    p.add_argument("--solo", action="store_true", help=_("each bot plays alone instead of all at one table"))
     p.add_argument("--paired", action="store_true",
-                   help="two bots: every deal twice with the seats swapped on the same dice; differences with CIs")
-    p.add_argument("--no-loss", action="store_true", help="do not judge the decisions on the solved table")
-    p.add_argument("--json", action="store_true", help="print a JSON object")
-    p.add_argument("--dask", metavar="ADDRESS", help="play the games on a Dask cluster (tcp://HOST:PORT; extra [dask])")
+                   help=_("two bots: every deal twice with the seats swapped on the same dice; differences with CIs"))
+    p.add_argument("--no-loss", action="store_true", help=_("do not judge the decisions on the solved table"))
+    p.add_argument("--json", action="store_true", help=_("print a JSON object"))
+    p.add_argument("--dask", metavar="ADDRESS",
+        help=_("play the games on a Dask cluster (tcp://HOST:PORT; extra [dask])"))
     p.set_defaults(func=run)  # fmt: skip
-
-
-def progress_bar(stream: TextIO, width: int = 30) -> Callable[[int, int], None]:
-    """A plain ``\\r`` progress bar on ``stream``; a new line once complete."""
-
-    def show(done: int, total: int) -> None:
-        filled = width * done // max(total, 1)
-        games = _("{done}/{total} games").format(done=done, total=total)
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {games}")
-        if done >= total:
-            stream.write("\n")
-        stream.flush()
-
-    return show
 
 
 def _interval(lo_hi: tuple[float, float] | None, digits: int = 1, scale: float = 1.0) -> str:
@@ -178,11 +170,11 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--bots: every bot needs a level (got {bots}); levels: {levels}").format(
             bots=repr(args.bots), levels=", ".join(BOT_LEVELS)))
     seed = args.seed if args.seed is not None else secrets.token_hex(4)
-    progress = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr)
     try:
-        result = simulate(rules, specs, args.games, seed, args.workers, progress,
-                          mode="solo" if args.solo else ("paired" if args.paired else "table"),
-                          loss=not args.no_loss, dask=args.dask)  # fmt: skip
+        with progress_bar(_("games"), enabled=not args.json) as progress:
+            result = simulate(rules, specs, args.games, seed, args.workers, progress,
+                              mode="solo" if args.solo else ("paired" if args.paired else "table"),
+                              loss=not args.no_loss, dask=args.dask)  # fmt: skip
     except UnknownBotError as exc:
         raise CliError(f"--bots: {translate_error(str(exc))}") from None
     except SimulationError as exc:

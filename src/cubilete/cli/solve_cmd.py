@@ -5,23 +5,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import sys
 import textwrap
 import time
 from collections.abc import Callable
-from typing import TextIO
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
-from cubilete.i18n import _, box_name, rules_title, servida_word, translate_error
-from cubilete.rules import Rules
+from cubilete.cli.progress import progress_bar
+from cubilete.i18n import N_, _, box_name, rules_title, servida_word, translate_error
+from cubilete.rules import Rules, find_rules
 from cubilete.solver import Solution, SolverUnsupportedError, cache, check_solvable, solve
 
-OBJECTIVE = (
-    "Objective: the expected final score of one player playing alone. Instant wins are not modelled: "
-    "a servida Generala scores as an ordinary (servida) Generala and play goes on."
-)
-
-EXAMPLES = f"""\
+EXAMPLES = N_("""\
 examples:
   cubilete solve                          Generala: solved once (about a second), then cached
   cubilete solve --rules yahtzee          official Yahtzee (forced joker)
@@ -30,14 +24,11 @@ examples:
   cubilete solve --rules generala --no-cache   solve again and replace the cached tables
   cubilete solve --rules mini.toml --players 2   the exact two-player game: P(first player wins)
 
-{textwrap.fill(OBJECTIVE, 88)}
+{objective}
 The tables are cached in $CUBILETE_CACHE_DIR, else $XDG_CACHE_HOME/cubilete/solver, else
 ~/.cache/cubilete/solver, keyed by a hash of the rules. Rules too large to solve exactly
 (maxi-yatzy, general-4-columns) end with a one-line reason and exit 1.
-"""
-
-BAR_WIDTH = 30
-
+""")
 
 def objective(rules: Rules) -> str:
     """What the solved value means, in the current language; instant wins are named only where the rules have one."""
@@ -54,37 +45,25 @@ def register(subparsers: Subcommands) -> None:
     """Add the ``solve`` command."""
     p = subparsers.add_parser(
         "solve",
-        help="optimal expected score of a rule set (exact solver)",
+        help=_("optimal expected score of a rule set (exact solver)"),
         description=paragraph(
-            "Solve a rule set exactly (or load its tables from the cache) and print the optimal expected "
+            _("Solve a rule set exactly (or load its tables from the cache) and print the optimal expected "
             "final score, its standard deviation, the time taken and the value table's SHA-256. "
-            "The objective is the expected final score; instant wins are scored as ordinary points."
+            "The objective is the expected final score; instant wins are scored as ordinary points.")
         ),
-        epilog=EXAMPLES,
+        epilog=_(EXAMPLES).format(objective=textwrap.fill(objective(find_rules("generala")), 88)),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
-    p.add_argument("--json", action="store_true", help="print a JSON object (no progress bar)")
+    p.add_argument("--rules", "-r", default="generala", metavar="R",
+        help=_("preset, alias or .toml (default generala)"))
+    p.add_argument("--json", action="store_true", help=_("print a JSON object (no progress bar)"))
     p.add_argument(
-        "--players", type=int, choices=(1, 2), default=1, help="2: the exact two-player game, P(first player wins)"
+        "--players", type=int, choices=(1, 2), default=1, help=_("2: the exact two-player game, P(first player wins)")
     )
     p.add_argument(
-        "--no-cache", action="store_true", help="ignore cached tables: solve again and replace them in the cache"
+        "--no-cache", action="store_true", help=_("ignore cached tables: solve again and replace them in the cache")
     )
     p.set_defaults(func=run)
-
-
-def progress_bar(stream: TextIO, label: str) -> Callable[[int, int], None]:
-    """A plain one-line text bar redrawn with ``\\r`` (ends the line when done)."""
-
-    def show(done: int, total: int) -> None:
-        filled = BAR_WIDTH * done // max(total, 1)
-        stream.write(f"\r{label} [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {done}/{total}")
-        if done >= total:
-            stream.write("\n")
-        stream.flush()
-
-    return show
 
 
 def obtain(rules: Rules, use_cache: bool, progress: Callable[[int, int], None] | None) -> tuple[Solution, bool]:
@@ -111,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
     except SolverUnsupportedError as exc:
         raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     label = _("solving {rules}").format(rules=rules.name)
-    show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, label)
     start = time.perf_counter()
-    solution, loaded = obtain(rules, not args.no_cache, show)
+    with progress_bar(label, enabled=not args.json) as show:
+        solution, loaded = obtain(rules, not args.no_cache, show)
     seconds = time.perf_counter() - start
     path = cache.table_path(rules)
     digest = cache.values_digest(solution)

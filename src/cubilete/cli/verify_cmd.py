@@ -11,7 +11,7 @@ from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, 
 from cubilete.errors import CubileteError
 from cubilete.i18n import N_, _, translate_error, translate_formatted
 
-EXAMPLES = """\
+EXAMPLES = N_("""\
 examples:
   cubilete verify partida.json        a record saved by cubilete play --save, or downloaded from a web table
   cubilete verify mesa.json --commitment 3f1c...e9 --table k7mq2xpa
@@ -24,23 +24,23 @@ before the game, to know the dice were fixed before play.
 
 Exit status: 0 every throw matches; 1 a throw, the commitment or the replay does not match,
 or the file is not a game record; 2 no such file.
-"""
+""")
 
 
 def register(subparsers: Subcommands) -> None:
     """Add the ``verify`` command."""
     p = subparsers.add_parser(
         "verify",
-        help="recheck every throw of a game against its seed and commitment",
-        description="Recheck a game record: the seed matches the published commitment, "
-        "every throw is the one the seed gives, and the game replays.",
-        epilog=EXAMPLES,
+        help=_("recheck every throw of a game against its seed and commitment"),
+        description=_("Recheck a game record: the seed matches the published commitment, "
+        "every throw is the one the seed gives, and the game replays."),
+        epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", metavar="FILE", help="a game record (JSON)")
+    p.add_argument("file", metavar="FILE", help=_("a game record (JSON)"))
     p.add_argument("--commitment", metavar="HEX",
-                   help="the commitment the table showed before the game (64 hex digits)")
-    p.add_argument("--table", metavar="ID", help="the table you played at: the record must be that table's")
+                   help=_("the commitment the table showed before the game (64 hex digits)"))
+    p.add_argument("--table", metavar="ID", help=_("the table you played at: the record must be that table's"))
     p.set_defaults(func=run)
 
 

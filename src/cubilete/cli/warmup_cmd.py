@@ -4,36 +4,36 @@ hint and bot answer at once (``./dev play`` runs it during setup)."""
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
-from cubilete.cli.solve_cmd import progress_bar
-from cubilete.i18n import _, translate_error
+from cubilete.cli.progress import progress_bar
+from cubilete.i18n import N_, _, translate_error
 from cubilete.solver import SolverUnsupportedError, check_solvable
 from cubilete.solver.advisor import advise
 from cubilete.solver.cache import load_or_solve
 
-EXAMPLES = """\
+EXAMPLES = N_("""\
 examples:
   cubilete warmup                    compile the solver and solve Generala (once; later runs load the cache)
   cubilete warmup --rules yahtzee    the same for another rule set
-"""
+""")
 
 
 def register(subparsers: Subcommands) -> None:
     """Add the ``warmup`` command."""
     p = subparsers.add_parser(
         "warmup",
-        help="compile the solver and solve the default rules once (setup does it)",
+        help=_("compile the solver and solve the default rules once (setup does it)"),
         description=paragraph(
-            "Build the compiled kernels of the solver and solve a rule set (loaded from the cache when it is "
-            "there), so that the first hint, bot and advice of a game answer at once."
+            _("Build the compiled kernels of the solver and solve a rule set (loaded from the cache when it is "
+            "there), so that the first hint, bot and advice of a game answer at once.")
         ),
-        epilog=EXAMPLES,
+        epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--rules", "-r", default="generala", metavar="R", help="preset, alias or .toml (default generala)")
+    p.add_argument("--rules", "-r", default="generala", metavar="R",
+        help=_("preset, alias or .toml (default generala)"))
     p.set_defaults(func=run)
 
 
@@ -46,8 +46,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     start = time.perf_counter()
     label = _("preparing the solver for {rules}").format(rules=rules.name)
-    show = progress_bar(sys.stderr, label) if sys.stderr.isatty() else None
-    solution = load_or_solve(rules, show, moments=False)
+    with progress_bar(label) as show:
+        solution = load_or_solve(rules, show, moments=False)
     # one piece of advice compiles the advisor's kernels too: the first hint of a game is then instant
     advise(solution, (None,) * len(rules.slots), tuple(range(1, rules.dice + 1)), 1, 0, ())
     seconds = time.perf_counter() - start

@@ -18,6 +18,8 @@ from numba import njit, prange
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
 from cubilete.solver.kernels import (
+    INT0,
+    INT1,
     NEG,
     closure,
     improve_with_rethrow,
@@ -181,10 +183,10 @@ def row_widget(T: KernelTables, D: DuelTables, V: F, r: int, S1: F, S23: F, E: F
     """The mover's turn in row r over the window: S1/S23 (best box per hand, first / later throw),
     Ks[t] (each keep thrown for throw t) and E (each first-throw hand, instant wins aside)."""
     m, s, o = D.row_m[r], D.row_s[r], D.row_o[r]
-    joint_scores(T, D, V, m, s, o, 0, S23)
+    joint_scores(T, D, V, m, s, o, INT0, S23)
     S1[:] = S23
     if T.servida:
-        joint_scores(T, D, V, m, s, o, 1, S1)
+        joint_scores(T, D, V, m, s, o, INT1, S1)
     throws_widget(T, S1, S23, E, Ks, M)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cubilete.solver.kernels import sheet_context, slot_outcome, turn_values
+from cubilete.solver.kernels import INT0, INT1, sheet_context, slot_outcome, turn_values
 from cubilete.solver.tables import KernelTables
 
 NEG = -1.0e18
@@ -48,9 +48,9 @@ def _widget(T: KernelTables, V: np.ndarray, mask: int, fl: int, u: int, W: np.nd
     n_hands = T.first_roll.shape[0]
     n_keeps = T.add.shape[0]
     S1, S23, E, M = W[0], W[1], W[2], W[3]
-    _best_score(T, V, mask, fl, u, 0, S23[:n_hands])
+    _best_score(T, V, mask, fl, u, INT0, S23[:n_hands])
     if T.servida:
-        _best_score(T, V, mask, fl, u, 1, S1[:n_hands])
+        _best_score(T, V, mask, fl, u, INT1, S1[:n_hands])
     else:
         S1[:n_hands] = S23[:n_hands]
     E[:n_hands] = S23[:n_hands]

@@ -155,11 +155,12 @@ def evaluate(
     seed: int = 0,
     regret: bool = True,
     dask: str | Any | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Evaluation:
     """Play ``games`` games of ``policy`` (``module:function``) and measure it.
 
     ``dask`` is a scheduler address or a ``distributed.Client``: the chunks of games run there, with
-    the same results as a local run.
+    the same results as a local run. ``progress(games played, games)`` after each chunk played here.
     """
     if games < 1:
         raise EnvError(f"games must be at least 1, not {games}")
@@ -170,7 +171,11 @@ def evaluate(
     started = time.perf_counter()
     bounds = [(a, min(a + CHUNK, games)) for a in range(0, games, CHUNK)]
     if dask is None:
-        chunks = [run_chunk(policy, r, seed, a, b, exact) for a, b in bounds]
+        chunks = []
+        for a, b in bounds:
+            chunks.append(run_chunk(policy, r, seed, a, b, exact))
+            if progress is not None:
+                progress(b, games)
     else:
         chunks = _on_dask(dask, policy, r, seed, bounds, exact)
     scores = [s for c in chunks for s in c.scores]

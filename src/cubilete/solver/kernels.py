@@ -12,12 +12,20 @@ Every table comes in one :class:`~cubilete.solver.tables.KernelTables` named tup
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from numba import njit, prange
 
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
 from cubilete.solver.tables import KernelTables
+
+# Constant arguments from one kernel to another (``first``, ``lo``): numpy int64s, never a bare 0 or 1,
+# which numba types Literal[int](0) and Literal[int](1), compiling the callee once per value (slower
+# first use). The cast keeps the kernels' int signatures for mypy.
+INT0 = cast(int, np.int64(0))
+INT1 = cast(int, np.int64(1))
 
 NEG = -1.0e18
 
@@ -198,9 +206,9 @@ def turn_values(
     """
     n_hands, n_upper = E.shape
     throws = T.throws
-    best_scores(T, mask, fl, V, 0, lo, S23)
+    best_scores(T, mask, fl, V, INT0, lo, S23)
     if T.servida:
-        best_scores(T, mask, fl, V, 1, lo, S1)
+        best_scores(T, mask, fl, V, INT1, lo, S1)
     else:
         S1[:] = S23
     if throws == 1:
@@ -252,7 +260,7 @@ def solve_layer(T: KernelTables, masks: I, V: F) -> None:
         for fl in range(1 << T.n_flags):
             if fl & ~flag_ok:
                 continue
-            turn_values(T, mask, fl, 0, V, S1, S23, E, Ks, M, out)
+            turn_values(T, mask, fl, INT0, V, S1, S23, E, Ks, M, out)
             for u in range(n_upper):
                 if T.reach[mask, u] == 1:
                     V[mask, fl, u] = out[u]

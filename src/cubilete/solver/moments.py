@@ -14,7 +14,7 @@ from numba import njit, prange
 
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
-from cubilete.solver.kernels import NEG, sheet_context, slot_outcome
+from cubilete.solver.kernels import INT0, INT1, NEG, sheet_context, slot_outcome
 from cubilete.solver.tables import KernelTables
 
 
@@ -136,9 +136,9 @@ def turn_moments(T: KernelTables, mask: int, fl: int, V: F, W: F, out2: F) -> No
     A1, A2, B1, B2 = np.empty(shape_h), np.empty(shape_h), np.empty(shape_h), np.empty(shape_h)
     E1, E2 = np.empty(shape_h), np.empty(shape_h)
     K1, K2, M1, M2 = np.empty(shape_k), np.empty(shape_k), np.empty(shape_k), np.empty(shape_k)
-    best_scores2(T, mask, fl, V, W, 0, B1, B2)  # later throws
+    best_scores2(T, mask, fl, V, W, INT0, B1, B2)  # later throws
     if T.servida:
-        best_scores2(T, mask, fl, V, W, 1, A1, A2)  # first throw
+        best_scores2(T, mask, fl, V, W, INT1, A1, A2)  # first throw
     else:
         A1[:] = B1
         A2[:] = B2
@@ -352,9 +352,9 @@ def turn_values12(
     """:func:`kernels.turn_values` (lo = 0, every upper total) for both moments at once."""
     n_hands, n_upper = E1.shape
     throws = T.throws
-    best_scores12(T, mask, fl, V, W, 0, B1, B2)  # later throws
+    best_scores12(T, mask, fl, V, W, INT0, B1, B2)  # later throws
     if T.servida:
-        best_scores12(T, mask, fl, V, W, 1, A1, A2)  # first throw
+        best_scores12(T, mask, fl, V, W, INT1, A1, A2)  # first throw
     else:
         A1[:] = B1
         A2[:] = B2

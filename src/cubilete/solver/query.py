@@ -18,7 +18,7 @@ from numba import njit
 
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
-from cubilete.solver.kernels import NEG, sheet_context, slot_outcome, turn_values
+from cubilete.solver.kernels import INT0, INT1, NEG, sheet_context, slot_outcome, turn_values
 from cubilete.solver.tables import KernelTables
 
 KIND_SCORE = 0
@@ -151,10 +151,10 @@ def turn_keeps(T: KernelTables, mask: int, fl: int, u: int, V: F, Ks: F, down_to
         Ks[:, :] = K3[:, :, 0]
         return
     S23 = np.empty(n_hands)
-    best_scores_at(T, mask, fl, V, 0, u, S23)
+    best_scores_at(T, mask, fl, V, INT0, u, S23)
     if T.servida and down_to <= 2:
         S1 = np.empty(n_hands)
-        best_scores_at(T, mask, fl, V, 1, u, S1)
+        best_scores_at(T, mask, fl, V, INT1, u, S1)
     else:
         S1 = S23
     E = S23.copy()

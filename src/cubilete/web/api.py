@@ -142,6 +142,42 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
             "note": note}
 
 
+@router.post("/tables/{table_id}/rematch")
+async def rematch(table_id: str, request: Request, hub: HubDep) -> dict[str, Any]:
+    """A finished table's rematch: the same rules (house rules too), seats, timer and coach. Everyone
+    connected gets ``{"type": "rematch", "table": ID}`` and their page follows; each person connected
+    now keeps their seat (the new seat holds their token's hash); the seats of people gone stay open.
+    Asking again (the others' pages, a second click) gives the same new table."""
+    room = await _room(hub, table_id)
+    if room.status != "finished":
+        raise ApiError(409, "the game is not over: a rematch comes after it")
+    async with room.lock:
+        if room.rematch is not None and await hub.room(room.rematch) is not None:
+            new = await _room(hub, room.rematch)
+        else:
+            wait = request.app.state.gate.table_created(client_address(request.scope, hub.settings))
+            if wait is not None:
+                raise ApiError(429, f"too many tables created from this address: try again in {wait:.0f} s",
+                               {"Retry-After": str(round(wait))})
+            here = {c.seat for c in room.clients if c.seat is not None}
+            people = [(s.name, s.token_hash, s.pid) if s.kind == "human" and s.idx in here and s.name
+                      and s.token_hash else None for s in room.seats]
+            try:
+                if hub.solver.over_budget(room.rules) is None:
+                    hub.solver.start(room.rules)
+                new = await hub.create(room.rules, [(s.kind, s.level) for s in room.seats], room.timer, room.coach,
+                                       people)
+            except SolverBusy as exc:
+                raise ApiError(503, str(exc)) from None
+            except SiteFull as exc:
+                raise ApiError(503, str(exc), {"Retry-After": "60"}) from None
+            room.rematch = new.id
+    text = json.dumps({"type": "rematch", "table": new.id})
+    for client in list(room.clients):
+        client.send(text)
+    return {"id": new.id, "url": f"/t/{new.id}", "commitment": new.commitment}
+
+
 def check_budget(rules: Rules, settings: Settings) -> None:
     """Refuse house rules larger than the server's budget (the limit is named in the error)."""
     columns, slots = len(rules.columns), len(rules.slots)

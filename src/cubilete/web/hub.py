@@ -136,8 +136,10 @@ class Hub:
                 self.rooms.setdefault(table_id, room)  # a table created here meanwhile is the one that counts
         return self.rooms[table_id]
 
-    async def create(self, rules: Rules, seats: list[tuple[str, str | None]], timer: int | None, coach: bool) -> Room:
-        """A new table: seats are (kind, level); bots are named after their level."""
+    async def create(self, rules: Rules, seats: list[tuple[str, str | None]], timer: int | None, coach: bool,
+                     people: list[tuple[str, str, str | None] | None] | None = None) -> Room:
+        """A new table: seats are (kind, level); bots are named after their level. ``people`` (a rematch)
+        sits someone in a human seat at once: (name, token hash, player id), or None to leave it open."""
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise CubileteError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
                                 f"not {len(seats)}")
@@ -149,12 +151,14 @@ class Hub:
                 raise CubileteError(f"unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
         bot_names = numbered([f"{BOT_NAMES[level or 'random']} bot" for kind, level in seats if kind == "bot"])
         names = iter(bot_names)
+        sitting = people if people is not None else [None] * len(seats)
         rows = tuple(
             SeatRow(i, kind, level if kind == "bot" else None, next(names) if kind == "bot" else None, None, None)
-            for i, (kind, level) in enumerate(seats)
+            if kind == "bot" or person is None else SeatRow(i, kind, None, *person)
+            for i, ((kind, level), person) in enumerate(zip(seats, sitting, strict=True))
         )
         seed = fairness.new_seed()
-        status = "playing" if all(kind == "bot" for kind, _ in seats) else "waiting"
+        status = "playing" if all(row.name is not None for row in rows) else "waiting"
         row = TableRow(
             id="".join(secrets.choice(ID_LETTERS) for _ in range(8)), created_at=time.time(), preset=rules.name,
             rules_json=json.dumps(rules_to_dict(rules)), seed=seed, commitment=fairness.commitment(seed),

@@ -130,6 +130,7 @@ class Room:
         # compare-and-set tells the site that this copy is behind
         self.drives = True
         self.moved_on: Callable[[str, int], None] | None = None
+        self.rematch: str | None = None  # the table of the rematch, once someone asked for it (web/api.py)
         if self.status != "waiting":
             self.game = self._new_game()
             for seat, text in row.actions:

@@ -17,6 +17,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from cubilete.errors import CubileteError
+from cubilete.i18n import _
 from cubilete.store.webdb import WebStore
 from cubilete.web.app import create_app
 from cubilete.web.protocol import MAX_FRAME
@@ -105,9 +106,9 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, workers
     try:
         if workers > 1 and (store.local or not settings.site):
             raise CubileteError(
-                f"--workers {workers} needs PostgreSQL (one writing process per SQLite file, and its tables live in "
-                "that process): use --db postgresql+psycopg://... or one worker" if store.local else
-                f"--workers {workers} needs the processes to form a site: unset CUBILETE_SITE=false")
+                _("--workers {n} needs PostgreSQL (one writing process per SQLite file, and its tables live in "
+                  "that process): use --db postgresql+psycopg://... or one worker").format(n=workers) if store.local
+                else _("--workers {n} needs the processes to form a site: unset CUBILETE_SITE=false").format(n=workers))
         store.migrate()
     except BaseException:
         store.close()

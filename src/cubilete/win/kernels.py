@@ -22,7 +22,7 @@ from numba import njit, prange
 
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
-from cubilete.solver.kernels import NEG, sheet_context, slot_outcome
+from cubilete.solver.kernels import INT0, INT1, NEG, sheet_context, slot_outcome
 from cubilete.solver.tables import KernelTables
 
 
@@ -155,9 +155,9 @@ def vec_turn(
     """
     n_hands = E.shape[0]
     throws = T.throws
-    vec_scores(T, mask, fl, u, W, V, follow, 0, lo, S23)
+    vec_scores(T, mask, fl, u, W, V, follow, INT0, lo, S23)
     if T.servida:
-        vec_scores(T, mask, fl, u, W, V, follow, 1, lo, S1)
+        vec_scores(T, mask, fl, u, W, V, follow, INT1, lo, S1)
     else:
         S1[:] = S23
     if throws == 1:
@@ -214,5 +214,5 @@ def vec_layer(T: KernelTables, masks: I, W: F, V: F, follow: bool) -> None:
                 continue
             for u in range(n_upper):
                 if T.reach[mask, u] == 1:
-                    vec_turn(T, mask, fl, u, W, V, follow, 0, S1, S23, E, Ks, M, out)
+                    vec_turn(T, mask, fl, u, W, V, follow, INT0, S1, S23, E, Ks, M, out)
                     W[mask, fl, u, :] = out[:L]

@@ -24,7 +24,7 @@ from cubilete.rules.codec import rules_hash
 from cubilete.rules.model import Rules
 from cubilete.solver.cache import cache_dir, shared_solution, solving_here
 from cubilete.solver.combinatorics import FloatArray
-from cubilete.solver.solve import Solution, layers
+from cubilete.solver.solve import Progress, Solution, layers
 from cubilete.solver.space import SolverUnsupportedError, StateSpace, check_solvable
 from cubilete.win import kernels
 
@@ -76,8 +76,8 @@ class VectorTable:
         return int(self.table.shape[3])
 
 
-def build_table(solution: Solution, kind: str) -> VectorTable:
-    """Backward induction over every layer (no cache)."""
+def build_table(solution: Solution, kind: str, progress: Progress | None = None) -> VectorTable:
+    """Backward induction over every layer (no cache); ``progress(layers done, layers)`` after each."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
     check_tables(solution.rules)
@@ -85,9 +85,12 @@ def build_table(solution: Solution, kind: str) -> VectorTable:
     space = solution.space
     width = max_points(space) + 1
     W = np.zeros((1 << space.n_slots, 1 << space.n_flags, space.n_upper, width))
-    for masks in layers(space.n_slots):
+    every = list(layers(space.n_slots))
+    for done, masks in enumerate(every, 1):
         if masks.size:
             kernels.vec_layer(solution.tables, masks, W, solution.values, kind == "follow")
+        if progress is not None:
+            progress(done, len(every))
     return VectorTable(solution, kind, W, time.perf_counter() - start)
 
 
@@ -132,8 +135,8 @@ _SHARED: dict[tuple[Rules, str], VectorTable] = {}
 _LOCK = threading.Lock()
 
 
-def vector_table(rules: Rules, kind: str) -> VectorTable:
-    """The table of ``rules`` loaded (or built and cached) once per process.
+def vector_table(rules: Rules, kind: str, progress: Progress | None = None) -> VectorTable:
+    """The table of ``rules`` loaded (or built and cached) once per process (``progress``: while building).
 
     Raises :class:`SolverUnsupportedError` (with the reason) where the rules are too large.
     """
@@ -146,7 +149,7 @@ def vector_table(rules: Rules, kind: str) -> VectorTable:
             if vt is None:
                 if not solving_here():  # a server builds them in its solving processes, never in itself
                     raise SolverUnsupportedError(f"{rules.name}: win tables not built on this server (yet)")
-                vt = build_table(solution, kind)
+                vt = build_table(solution, kind, progress)
                 with contextlib.suppress(OSError):
                     _save(vt)
             _SHARED[rules, kind] = vt

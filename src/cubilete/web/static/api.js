@@ -75,6 +75,7 @@ async function request(method, path, body) {
 export const api = {
   presets: () => request("GET", "/api/presets"),
   createTable: (body) => request("POST", "/api/tables", body),
+  rematch: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   record: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/record`),
   games: (preset, limit = 50) => {

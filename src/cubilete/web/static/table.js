@@ -51,6 +51,7 @@ export function mount(root, { id }) {
     joinNames: {},
     joinSig: "",
     autoSit: takeAutoSit(id),
+    following: null, // the rematch table this page is going to
     fatal: null,
     win: null, // the last chances to win the server sent: { version, chances, exact }
   };
@@ -209,6 +210,9 @@ export function mount(root, { id }) {
         toast(errorText(frame));
         render();
         break;
+      case "rematch":
+        follow(frame.table);
+        break;
       default:
         break; // pong and anything newer
     }
@@ -354,24 +358,22 @@ export function mount(root, { id }) {
     }
   }
 
-  /** A new table with the same rules, seats (people and bot levels), timer and coach; this player sits again. */
+  /** A new table with the same rules (house rules too), seats, timer and coach. The server sends everyone
+   * here a "rematch" frame; each person connected keeps their seat there (it holds their token's hash). */
   async function rematch() {
-    const st = page.st;
-    const table = page.table;
-    const seats = st.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "human" }));
     try {
-      const made = await api.createTable({
-        rules: table.rules.preset,
-        seats,
-        timer: table.timer ?? null,
-        coach: Boolean(table.coach),
-      });
-      const me = mySeat();
-      if (me !== null && st.seats[me] && st.seats[me].name) planAutoSit(made.id, me, st.seats[me].name);
-      navigate(`/t/${encodeURIComponent(made.id)}`);
+      const made = await api.rematch(id);
+      follow(made.id);
     } catch (exc) {
       toast(apiErrorText(exc));
     }
+  }
+
+  /** Go to the rematch's table (once: the answer and the frame both say where). */
+  function follow(table) {
+    if (!table || page.following === table) return;
+    page.following = table;
+    navigate(`/t/${encodeURIComponent(table)}`);
   }
 
   async function verifyDice() {
@@ -866,9 +868,7 @@ export function mount(root, { id }) {
           class: "btn ghost",
           "data-testid": "download-record",
         }, t("table.download")),
-        page.table.rules.preset
-          ? el("button", { type: "button", class: "btn primary", "data-testid": "rematch", onclick: rematch }, t("table.rematch"))
-          : null,
+        el("button", { type: "button", class: "btn primary", "data-testid": "rematch", onclick: rematch }, t("table.rematch")),
         link("/", t("table.newgame"), { class: "btn ghost" }),
       ),
       ...(verdict ? [verdict] : []), // replaceChildren would print a null as the text "null"
