@@ -24,6 +24,8 @@ from cubilete.solver.layered import (
     sheet_of,
     solve_layered,
 )
+from cubilete.solver.layered_report import layered_section
+from cubilete.solver.report import unsolved_reasons
 
 MAXI = find_rules("maxi-yatzy-no-saved")
 
@@ -170,3 +172,13 @@ def test_maxi_without_saved_throws_is_routed_to_the_layered_solver() -> None:
 def test_what_the_layered_solver_refuses(name: str, reason: str) -> None:
     with pytest.raises(SolverUnsupportedError, match=reason):
         check_layered(find_rules(name))
+
+
+def test_optimal_doc_lists_maxi_in_its_own_section(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))  # no table solved here
+    reasons = dict(unsolved_reasons([MAXI, find_rules("maxi-yatzy")]))
+    assert set(reasons) == {"maxi-yatzy"}  # the one without saved throws is not "unsolved"
+    lines = layered_section([MAXI, find_rules("yatzy")])
+    assert lines[0] == "## Solved layer by layer (float32 tables on disk)"
+    assert any(line.startswith("- `maxi-yatzy-no-saved`: not solved on this machine yet") for line in lines)
+    assert layered_section([find_rules("yatzy")]) == []
