@@ -62,8 +62,8 @@ def check_layered(rules: Rules) -> None:
         why.append("no prerequisites, jokers or extra bonuses")
     if any(b.first_throw_value is not None or b.first_throw_bonus for b in rules.boxes):
         why.append("no servida values")
-    if len(rules.slots) > 26:
-        why.append("at most 26 boxes")
+    if len(rules.slots) > 26 or rules.dice > 6:
+        why.append("at most 26 boxes and 6 dice")
     if why:
         raise SolverUnsupportedError(f"{rules.name}: the layered solver needs " + "; ".join(why))
     if table_bytes(rules, np.float32) > MEMORY_LIMIT:
@@ -78,6 +78,7 @@ class LayeredTables:
     dice: DiceTables
     pts: IntArray  # (S, H)
     is_upper: IntArray  # (S,)
+    slot_face: IntArray  # (S,): the face of an upper box (its points are face x dice showing it), else 0
     closes: IntArray  # (S,)
     upper_slot: IntArray  # (A,): the slot of each upper box
     upper_face: IntArray  # (A,)
@@ -119,12 +120,18 @@ def layered_tables(rules: Rules) -> LayeredTables:
         after = scoring.write(rules, [None] * n, j, 0)
         closes[j] = sum(1 << i for i, v in enumerate(after) if v is not None and i != j)
     upper = [(j, b.face) for j, b in enumerate(rules.boxes) if b.is_upper]
+    slot_face = np.zeros(n, dtype=np.int64)
+    for j, face in upper:
+        if any(pts[j, i] != face * h.count(face) for i, h in enumerate(hands)):
+            raise SolverUnsupportedError(f"{rules.name}: the layered solver needs upper boxes that add their face")
+        slot_face[j] = face
     has_bonus = _has_bonus(rules)
     return LayeredTables(
         rules=rules,
         dice=dice,
         pts=pts,
         is_upper=np.array([int(b.is_upper) for b in rules.boxes], dtype=np.int64),
+        slot_face=slot_face,
         closes=closes,
         upper_slot=np.array([j for j, _ in upper], dtype=np.int64),
         upper_face=np.array([f for _, f in upper], dtype=np.int64),
@@ -145,8 +152,8 @@ def layers(n_slots: int) -> list[IntArray]:
 
 def _solve_masks(t: LayeredTables, masks: IntArray, values: npt.NDArray[np.floating]) -> None:
     maxi_kernels.solve_block(
-        masks, values, t.rules.turns, t.pts, t.is_upper, t.closes, t.upper_slot, t.upper_face, t.rules.dice,
-        t.threshold, t.bonus, t.rules.throws, t.dice.add, t.dice.remove, t.dice.first_roll, 16,
+        masks, values, t.rules.turns, t.pts, t.is_upper, t.slot_face, t.closes, t.upper_slot, t.upper_face,
+        t.rules.dice, t.threshold, t.bonus, t.rules.throws, t.dice.add, t.dice.remove, t.dice.first_roll, 16,
     )  # fmt: skip
 
 
@@ -407,7 +414,7 @@ def turn_tables(solution: LayeredSolution, mask: int, upper: int) -> tuple[Float
     S, E = np.empty((d.n_hands, 1)), np.empty((d.n_hands, 1))
     Ks = np.zeros((throws + 1, d.n_keeps, 1))
     M, out = np.empty((d.n_keeps, 1)), np.empty(1)
-    maxi_kernels.widget(mask, ulist, 1, solution.values, t.pts, t.is_upper, t.closes, t.threshold, t.bonus,
+    maxi_kernels.widget(mask, ulist, 1, solution.values, t.pts, t.is_upper, t.slot_face, t.closes, t.threshold, t.bonus,
                         throws, d.add, d.remove, d.first_roll, S, E, Ks, M, out)  # fmt: skip
     return S[:, 0], Ks[:, :, 0]
 
