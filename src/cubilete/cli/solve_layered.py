@@ -31,15 +31,15 @@ def run_layered(rules: Rules, args: argparse.Namespace) -> int:
         done = partial_run(rules, folder)
         if done is not None and not args.resume and not args.no_cache:
             text = _(
-                "{rules}: a solve stopped at {percent}% in {folder}; add --resume to go on (--no-cache: start again)"
+                "{rules}: a solve stopped at {percent} in {folder}; add --resume to go on (--no-cache: start again)"
             )
-            raise CliError(text.format(rules=rules.name, percent=f"{100 * done:.1f}", folder=folder), DATA_ERROR)
+            raise CliError(text.format(rules=rules.name, percent=f"{100 * done:.1f}%", folder=folder), DATA_ERROR)
         cost = estimate(rules)
         if not args.json:
             left = 1.0 - (done or 0.0) if args.resume else 1.0
             print(_("estimate: {what}").format(what=cost.describe()), file=sys.stderr)
             if left < 1.0:
-                print(_("resuming: {percent}% left").format(percent=f"{100 * left:.1f}"), file=sys.stderr)
+                print(_("resuming: {percent} left").format(percent=f"{100 * left:.1f}%"), file=sys.stderr)
         label = _("solving {rules}").format(rules=rules.name)
         show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, label)
         try:
