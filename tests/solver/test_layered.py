@@ -24,7 +24,7 @@ from cubilete.solver.layered import (
     sheet_of,
     solve_layered,
 )
-from cubilete.solver.layered_report import layered_section
+from cubilete.solver.layered_report import layered_section, saved_throws_preset
 from cubilete.solver.report import unsolved_reasons
 
 MAXI = find_rules("maxi-yatzy-no-saved")
@@ -182,3 +182,6 @@ def test_optimal_doc_lists_maxi_in_its_own_section(tmp_path: Path, monkeypatch: 
     assert lines[0] == "## Solved layer by layer (float32 tables on disk)"
     assert any(line.startswith("- `maxi-yatzy-no-saved`: not solved on this machine yet") for line in lines)
     assert layered_section([find_rules("yatzy")]) == []
+    saved = saved_throws_preset(MAXI)
+    assert saved is not None and saved.name == "maxi-yatzy"
+    assert saved_throws_preset(find_rules("yatzy")) is None

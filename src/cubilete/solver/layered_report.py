@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cubilete.rules.codec import rules_hash
 from cubilete.rules.model import Rules
+from cubilete.rules.presets import all_presets
 from cubilete.solver.layered import load_layered, needs_layered
 
 METHOD = [
@@ -19,6 +21,14 @@ METHOD = [
     "exact-fraction oracle on reduced 6-dice rule sets (1e-9 in float64, 1e-5 in float32 storage).",
     "The SHA-256 is that of the float32 table (`numpy` `.npy` data, C order, `cubilete.solver.layered.digest`).",
 ]
+
+
+def saved_throws_preset(rules: Rules) -> Rules | None:
+    """The preset that is ``rules`` with saved throws (maxi-yatzy for maxi-yatzy-no-saved), if any."""
+    if rules.carry_over_throws:
+        return None
+    want = rules_hash(rules.replace(carry_over_throws=True))
+    return next((p for p in all_presets() if rules_hash(p) == want), None)
 
 
 def layered_section(presets: Sequence[Rules]) -> list[str]:
@@ -41,4 +51,11 @@ def layered_section(presets: Sequence[Rules]) -> list[str]:
             f"  {s.seconds:,.0f} s of solving, peak memory {s.peak_rss / 2**20:,.0f} MB;",
             f"  float32 table SHA-256 `{s.sha256}`.",
         ]
+        saved = saved_throws_preset(rules)
+        if saved is not None:
+            out.append(
+                f"- `{saved.name}` (the same game with saved throws): its optimum is **at least "
+                f"{s.expected_score:.4f}**, a certified lower bound: never throwing a saved throw is a legal way "
+                "to play it, and then it is this game. No upper bound is computed yet."
+            )
     return [*out, ""]
