@@ -17,6 +17,7 @@ from cubilete.solver.advisor import advise
 from cubilete.solver.layered import (
     check_layered,
     digest,
+    estimate,
     layered_options,
     load_layered,
     needs_layered,
@@ -185,3 +186,15 @@ def test_optimal_doc_lists_maxi_in_its_own_section(tmp_path: Path, monkeypatch: 
     saved = saved_throws_preset(MAXI)
     assert saved is not None and saved.name == "maxi-yatzy"
     assert saved_throws_preset(find_rules("yatzy")) is None
+
+
+def test_the_estimate_counts_the_table_before_solving() -> None:
+    rules = REDUCED[0].values[0]
+    assert isinstance(rules, Rules)
+    cost = estimate(rules, sample=8)
+    assert cost.sheets == 16 and cost.states == reachable_states(rules)
+    assert cost.disk_bytes == 16 * 10 * 4  # float32, 2^4 sheets x 10 upper totals (threshold 9)
+    assert cost.memory_bytes > cost.disk_bytes and cost.seconds >= 0.0 and cost.threads >= 1
+    assert "16 sheets" in cost.describe()
+    full = estimate(MAXI, sample=4)
+    assert full.disk_bytes == (1 << 20) * 85 * 4 < 16 << 30  # 340 MB: far below the 16 GB allowed
