@@ -26,3 +26,13 @@ def test_an_unfinished_run_needs_resume_or_no_cache(
     assert code == 1 and out == ""
     assert "maxi-yatzy-no-saved: a solve stopped at 0.0%" in err and "--resume" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_advise_says_how_to_build_the_missing_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))
+    code = main(["advise", "--rules", "maxi-yatzy-no-saved", "--dice", "111234", "--throw", "1"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert "not solved on this machine yet; run: cubilete solve --rules maxi-yatzy-no-saved" in err
