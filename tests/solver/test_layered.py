@@ -118,6 +118,7 @@ def test_an_interrupted_run_resumes_to_the_same_table(tmp_path: Path) -> None:
     # so the first block run again is the fifth (3 more sheets)
     assert seen[0] == (12, 32) and seen[-1] == (32, 32)
     assert again.sha256 == whole.sha256 == digest(whole.values)
+    assert again.cpu_seconds > 0.0 and again.seconds > 0.0
     assert np.array_equal(again.values, whole.values)
     loaded = load_layered(rules, tmp_path / "cut")
     assert loaded is not None and loaded.sha256 == whole.sha256 and loaded.expected_score == whole.expected_score

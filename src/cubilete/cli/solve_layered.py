@@ -62,6 +62,7 @@ def _print(rules: Rules, s: LayeredSolution, loaded: bool, as_json: bool, object
             "expected_score": s.expected_score,
             "std_dev": None,
             "solve_seconds": s.seconds,
+            "cpu_seconds": s.cpu_seconds,
             "cached": loaded,
             "table": str(path),
             "sha256": s.sha256,

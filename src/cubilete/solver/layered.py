@@ -222,7 +222,8 @@ class LayeredSolution:
 
     rules: Rules
     values: npt.NDArray[np.floating]  # V[mask, upper]: expected points to come (memory-mapped)
-    seconds: float  # computing time over every run that built the table
+    seconds: float  # wall-clock computing time over every run that built the table
+    cpu_seconds: float  # CPU time of those runs (every thread; 0.0 if a run did not record it)
     sha256: str  # of the table's bytes (C order, its own dtype)
     states: int
     peak_rss: int  # bytes, the largest over the runs
@@ -304,6 +305,7 @@ def solve_layered(
     total = 1 << t.n_slots
     done_sheets = sum(m.size for m in all_layers[: int(state["layer"])]) + int(state["block"]) * block
     seconds = float(state["seconds"])
+    cpu = float(state.get("cpu_seconds", 0.0))
     blocks_run = 0
     for li in range(int(state["layer"]), len(all_layers)):
         masks = all_layers[li]
@@ -312,14 +314,16 @@ def solve_layered(
         for bi in range(first, n_blocks):
             if stop_after is not None and blocks_run >= stop_after:
                 return None
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             part = masks[bi * block : (bi + 1) * block]
             _solve_masks(t, part, np.asarray(values))
             values.flush()
             seconds += time.perf_counter() - start
+            cpu += time.process_time() - cpu_start
             blocks_run += 1
             done_sheets += part.size
-            state.update(layer=li, block=bi + 1, seconds=seconds, peak_rss=max(int(state["peak_rss"]), _peak_rss()))
+            peak = max(int(state["peak_rss"]), _peak_rss())
+            state.update(layer=li, block=bi + 1, seconds=seconds, cpu_seconds=cpu, peak_rss=peak)
             _write_progress(folder, state)
             if progress is not None:
                 progress(min(done_sheets, total), total)
@@ -337,6 +341,7 @@ def _solution(rules: Rules, values: npt.NDArray[np.floating], state: dict[str, A
         rules=rules,
         values=values,
         seconds=float(state["seconds"]),
+        cpu_seconds=float(state.get("cpu_seconds", 0.0)),
         sha256=str(state["sha256"]),
         states=int(state["states"]),
         peak_rss=int(state["peak_rss"]),
