@@ -83,7 +83,8 @@ def test_the_fallback_presets_are_the_unsolvable_ones() -> None:
             check_solvable(find_rules(name))
         except SolverUnsupportedError:
             refused.append(name)
-    assert sorted(refused) == ["general-4-columns", "maxi-yatzy"]
+    # maxi-yatzy-no-saved: too large for the in-memory solver; the layered solver's table, once built, is read
+    assert sorted(refused) == ["general-4-columns", "maxi-yatzy", "maxi-yatzy-no-saved"]
 
 
 @pytest.mark.parametrize("level", sorted(BOT_LEVELS))

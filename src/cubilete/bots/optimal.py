@@ -1,7 +1,9 @@
 """The optimal bot: the advisor's best option on the solved table of the rules.
 
 Tables are loaded (or solved and cached) once per rule set and process, and shared by
-every bot. Rules the solver refuses (Maxi Yatzy's carried throws, the 4-column sheet)
+every bot. Maxi Yatzy without saved throws reads the layered solver's table on disk once it
+has been solved (``cubilete solve --rules maxi-yatzy-no-saved``; never solved by a bot).
+Rules the solver refuses (Maxi Yatzy's carried throws, the 4-column sheet, an unsolved Maxi)
 are played by the approximate one-turn search of :mod:`cubilete.bots.approx`, and the
 analysis says so (``Analysis.exact`` is False).
 
@@ -22,9 +24,10 @@ from cubilete.rules.model import Rules
 from cubilete.solver import Solution, SolverUnsupportedError, check_solvable
 from cubilete.solver.advisor import Option, advise, sheet_state
 from cubilete.solver.cache import shared_solution
+from cubilete.solver.layered import LayeredSolution, layered_options, load_layered, needs_layered
+from cubilete.solver.layered import turn_start_value as layered_turn_start
 
 EXACT_NOTE = "exact: expected final score under optimal play (one player; instant wins not modelled)"
-
 
 
 def solution_for(rules: Rules) -> Solution | None:
@@ -33,6 +36,21 @@ def solution_for(rules: Rules) -> Solution | None:
         return shared_solution(rules)
     except SolverUnsupportedError:
         return None
+
+
+_LAYERED: dict[Rules, LayeredSolution] = {}
+
+
+def layered_for(rules: Rules) -> LayeredSolution | None:
+    """The finished layered table of rules too large for the in-memory solver (Maxi Yatzy without saved
+    throws), memory-mapped once per process; None if it has not been solved on this machine (bots then
+    use the approximate search: ``cubilete solve --rules maxi-yatzy-no-saved`` builds it)."""
+    found = _LAYERED.get(rules)
+    if found is None and needs_layered(rules):
+        found = load_layered(rules)
+        if found is not None:
+            _LAYERED[rules] = found
+    return found
 
 
 def is_exact(rules: Rules) -> bool:
@@ -66,6 +84,9 @@ def optimal_options(game: Game, exact: bool = True) -> Analysis:
         return tiebreak_options(game) if game.state.turn.throws else Analysis([Option("keep", 0.0, 0.0)])
     rules, seat, turn = game.rules, game.seat(), game.state.turn
     solution = solution_for(rules) if exact else None
+    layered = layered_for(rules) if exact and solution is None else None
+    if layered is not None:
+        return layered_analysis(layered, game)
     if turn.throws == 0:
         if solution is not None:
             mask, flags, upper = sheet_state(solution, seat.card)
@@ -75,6 +96,14 @@ def optimal_options(game: Game, exact: bool = True) -> Analysis:
     if solution is None:
         return approx_options(game)
     return Analysis(exact_options(*_situation(game)), True, EXACT_NOTE)
+
+
+def layered_analysis(layered: LayeredSolution, game: Game) -> Analysis:
+    """:func:`optimal_options` read from a layered table (a game in play on a sheet of its rules)."""
+    seat, turn = game.seat(), game.state.turn
+    if turn.throws == 0:
+        return Analysis([Option("keep", layered_turn_start(layered, seat.card), 0.0)], True, EXACT_NOTE)
+    return Analysis(layered_options(layered, seat.card, turn.dice, turn.throws), True, EXACT_NOTE)
 
 
 class OptimalBot:
@@ -116,9 +145,14 @@ def action_loss(game: Game, action: Action) -> float | None:
     None where it cannot be judged: rules too large to solve, tie-break rounds, the first
     throw of a turn (there is nothing to choose).
     """
-    if game.is_over or not in_play(game) or game.state.turn.throws == 0 or solution_for(game.rules) is None:
+    if game.is_over or not in_play(game) or game.state.turn.throws == 0:
         return None
-    options = exact_options(*_situation(game))
+    if solution_for(game.rules) is not None:
+        options: tuple[Option, ...] | list[Option] = exact_options(*_situation(game))
+    elif (layered := layered_for(game.rules)) is not None:
+        options = layered_options(layered, game.seat().card, game.state.turn.dice, game.state.turn.throws)
+    else:
+        return None
     turn = game.state.turn
     for option in options:
         if isinstance(action, Score) and option.kind == "score" and option.slot == action.slot:

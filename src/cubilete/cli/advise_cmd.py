@@ -164,10 +164,18 @@ def _option_json(option: Option) -> dict[str, object]:
 def run(args: argparse.Namespace) -> int:
     """Print the ranked options; bad arguments exit 2, rules too large to solve exit 1."""
     rules = rules_arg(args.rules)
+    layered = None  # Maxi Yatzy without saved throws: the layered solver's table on disk
     try:
         check_solvable(rules)
     except SolverUnsupportedError as exc:
-        raise CliError(translate_error(str(exc)), DATA_ERROR) from None
+        from cubilete.solver.layered import load_layered, needs_layered
+
+        layered = load_layered(rules) if needs_layered(rules) else None
+        if layered is None and needs_layered(rules):
+            text = _("{rules}: not solved on this machine yet; run: cubilete solve --rules {rules}")
+            raise CliError(text.format(rules=rules.name), DATA_ERROR) from None
+        if layered is None:
+            raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     hand = hand_arg(args.dice, rules)
     _check_numbers(rules, args)
     card = filled_arg(args.filled, rules)
@@ -184,9 +192,15 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     label = _("solving {rules}").format(rules=rules.name)
     with progress_bar(label, enabled=not args.json) as show:
-        solution = load_or_solve(rules, show, moments=False)
+        solution = None if layered is not None else load_or_solve(rules, show, moments=False)
     try:
-        options = advise(solution, card, hand, args.throw, args.bonuses, held)
+        if layered is not None:
+            from cubilete.solver.layered import layered_options
+
+            options = layered_options(layered, card, hand, args.throw)
+        else:
+            assert solution is not None
+            options = advise(solution, card, hand, args.throw, args.bonuses, held)
         extra = _win_columns(rules, card, hand, args, held)
     except SolverUnsupportedError as exc:
         raise CliError(str(exc), DATA_ERROR) from None

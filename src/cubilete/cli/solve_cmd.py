@@ -23,6 +23,7 @@ examples:
   cubilete solve --rules mesa.toml        a house-rule profile
   cubilete solve --rules generala --no-cache   solve again and replace the cached tables
   cubilete solve --rules mini.toml --players 2   the exact two-player game: P(first player wins)
+  cubilete solve --rules maxi-yatzy-no-saved --resume   layer by layer on disk; goes on after a stop
 
 {objective}
 The tables are cached in $CUBILETE_CACHE_DIR, else $XDG_CACHE_HOME/cubilete/solver, else
@@ -63,6 +64,9 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument(
         "--no-cache", action="store_true", help=_("ignore cached tables: solve again and replace them in the cache")
     )
+    p.add_argument(
+        "--resume", action="store_true", help="layered solves (maxi-yatzy-no-saved): go on from the last checkpoint"
+    )
     p.set_defaults(func=run)
 
 
@@ -85,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
         from cubilete.cli.duel_cmd import run_duel
 
         return run_duel(rules, args)
+    from cubilete.solver.layered import needs_layered
+
+    if needs_layered(rules):  # too large for the in-memory table: layer by layer on disk, resumable
+        from cubilete.cli.solve_layered import run_layered
+
+        return run_layered(rules, args)
     try:
         check_solvable(rules)
     except SolverUnsupportedError as exc:

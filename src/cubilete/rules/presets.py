@@ -299,7 +299,7 @@ register(
     )
 )
 
-register(
+MAXI_YATZY = register(
     Rules(
         name="maxi-yatzy",
         title="Maxi Yatzy (6 dice)",
@@ -326,5 +326,15 @@ register(
             Box("chance", "Chance", Kind.CHANCE, Points.SUM),
             Box("maxi-yatzy", "Maxi Yatzy", Kind.GROUPS, value=100, groups=(6,)),
         ),
+    )
+)
+register(
+    MAXI_YATZY.replace(
+        name="maxi-yatzy-no-saved",
+        title="Maxi Yatzy without saved throws",
+        description="Maxi Yatzy (6 dice, 20 boxes, bonus 100 at 84) where unused throws are lost: "
+        "3 throws every turn. Solved exactly (cubilete solve --rules maxi-yatzy-no-saved).",
+        aliases=("maxi-no-saved", "maxi-yatzy-3"),
+        carry_over_throws=False,
     )
 )

@@ -16,6 +16,8 @@ from multiprocessing import get_context
 from cubilete.rules import Rules, scoring
 from cubilete.solver.advisor import advise
 from cubilete.solver.cache import load_or_solve, values_digest
+from cubilete.solver.layered import needs_layered
+from cubilete.solver.layered_report import layered_section
 from cubilete.solver.solve import Solution
 from cubilete.solver.space import SolverUnsupportedError, check_solvable
 
@@ -173,6 +175,8 @@ def unsolved_reasons(presets: Sequence[Rules]) -> list[tuple[str, str]]:
     """(name, reason) for each rule set the solver does not handle exactly."""
     out = []
     for rules in presets:
+        if needs_layered(rules):  # listed in the layered solver's own section
+            continue
         try:
             check_solvable(rules)
         except SolverUnsupportedError as exc:
@@ -222,7 +226,13 @@ def render_preset(report: PresetReport) -> list[str]:
     return [*lines, ""]
 
 
-def render(reports: Sequence[PresetReport], unsolved: Sequence[tuple[str, str]], games: int, seed: str) -> str:
+def render(
+    reports: Sequence[PresetReport],
+    unsolved: Sequence[tuple[str, str]],
+    games: int,
+    seed: str,
+    layered: Sequence[str] = (),
+) -> str:
     """The whole Markdown document."""
     out = [
         "# Optimal play: exact values for every preset",
@@ -286,7 +296,7 @@ def render(reports: Sequence[PresetReport], unsolved: Sequence[tuple[str, str]],
         out += [f"- `{name}`: {reason.removeprefix(name + ': ')}." for name, reason in unsolved]
     else:
         out.append("- (none in this run)")
-    out += ["", "## Each preset", ""]
+    out += ["", *layered, "## Each preset", ""]
     for r in reports:
         out += render_preset(r)
     return "\n".join(out).rstrip() + "\n"
@@ -302,6 +312,6 @@ def _anchor(report: PresetReport) -> str:
 def write_report(presets: Sequence[Rules], games: int, seed: str, workers: int = 2) -> str:
     """The document for ``presets``: the solvable ones are reported, the others listed with the reason."""
     unsolved = unsolved_reasons(presets)
-    skip = {name for name, _ in unsolved}
+    skip = {name for name, _ in unsolved} | {r.name for r in presets if needs_layered(r)}
     reports = build_reports([r for r in presets if r.name not in skip], games, seed, workers)
-    return render(reports, unsolved, games, seed)
+    return render(reports, unsolved, games, seed, layered_section(presets))
