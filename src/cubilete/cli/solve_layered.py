@@ -22,7 +22,8 @@ from cubilete.solver.layered import (
 
 def run_layered(rules: Rules, args: argparse.Namespace) -> int:
     """Load the finished table, or solve (or resume) it layer by layer, and print the result."""
-    from cubilete.cli.solve_cmd import objective, progress_bar
+    from cubilete.cli.progress import progress_bar
+    from cubilete.cli.solve_cmd import objective
 
     folder = default_dir(rules)
     solution = None if args.no_cache else load_layered(rules, folder)
@@ -41,9 +42,9 @@ def run_layered(rules: Rules, args: argparse.Namespace) -> int:
             if left < 1.0:
                 print(_("resuming: {percent} left").format(percent=f"{100 * left:.1f}%"), file=sys.stderr)
         label = _("solving {rules}").format(rules=rules.name)
-        show = None if args.json or not sys.stderr.isatty() else progress_bar(sys.stderr, label)
         try:
-            solution = solve_layered(rules, folder, resume=bool(args.resume), progress=show)
+            with progress_bar(label, enabled=not args.json) as show:
+                solution = solve_layered(rules, folder, resume=bool(args.resume), progress=show)
         except KeyboardInterrupt:
             print(file=sys.stderr)
             raise CliError(
