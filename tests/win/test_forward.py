@@ -142,7 +142,7 @@ def check_solver_moments(name: str, card_text: str = "") -> None:
         ("yatzy", ""),
         ("yatzy", "1=3,2=4,3=9,6=24,yatzy=50,chance=22"),  # upper 40: the bonus still open
         ("yahtzee", ""),
-        ("yahtzee", "yahtzee=50,1=3,5=20,full=25"),  # extra bonuses and the joker possible
+        ("yahtzee", "yahtzee=50,1=3,5=20,full-house=25"),  # extra bonuses and the joker possible
     ],
 )
 def test_yatzy_and_yahtzee_moments_are_the_solvers(name: str, card_text: str) -> None:

@@ -66,6 +66,10 @@ def windows(space: StateSpace, mask0: int, fl0: int, u0: int) -> tuple[IntArray,
     max_low = bits[:, ~upper] @ best[~upper]
     n_closed = bits.sum(axis=1)
     follows = (masks & mask0) == mask0
+    flag_closed = np.zeros(masks.size, dtype=np.int64)  # flags whose box is closed (only those can be set)
+    for j in range(S):
+        if space.flag_bit[j] >= 0:
+            flag_closed |= ((masks >> j) & 1) << int(space.flag_bit[j])
     lo = np.zeros((1 << S, 1 << Fn, U), dtype=np.int64)
     hi = np.full_like(lo, -1)
     xs = space.extra_slot
@@ -90,7 +94,7 @@ def windows(space: StateSpace, mask0: int, fl0: int, u0: int) -> tuple[IntArray,
             else:
                 low = np.zeros(masks.size, dtype=np.int64)
                 high = max_up + max_low + extra
-            ok = follows & (space.reach[:, u] == 1) & (high >= low)
+            ok = follows & (fl & ~flag_closed == 0) & (space.reach[:, u] == 1) & (high >= low)
             lo[:, fl, u] = np.where(ok, low, 0)
             hi[:, fl, u] = np.where(ok, high, -1)
     return lo, hi

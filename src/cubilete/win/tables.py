@@ -53,7 +53,8 @@ def check_tables(rules: Rules) -> None:
     if cells > MAX_CELLS:
         raise SolverUnsupportedError(
             f"{rules.name}: {space.n_states:,} states x {max_points(space) + 1} targets = {cells:,} cells "
-            f"is more than the {MAX_CELLS:,} the target and distribution tables hold"
+            f"is more than the {MAX_CELLS:,} the win tables hold (distributions and target play work "
+            "without them; win chances and the win bot need them)"
         )
 
 
