@@ -163,10 +163,10 @@ class TestCommands:
     @pytest.mark.parametrize(
         ("argv", "code", "words"),
         [
-            (["distribution", "--rules", "yatzy"], 1, "more than"),
+            (["distribution", "--rules", "maxi-yatzy"], 1, "carry over"),
             (["distribution", "--filled", "nope=3"], 2, "unknown box"),
             (["advise", "--dice", "44412", "--throw", "2", "--vs", "full=x"], 2, "--vs (opponent 1)"),
-            (["advise", "--rules", "yatzy", "--dice", "44412", "--throw", "2", "--target", "200"], 1, "more than"),
+            (["advise", "--rules", "yatzy", "--dice", "44412", "--throw", "2", "--vs", "1=3"], 1, "win tables"),
         ],
     )
     def test_bad_input_is_one_line(
@@ -185,6 +185,24 @@ class TestCommands:
         assert keep["reach"] == pytest.approx(11 / 36, abs=1e-12)
         # the opponent (133 points, poker open) scores 40 or 45 with poker, or nothing
         assert 0.0 < rows[-1]["win"] <= keep["win"] == rows[0]["win"] < 1.0
+
+
+@pytest.mark.slow
+def test_yatzy_distribution_and_target_from_a_late_position(capsys: pytest.CaptureFixture[str]) -> None:
+    """Yatzy has no (state x score) table: the forward pass and a table of the one target asked."""
+    late = "1=3,2=6,3=9,4=12,5=15,6=18,one-pair=12,two-pairs=22,three-kind=18,four-kind=24,small-straight=15"
+    code, out, err = run(capsys, "distribution", "--rules", "yatzy", "--filled", late, "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert sum(p for _, p in data["pmf"]) == pytest.approx(1.0, abs=1e-12)
+    assert data["pmf"][0][0] >= 3 + 6 + 9 + 12 + 15 + 18 + 50 + 12 + 22 + 18 + 24 + 15  # the bonus is already won
+    code, out, err = run(capsys, "advise", "--rules", "yatzy", "--dice", "66612", "--throw", "3", "--filled", late,
+                         "--target", "300", "--json")  # fmt: skip
+    assert (code, err) == (0, "")
+    rows = json.loads(out)["options"]
+    assert all(0.0 <= r["reach"] <= 1.0 for r in rows) and rows[0]["reach"] > 0.0
+    reach = [round(r["reach"], 9) for r in rows]
+    assert reach == sorted(reach, reverse=True)  # ranked by the chance of reaching 300
 
 
 @pytest.mark.slow

@@ -183,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--filled: the sheet is complete; nothing is left to decide"))
     _check_bonuses(rules, card, args.bonuses)
     held = _held(rules, args.held, hand, args.throw)
-    if args.target is not None or args.vs:
+    if args.vs:  # --target alone works everywhere the solver does (one target at a time where the tables do not fit)
         from cubilete.win.tables import check_tables
 
         try:

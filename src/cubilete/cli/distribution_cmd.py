@@ -19,12 +19,15 @@ examples:
   cubilete distribution --rules general --json            machine-readable: mean, sd, pmf, quantiles
   cubilete distribution --filled generala=50,full=0       from a position (points so far included)
   cubilete distribution --rules bozo --plot bozo.png      draw it (needs matplotlib)
+  cubilete distribution --rules yatzy                     Yatzy, by a forward pass (no table)
 
 The distribution is exact: every final score with its probability when the player maximises
 the expected score (the policy of 'cubilete solve'), from the start of a turn with the sheet
-given by --filled. Its mean and standard deviation are those of 'cubilete solve'. Rules whose
-tables (states x scores) are too large here, like Yahtzee and Yatzy, end with a one-line
-reason and exit 1.
+given by --filled. Its mean and standard deviation are those of 'cubilete solve'. Generala,
+General and Bozó read it from a table of every state and score (built once, cached); Yahtzee
+and Yatzy follow the probability mass forward from the position (half a minute of CPU from
+the empty sheet, less later in the game). Rules that cannot be solved exactly (the 4-column
+sheet, Maxi Yatzy) end with a one-line reason and exit 1.
 """)
 
 BAR_WIDTH = 40
@@ -95,14 +98,15 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--bonuses: must be 0 or more, not {bonuses}").format(bonuses=args.bonuses))
     from cubilete.solver.cache import shared_solution
     from cubilete.win.distribution import distribution
-    from cubilete.win.tables import check_tables, vector_table
+    from cubilete.win.tables import tables_fit, vector_table
 
     try:
-        check_tables(rules)
+        fits = tables_fit(rules)  # refuses rules that cannot be solved exactly
         with progress_bar(_("solving {rules}").format(rules=rules.name), enabled=not args.json) as show:
             shared_solution(rules, show)
-        with progress_bar(_("score tables of {rules}").format(rules=rules.name), enabled=not args.json) as show:
-            vector_table(rules, "follow", show)  # built once here; distribution() takes it from memory
+        if fits:
+            with progress_bar(_("score tables of {rules}").format(rules=rules.name), enabled=not args.json) as show:
+                vector_table(rules, "follow", show)  # built once here; distribution() takes it from memory
         dist = distribution(rules, card, args.bonuses)
     except SolverUnsupportedError as exc:
         raise CliError(translate_error(str(exc)), DATA_ERROR) from None

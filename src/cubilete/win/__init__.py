@@ -8,12 +8,14 @@ coach and the apps, never importing them.
 * :func:`chances`: every seat's probability of winning a game from its position (< 50 ms);
 * :func:`win_options`: every option with its probability of winning against given opponents.
 
-Exact tables exist where states x scores fit (every Generala, General and Bozó preset);
-elsewhere the functions raise :class:`~cubilete.solver.SolverUnsupportedError` and
-:func:`chances` gives an estimate (``WinChances.exact`` is False).
+Exact tables exist where states x scores fit (every Generala, General and Bozó preset). On
+Yahtzee and Yatzy, :func:`distribution` takes a forward pass (:mod:`cubilete.win.forward`) and
+:func:`target_options` a table of the one target asked (:mod:`cubilete.win.targets`); the win
+functions raise :class:`~cubilete.solver.SolverUnsupportedError` there and :func:`chances` gives
+an estimate (``WinChances.exact`` is False), as on rules the solver cannot solve.
 """
 
-from cubilete.win.distribution import Distribution, distribution, option_distributions
+from cubilete.win.distribution import Distribution, distribution, forward_distribution, option_distributions
 from cubilete.win.odds import WinChances, chances
 from cubilete.win.play import WinOption, game_win_options, reach_probability, target_options, win_options
 
@@ -23,6 +25,7 @@ __all__ = [
     "WinOption",
     "chances",
     "distribution",
+    "forward_distribution",
     "game_win_options",
     "option_distributions",
     "reach_probability",

@@ -25,7 +25,7 @@ from cubilete.rules.model import Rules
 from cubilete.solver.advisor import Option, advise, sheet_state
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.win import kernels
-from cubilete.win.tables import VectorTable, vector_table
+from cubilete.win.tables import VectorTable, tables_fit, vector_table
 
 QUANTILES = (0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99)
 
@@ -110,15 +110,41 @@ def survival_from(vt: VectorTable, card: Sequence[int | None]) -> FloatArray:
     return np.asarray(vt.table[mask, flags, upper])
 
 
-def distribution(rules: Rules, card: Sequence[int | None] | None = None, extra_bonuses: int = 0) -> Distribution:
-    """The final score's distribution under expected-score-optimal play, from the start of a turn
-    with ``card`` (the empty sheet by default); raises SolverUnsupportedError where too large."""
-    vt = vector_table(rules, "follow")
+def _sheet(rules: Rules, card: Sequence[int | None] | None) -> tuple[int | None, ...]:
     sheet = tuple(card) if card is not None else (None,) * len(rules.slots)
     if len(sheet) != len(rules.slots):
         raise IllegalActionError(f"a {rules.name} card has {len(rules.slots)} slots, not {len(sheet)}")
+    return sheet
+
+
+def distribution(rules: Rules, card: Sequence[int | None] | None = None, extra_bonuses: int = 0) -> Distribution:
+    """The final score's distribution under expected-score-optimal play, from the start of a turn
+    with ``card`` (the empty sheet by default): read from the ``follow`` table where the tables fit,
+    else by the forward pass (:func:`forward_distribution`); raises SolverUnsupportedError where
+    the rules cannot be solved exactly."""
+    sheet = _sheet(rules, card)
+    if not tables_fit(rules):
+        return forward_distribution(rules, sheet, extra_bonuses)
+    vt = vector_table(rules, "follow")
     so_far = scoring.total(rules, sheet, extra_bonuses)
     return _trim(so_far, pmf_of(survival_from(vt, sheet)), rules.name)
+
+
+def forward_distribution(
+    rules: Rules, card: Sequence[int | None] | None = None, extra_bonuses: int = 0
+) -> Distribution:
+    """:func:`distribution` by the forward pass over the states reachable from ``card``
+    (:mod:`cubilete.win.forward`: no table; Yatzy from the empty sheet in about 30 s of CPU)."""
+    from cubilete.solver.cache import shared_solution
+    from cubilete.win.forward import points_to_come
+
+    sheet = _sheet(rules, card)
+    so_far = scoring.total(rules, sheet, extra_bonuses)
+    if done(rules, sheet):
+        return Distribution(rules.name, so_far, np.ones(1))
+    solution = shared_solution(rules)
+    mask, flags, upper = sheet_state(solution, sheet)
+    return _trim(so_far, points_to_come(solution, mask, flags, upper), rules.name)
 
 
 def option_vectors(

@@ -30,6 +30,7 @@ from cubilete.solver.combinatorics import FloatArray, dice_tables
 from cubilete.solver.space import SolverUnsupportedError
 from cubilete.state import Phase
 from cubilete.win.distribution import Distribution, distribution, done, option_distributions
+from cubilete.win.tables import tables_fit
 
 EXACT_NOTE = (
     "final-score distributions exact under expected-score play; players independent; "
@@ -196,6 +197,8 @@ def seat_distribution(game: Game, seat: int) -> Distribution:
     """A seat's final-score distribution from the game's position (exact where the tables exist)."""
     rules, st = game.rules, game.state
     s = st.seats[seat]
+    if not tables_fit(rules):  # the forward pass takes seconds: too slow for chances asked at every move
+        raise SolverUnsupportedError(f"{rules.name}: no win tables (too large)")
     if done(rules, s.card, s.turns_taken):
         return Distribution(rules.name, scoring.total(rules, s.card, s.extra_bonuses), np.ones(1))
     if seat == st.current and st.turn.throws > 0:

@@ -27,7 +27,7 @@ from cubilete.solver.combinatorics import FloatArray, IntArray
 from cubilete.win import kernels
 from cubilete.win.distribution import Distribution, done, option_vectors
 from cubilete.win.odds import win_utility
-from cubilete.win.tables import VectorTable, vector_table
+from cubilete.win.tables import VectorTable, tables_fit, vector_table
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,10 @@ def target_options(
     extra_bonuses: int = 0,
     held: Sequence[int] = (),
 ) -> list[WinOption]:
-    """Every option with P(final score >= target) under the policy that maximises it, best first."""
+    """Every option with P(final score >= target) under the policy that maximises it, best first
+    (from the full target table where it fits, else from :mod:`cubilete.win.targets`)."""
+    if not tables_fit(rules):
+        return ragged_target_options(rules, card, hand, throw, target, extra_bonuses, held)
     vt = vector_table(rules, "target")
     so_far = scoring.total(rules, card, extra_bonuses)
     need = target - so_far
@@ -70,12 +73,73 @@ def reach_probability(rules: Rules, card: Sequence[int | None], target: int, ext
     """Best P(final score >= target) from the start of a turn with this sheet."""
     from cubilete.win.distribution import survival_from
 
-    vt = vector_table(rules, "target")
     need = target - scoring.total(rules, card, extra_bonuses)
     if need <= 0:
         return 1.0
+    if not tables_fit(rules):
+        from cubilete.solver.cache import shared_solution
+        from cubilete.win.targets import target_table
+
+        if done(rules, card):
+            return 0.0
+        solution = shared_solution(rules)
+        root = sheet_state(solution, card)
+        return target_table(solution, target, root, target - need).value(*root, need)
+    vt = vector_table(rules, "target")
     row = survival_from(vt, card)
     return float(row[need]) if need < row.size else 0.0
+
+
+def ragged_target_options(
+    rules: Rules,
+    card: Sequence[int | None],
+    hand: Sequence[int],
+    throw: int,
+    target: int,
+    extra_bonuses: int = 0,
+    held: Sequence[int] = (),
+) -> list[WinOption]:
+    """:func:`target_options` from a table of this one target rooted at the sheet
+    (:func:`cubilete.win.targets.target_table`): no full table needed."""
+    from cubilete.solver.cache import shared_solution
+    from cubilete.win.targets import rag_turn, target_table
+
+    solution = shared_solution(rules)
+    space = solution.space
+    options = advise(solution, card, hand, throw, extra_bonuses, held)
+    so_far = scoring.total(rules, card, extra_bonuses)
+    need = target - so_far
+    if need <= 0:
+        return _ranked([(o, 1.0) for o in options])
+    root = sheet_state(solution, card)
+    tt = target_table(solution, target, root, so_far)
+    keep_value: dict[tuple[int, ...], float] = {}
+    if any(o.kind == "keep" for o in options):
+        d = space.dice
+        S1, S23, E = (np.empty((d.n_hands, 1)) for _ in range(3))
+        Ks = np.zeros((rules.throws + 1, d.n_keeps, 1))
+        M, out = np.empty((d.n_keeps, 1)), np.empty(1)
+        rag_turn(solution.tables, *root, tt.nlo, tt.nhi, tt.off, tt.pool, tt.pop, need, S1, S23, E, Ks, M, out)
+        for o in options:
+            if o.kind == "keep":
+                keep_value[o.keep] = float(Ks[throw + 1, d.index(o.keep), 0])
+    sorted_hand = tuple(sorted(hand))
+    pairs: list[tuple[Option, float]] = []
+    for o in options:
+        if o.kind == "keep":
+            pairs.append((o, keep_value[o.keep]))
+            continue
+        j = rules.slot_index(o.slot or "")
+        after = scoring.write(rules, card, j, o.points)
+        bonus = int(scoring.extra_bonus_due(rules, card, j, sorted_hand)) * rules.extra_bonus
+        rest = need - (scoring.total(rules, after, extra_bonuses) + bonus - so_far)
+        if rest <= 0:
+            pairs.append((o, 1.0))
+        elif done(rules, after):
+            pairs.append((o, 0.0))
+        else:
+            pairs.append((o, tt.value(*sheet_state(solution, after), rest)))
+    return _ranked(pairs)
 
 
 def max_turn_points(vt: VectorTable) -> int:

@@ -10,6 +10,7 @@ induction with :mod:`cubilete.win.kernels`, cached on disk beside the solver's t
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import threading
@@ -52,8 +53,22 @@ def check_tables(rules: Rules) -> None:
     if cells > MAX_CELLS:
         raise SolverUnsupportedError(
             f"{rules.name}: {space.n_states:,} states x {max_points(space) + 1} targets = {cells:,} cells "
-            f"is more than the {MAX_CELLS:,} the target and distribution tables hold"
+            f"is more than the {MAX_CELLS:,} the win tables hold (distributions and target play work "
+            "without them; win chances and the win bot need them)"
         )
+
+
+@functools.lru_cache(maxsize=64)
+def tables_fit(rules: Rules) -> bool:
+    """True if the (state x target) tables of ``rules`` fit here (:func:`check_tables` passes); False
+    where they are only too large (Yahtzee, Yatzy: the forward pass gives their distributions). Raises
+    :class:`SolverUnsupportedError` where the rules cannot be solved exactly at all."""
+    try:
+        check_tables(rules)
+    except SolverUnsupportedError:
+        check_solvable(rules)
+        return False
+    return True
 
 
 @dataclass(eq=False)
