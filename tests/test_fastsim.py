@@ -3,6 +3,7 @@ same dice (:class:`CounterDice`) and the Python optimal bot give the same moves,
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -172,3 +173,25 @@ def test_first_player_share_agrees_with_the_engine() -> None:
         wins += game.state.order[0] in game.state.winners
     se = math.sqrt(compiled * (1 - compiled) * (1 / games + 1 / len(starter)))
     assert abs(wins / games - compiled) < 3.5 * se
+
+
+def test_simulate_uses_the_compiled_path_for_optimal_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    from cubilete.cli import main
+    from cubilete.sim import simulate
+
+    rules = find_rules("generala")
+    result = simulate(rules, ["optimal", "optimal"], games=400, seed="cli", workers=2, mode="paired")
+    assert result.compiled and result.paired is not None and result.bots[0].games == 800
+    # optimal against optimal on the same dice: each deal's two games are the same game
+    assert result.paired.win_diff == 0.0 and result.paired.points_diff == 0.0
+    assert result.bots[0].mean_loss == 0.0 and result.bots[0].wins is not None
+    assert not simulate(rules, ["optimal", "random"], games=2, seed=1, workers=1).compiled
+    shapes = []
+    for extra in ([], ["--engine"]):
+        code = main(["simulate", "--bots", "optimal,optimal", "--paired", "--games", "3", "--seed", "1", "--json",
+                     "--workers", "1", *extra])  # fmt: skip
+        out, _ = capsys.readouterr()
+        data = json.loads(out)
+        assert code == 0 and data["compiled"] is (not extra)
+        shapes.append((set(data), set(data["bots"][0]), set(data["paired"])))
+    assert shapes[0] == shapes[1]
