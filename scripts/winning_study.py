@@ -7,8 +7,8 @@
 Compiled studies (:mod:`cubilete.fastsim`, the optimal bot in every seat): the advantage of the seat
 that starts, heads-up and at 3 and 4 players, in Generala and a few other presets. The win bot is
 Python (about 2.5 ms a decision): its paired deals are played by ``scripts/win_study.py --out FILE``
-(the engine, seeds ``win-study:N``) and read from that file here. Exact against optimal needs the
-``exact`` bot compiled (:func:`duel_hook`): until then the section says it is not measured here.
+(the engine, seeds ``win-study:N``) and read from that file here. Exact against optimal uses the
+``exact`` bot's two-player table: :func:`duel_study` plays it on the rule sets that have one.
 Every figure comes with its seed, its count and a SHA-256 of the games' scores and winners, so a
 rerun can be checked: the same seed gives the same games on any machine.
 """
@@ -79,7 +79,7 @@ def position_study(name: str, players: int, games: int) -> tuple[list[str], dict
     cells = [f"{pct(m)} ({ci(c)})" for m, c in shares] + ["-"] * (4 - players)
     row = (
         f"| {name} | {players} | {games:,} | " + " | ".join(cells) + f" | {pct(reasons[1])} | {pct(reasons[2])} | "
-        f"`{SEED}:{name}:{players}` | `{digest(batch)}` |"
+        f"{games / max(cpu, 1e-9):,.0f} | `{SEED}:{name}:{players}` | `{digest(batch)}` |"
     )
     print(f"{name} {players}p {games:,} games, {cpu:.1f} CPU s: " + ", ".join(pct(m) for m, _ in shares), flush=True)
     return [row], {"first": shares[0][0], "lo": shares[0][1][0], "hi": shares[0][1][1]}
@@ -133,16 +133,40 @@ def win_bot_lines(path: Path | None) -> list[str]:
     ]
 
 
-def duel_hook() -> list[str]:
-    """Exact against optimal, compiled, where a two-player table exists (needs the exact bot in fastsim)."""
-    if "exact" not in fastsim.COMPILED_BOTS:
-        return [
-            "Exact against optimal is not in this section yet: the `exact` bot is not compiled (the engine's "
-            "measurement, 1,000 paired deals of the pocket Generala, is in the section on the two-player "
-            "solution below). When `cubilete.fastsim` plays `exact`, this script measures it on every preset "
-            "with a two-player table."
-        ]
-    return []  # pragma: no cover - filled in when the exact bot is compiled
+def duel_study(games: int) -> list[str]:
+    """Exact against optimal, compiled and paired, on the rule sets with a two-player table."""
+    from cubilete.rules import load_rules
+
+    lines = [
+        "| rules | deals | games | exact - optimal, wins (percentage points) | 95% interval | points per game "
+        "| 95% interval | seed | SHA-256 |",
+        "|---|---:|---:|---:|---|---:|---|---|---|",
+    ]
+    for path in [ROOT / "examples" / "house-rules" / "generala-mini-duel.toml"]:
+        rules = load_rules(path)
+        if fastsim.unsupported(rules, ["exact", "optimal"], "paired") is not None:
+            continue
+        seed = f"{SEED}:{rules.name}:exact"
+        batch = fastsim.play(rules, ["exact", "optimal"], seed, games, "paired")
+        s, w = batch.scores.astype(np.float64), batch.won.astype(np.float64)
+        wins = (w[:, 0, 0] + w[:, 1, 1] - w[:, 0, 1] - w[:, 1, 0]) / 2
+        points = (s[:, 0, 0] + s[:, 1, 1] - s[:, 0, 1] - s[:, 1, 0]) / 2
+        cells = []
+        for x, scale in ((wins, 100.0), (points, 1.0)):
+            half = Z95 * float(x.std(ddof=1)) / math.sqrt(len(x))
+            m = float(x.mean())
+            cells.append(f"{scale * m:+.2f} | [{scale * (m - half):+.2f}, {scale * (m + half):+.2f}]")
+        lines.append(f"| {rules.name} | {games:,} | {2 * games:,} | {cells[0]} | {cells[1]} | `{seed}` | "
+                     f"`{digest(batch)}` |")  # fmt: skip
+        print(f"exact vs optimal {rules.name}: {cells}", flush=True)
+    lines += [
+        "",
+        "The pocket Generala is `examples/house-rules/generala-mini-duel.toml`. The reduced Generalas of the "
+        "two-player section are not measured here (their tables are solved by `scripts/winning_duel.py` and not "
+        "kept in the repository), nor full Generala, whose two-player table is not solved yet: once it is in the "
+        "cache, add its rules to `duel_study` and the exact bot plays it compiled.",
+    ]
+    return lines
 
 
 def section(games: int, win_deals: Path | None) -> str:
@@ -157,10 +181,27 @@ def section(games: int, win_deals: Path | None) -> str:
         "counter-based dice, so a seed replays the same games anywhere (the SHA-256 covers every game's scores "
         "and winners); a shared win is split between the winners.",
         "",
+        "### The compiled simulation",
+        "",
+        "`cubilete.fastsim` plays whole games of the table-driven bots in numba, many deals at once over every "
+        "core: the `optimal` bot (the solver's table; its choice is the advisor's first option, same values, same "
+        "order of ties) and the `exact` bot heads-up where a two-player table exists. The flow is the engine's: "
+        "start throws, turn order, the instant win on a first throw (tie-break turns too), tie-break rounds or a "
+        "shared win, the Doble and every scoring rule through the solver's tables. The tests replay compiled "
+        "deals through `Game` with the same dice (`CounterDice`) and the Python bots and get the same moves, "
+        "scores and winners (`tests/test_fastsim.py`). `cubilete simulate` takes this path by itself when every "
+        "bot is compiled and the rules are supported (`--engine` forces the engine; JSON says `\"compiled\"`). "
+        "Not compiled, so played by the engine: the other bots (win, levels with slips, heuristic, ...), locked "
+        "holds (`generala-apartada`), a start throw that ranks every seat, and what the solver does not solve "
+        "(several columns, carried throws). Dice: die `j` of throw `i` of deal `d` is a SplitMix64 hash of "
+        "(SHA-256 of the seed, d, i, j) modulo 6, not the engine's SHA-256 dice: the same seed gives the same "
+        "games, but not those of `--engine`.",
+        "",
         "### The seat that starts",
         "",
-        "| preset | players | games | 1st to play | 2nd | 3rd | 4th | instant wins | tie-breaks | seed | SHA-256 |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        "| preset | players | games | 1st to play | 2nd | 3rd | 4th | instant wins | tie-breaks | games per CPU s "
+        "| seed | SHA-256 |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     summary: dict[str, dict[str, float]] = {}
     for name, players in [("generala", 2), ("generala", 3), ("generala", 4), ("generala-sin-gana", 2),
@@ -188,7 +229,10 @@ def section(games: int, win_deals: Path | None) -> str:
         "",
         *win_bot_lines(win_deals),
         "",
-        *duel_hook(),
+        "The exact bot against the optimal bot, compiled, paired deals (the edge is the exact bot's win rate "
+        "minus the optimal bot's, per deal; a shared win counts for both):",
+        "",
+        *duel_study(games),
         "",
     ]
     cpu1 = os.times()

@@ -16,7 +16,7 @@ from cubilete.bots import make_bot
 from cubilete.fastsim import kernels as K
 from cubilete.fastsim.dice import CounterDice, die, seed_key
 from cubilete.game import Game
-from cubilete.rules import find_rules
+from cubilete.rules import find_rules, load_rules
 from cubilete.rules.model import Direction, Rules, Start, TieBreak
 from cubilete.solver.combinatorics import dice_tables
 from cubilete.state import EndReason
@@ -35,7 +35,7 @@ def engine_game(batch: fastsim.Batch, d: int, r: int) -> tuple[list[int], Game]:
     rules = batch.rules
     seats = [s for s in batch.seating[r] if s >= 0]
     game = Game(rules, [f"p{k}" for k in range(len(seats))], dice=CounterDice(batch.key, batch.first + d))
-    bots = [make_bot("bot:optimal", 0) for _ in seats]
+    bots = [make_bot(f"bot:{batch.levels[s]}", 0) for s in seats]
     tables = dice_tables(rules.dice)
     codes = []
     while not game.is_over:
@@ -99,6 +99,18 @@ def test_three_players_other_start_direction_and_shared_ties_replay() -> None:
         batch = fastsim.play(rules, ["optimal"] * 3, "three", 1_500, "table", trace=400)
         for d, r in [(0, 0), (1, 0), *picks(batch, 2)]:
             check_replay(batch, d, r)
+
+
+def test_exact_bot_heads_up_replays_through_the_engine() -> None:
+    """The exact bot (two-player table, tie-break rounds played to win) against the optimal bot."""
+    mini = load_rules(Path(__file__).parent.parent / "examples" / "house-rules" / "generala-mini-duel.toml")
+    batch = fastsim.play(mini, ["exact", "optimal"], "exact", 1_500, "paired", trace=200)
+    assert set(np.unique(batch.reason)) >= {K.POINTS, K.INSTANT, K.TIEBREAK}
+    for d, r in [(0, 0), (0, 1), (1, 0), (1, 1), *picks(batch, 4)]:
+        check_replay(batch, d, r)
+    assert fastsim.unsupported(mini, ["exact", "optimal", "optimal"]) is not None
+    assert fastsim.unsupported(mini, ["exact", "optimal"], "solo") is not None
+    assert "no two-player table" in (fastsim.unsupported(find_rules("generala"), ["exact", "optimal"]) or "")
 
 
 def test_solo_runs_share_the_deal_and_modes_agree() -> None:

@@ -230,7 +230,7 @@ def simulate(
     if not engine and dask is None:
         from cubilete import fastsim
 
-        if fastsim.unsupported(rules, levels) is None:
+        if fastsim.unsupported(rules, levels, mode) is None:
             return _compiled(rules, levels, str(seed), games, mode, measure, workers, progress)
     start = time.perf_counter()
     _warm(rules, levels, measure)

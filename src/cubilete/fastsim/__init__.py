@@ -1,15 +1,17 @@
 """Compiled batch simulation: table-driven bots play whole games in numba, many deals on every core.
 
-:func:`play` plays deals of a rule set with the ``optimal`` bot in every seat, in one of three modes
+:func:`play` plays deals of a rule set with table-driven bots: ``optimal`` (the solver's table, any
+number of seats) and ``exact`` (the two-player table of :mod:`cubilete.duel`, heads-up), in one of three modes
 (as :mod:`cubilete.sim`): ``table`` (every bot at one table), ``paired`` (two bots, each deal played
 twice with the seats swapped on the same dice) or ``solo`` (each bot alone on the deal's dice). The
 games follow the engine exactly (start throws, turn order, instant wins, tie-break rounds, shared
 wins, the Doble and every scoring rule through the solver's tables); the tests replay compiled deals
 through :class:`~cubilete.game.Game` with :class:`~cubilete.fastsim.dice.CounterDice` and the Python
-optimal bot and get the same moves and scores.
+bots and get the same moves, scores and winners.
 
 What it does not play (:func:`unsupported` says which, in one line; ``cubilete simulate`` then uses
-the engine): bots other than ``optimal``; rules the solver does not solve (several columns, carried
+the engine): the other bots (``win``, the levels with slips, ...); ``exact`` alone or at more than two
+seats, or on rules without a two-player table; rules the solver does not solve (several columns, carried
 throws, too many states); locked holds (``generala-apartada``); a start throw that ranks every seat
 (``order_by_start``).
 
@@ -30,19 +32,21 @@ from cubilete.fastsim.dice import CounterDice, seed_key
 from cubilete.rules.model import Direction, Rules, Start, TieBreak
 
 if TYPE_CHECKING:
-    from cubilete.fastsim.kernels import Params
+    from cubilete.duel.kernels import DuelTables
+    from cubilete.fastsim.kernels import Duel, Params
     from cubilete.solver.tables import KernelTables
 
 Mode = Literal["table", "solo", "paired"]
 Progress = Callable[[int, int], None]
-COMPILED_BOTS = frozenset({"optimal"})
+COMPILED_BOTS = frozenset({"optimal", "exact"})
+KINDS = {"optimal": 0, "exact": 1}
 CACHE_BYTES = 512 * 1024 * 1024  # turn keep values of every state kept when they fit (Generala: 60 MB)
 CHUNK = 20_000  # deals per kernel call (the progress bar moves between calls)
 
 __all__ = ["COMPILED_BOTS", "Batch", "CounterDice", "bot_columns", "play", "seed_key", "unsupported"]
 
 
-def unsupported(rules: Rules, levels: Sequence[str]) -> str | None:
+def unsupported(rules: Rules, levels: Sequence[str], mode: Mode = "table") -> str | None:
     """Why the compiled simulation cannot play these bots on these rules (None if it can)."""
     from cubilete.solver.space import SolverUnsupportedError, check_solvable
 
@@ -58,6 +62,13 @@ def unsupported(rules: Rules, levels: Sequence[str]) -> str | None:
         return f"{rules.name}: locked holds are not compiled"
     if rules.order_by_start and len(levels) > 1:
         return f"{rules.name}: a start throw that ranks every seat is not compiled"
+    if "exact" in levels:
+        if len(levels) != 2 or mode == "solo":
+            return "the exact bot is compiled heads-up only (two bots at one table, or paired)"
+        from cubilete.bots.exact import duel_for
+
+        if duel_for(rules) is None:
+            return f"{rules.name}: no two-player table for the exact bot"
     return None
 
 
@@ -87,19 +98,66 @@ class _Prepared:
     Kc: np.ndarray
     cached: bool
     P: Params
+    X: tuple[DuelTables, Duel] | None = None
 
 
 _PREPARED: dict[Rules, _Prepared] = {}
 _LOCK = threading.Lock()
 
 
-def _prepare(rules: Rules) -> _Prepared:
-    """The solver's tables, the kernel's parameters and (if they fit) every state's keep values, once per process."""
+def _prepare(rules: Rules, duel: bool = False) -> _Prepared:
+    """The solver's tables, the kernel's parameters and (if they fit) every state's keep values, once per
+    process; with ``duel``, the exact bot's two-player table too."""
     with _LOCK:
         got = _PREPARED.get(rules)
         if got is None:
             got = _PREPARED[rules] = _build(rules)
+        if duel and got.X is None:
+            got = _PREPARED[rules] = _Prepared(got.T, got.V, got.Kc, got.cached, got.P, build_duel(rules, got.P))
         return got
+
+
+def build_duel(rules: Rules, P: Params) -> tuple[DuelTables, Duel]:
+    """The exact bot's table and its tie-break moves (as :func:`cubilete.duel.tiebreak.tiebreak_choices`)."""
+    from cubilete.bots.exact import duel_for
+    from cubilete.duel.kernels import throws_widget
+    from cubilete.duel.tiebreak import round_worth
+    from cubilete.fastsim import kernels as K
+    from cubilete.solver.combinatorics import dice_tables
+
+    solution = duel_for(rules)
+    if solution is None:
+        raise ValueError(f"{rules.name}: no two-player table for the exact bot")
+    T = solution.tables
+    d = dice_tables(rules.dice)
+    H = d.n_hands
+    values = sorted({int(v) for v in P.tb_value.ravel()})
+    tb = np.full((2 + max(values), rules.throws + 1, H), -1, dtype=np.int64)
+    for against in [None, *values]:
+        S1, S23 = round_worth(rules, T, solution.tiebreak, against)
+        E = np.empty_like(S1)
+        Ks = np.zeros((T.throws + 1, d.n_keeps, 1))
+        throws_widget(T, np.ascontiguousarray(S1), np.ascontiguousarray(S23), E, Ks, np.empty((d.n_keeps, 1)))
+        a = 0 if against is None else 1 + against
+        for t in range(1, rules.throws):
+            for h in range(H):
+                best, choice = float((S1 if t == 1 else S23)[h, 0]), -1  # stand first, then keeps in order
+                for k in P.sub_list[P.sub_ptr[h] : P.sub_ptr[h + 1]]:
+                    if Ks[t + 1, k, 0] > best:
+                        best, choice = float(Ks[t + 1, k, 0]), int(k)
+                tb[a, t, h] = choice
+    widths = np.diff(solution.joint.row_off)
+    return solution.duel_tables, K.Duel(solution.values, float(solution.tiebreak), int(widths.max()), tb)
+
+
+def _no_duel() -> tuple[DuelTables, Duel]:
+    """A placeholder of the right types when no seat plays the exact bot."""
+    from cubilete.duel.kernels import DuelTables
+    from cubilete.fastsim import kernels as K
+
+    i1, i2, i3 = np.zeros(1, np.int64), np.zeros((1, 1), np.int64), np.zeros((1, 1, 1), np.int64)
+    D = DuelTables(i1, i1, i1, i1, i1, i3, i3, i1, i1, i1, i1, i1, i2, i1, np.zeros(2), i1)
+    return D, K.Duel(np.zeros(1), 0.5, 1, np.zeros((1, 1, 1), np.int64))
 
 
 def _build(rules: Rules) -> _Prepared:
@@ -199,10 +257,12 @@ def play(
 
     from cubilete.fastsim import kernels as K
 
-    why = unsupported(rules, levels)
+    why = unsupported(rules, levels, mode)
     if why is not None:
         raise ValueError(why)
-    prep = _prepare(rules)
+    prep = _prepare(rules, "exact" in levels)
+    D, duel = prep.X if "exact" in levels and prep.X is not None else _no_duel()
+    kinds = np.array([KINDS[level] for level in levels], dtype=np.int64)
     seating = seating_for(mode, len(levels))
     R, S = seating.shape
     key = seed_key(seed)
@@ -218,7 +278,7 @@ def play(
         for lo in range(0, deals, CHUNK):
             hi = min(deals, lo + CHUNK)
             K.play_deals(
-                prep.T, prep.V, prep.Kc, prep.cached, prep.P, np.uint64(key), first + lo, seating,
+                prep.T, prep.V, prep.Kc, prep.cached, prep.P, D, duel, kinds, np.uint64(key), first + lo, seating,
                 scores[lo:hi], won[lo:hi], info[lo:hi], moves[lo:hi],
             )  # fmt: skip
             if progress is not None:

@@ -26,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from cubilete.duel.kernels import DuelTables, row_widget
 from cubilete.solver.kernels import sheet_context, slot_outcome
 from cubilete.solver.query import turn_keeps
 from cubilete.solver.tables import KernelTables
@@ -65,6 +66,16 @@ class Params(NamedTuple):
     iw_after: np.ndarray  # (B,): 1 if the box wins even when scratched
     tb_choice: np.ndarray  # (throws + 1, H): tie-break move after throw t: -1 stand, else a keep number
     tb_value: np.ndarray  # (2, H): a tie-break hand's worth [first throw, hand]
+
+
+class Duel(NamedTuple):
+    """The exact bot's two-player values (:class:`cubilete.duel.solve.DuelSolution`) and its tie-break moves
+    (its :class:`DuelTables` go beside, as their own argument: numba's parallel loops take flat tuples only)."""
+
+    V: np.ndarray  # P(mover wins), row by row over the lead window
+    tiebreak: float  # P(the first player wins the tie-break rounds)
+    max_width: int  # the widest row's window
+    tb_choice: np.ndarray  # (1 + values, throws + 1, H): against 0 = first contender, 1 + v = hand v to beat
 
 
 @njit(cache=True, inline="always")
@@ -170,12 +181,87 @@ def _choose(
     return choice
 
 
+@njit(cache=True, inline="always")
+def _sheet(D: DuelTables, mask: int, fl: int, up: int) -> int:
+    n_upper = D.sheet_id.shape[2]
+    return int(D.sheet_id[mask, fl, min(up, n_upper - 1) if n_upper > 1 else 0])
+
+
+@njit(cache=True, inline="always")
+def _win(D: DuelTables, X: Duel, mover_first: bool, a: int, b: int, lead: int) -> float:
+    """P(mover wins) at the start of the mover's turn (DuelSolution.win_probability)."""
+    row = D.pair_row[0 if mover_first else 1, a, b]
+    lo = D.row_off[row]
+    n = D.row_off[row + 1] - lo
+    i = min(max(lead + D.sheet_R[D.row_s[row]] + 1, 0), n - 1)
+    return float(X.V[lo + i])
+
+
+@njit(cache=True)
+def _choose_exact(
+    T: KernelTables, D: DuelTables, X: Duel, Kx: np.ndarray, sub_ptr: np.ndarray, sub_list: np.ndarray,
+    mover_first: bool, mask: int, fl: int, upraw: int, s: int, o: int, lead: int, other_done: bool, h: int,
+    throw: int, width: int,
+) -> int:  # fmt: skip
+    """The exact bot's first option (duel.advisor.duel_advise): SCORE_BASE + slot, or a keep number."""
+    first = 1 if throw == 1 else 0
+    joker_on, extra_holds = sheet_context(T, mask, fl)
+    face = T.equal_face[h]
+    bits = T.usable[mask, face]
+    n_slots = T.req.shape[0]
+    best = -np.inf
+    choice = -1
+    for j in range(n_slots):
+        if (bits >> j) & 1 == 0:
+            continue
+        p, nmask, nfl, reward = slot_outcome(
+            T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus,
+            mask, fl, h, face, j, first, joker_on, extra_holds,
+        )  # fmt: skip
+        gain = p
+        if reward != float(p):
+            gain += T.extra_bonus
+        nup = upraw
+        if T.is_upper[j] == 1:
+            nup = upraw + p
+            if T.upper_bonus > 0 and upraw < T.threshold <= nup:
+                gain += T.upper_bonus
+        closed = 0
+        for i in range(n_slots):
+            closed += (nmask >> i) & 1
+        me_done = closed >= T.rounds
+        s2 = _sheet(D, nmask, nfl, nup)
+        after = lead + gain
+        if not other_done:
+            value = 1.0 - _win(D, X, not mover_first, o, s2, -after)
+        elif not me_done:
+            value = _win(D, X, mover_first, s2, o, after)
+        elif after != 0:
+            value = 1.0 if after > 0 else 0.0
+        else:
+            value = X.tiebreak if mover_first else 1.0 - X.tiebreak
+        if value > best:
+            best = value
+            choice = SCORE_BASE + j
+    if throw < T.throws:
+        i = min(max(lead + D.sheet_R[s] + 1, 0), width - 1)
+        for q in range(sub_ptr[h], sub_ptr[h + 1]):
+            k = sub_list[q]
+            value = Kx[throw + 1, k, i]
+            if value > best:
+                best = value
+                choice = k
+    return choice
+
+
 @njit(cache=True)
 def _play(
-    T: KernelTables, V: np.ndarray, Kc: np.ndarray, cached: bool, P: Params, key: np.uint64, deal: int,
-    seats: np.ndarray, n_seats: int, scores: np.ndarray, won: np.ndarray, info: np.ndarray, trace: np.ndarray,
+    T: KernelTables, V: np.ndarray, Kc: np.ndarray, cached: bool, P: Params, D: DuelTables, X: Duel, kinds: np.ndarray,
+    key: np.uint64, deal: int, seats: np.ndarray, n_seats: int, scores: np.ndarray, won: np.ndarray,
+    info: np.ndarray, trace: np.ndarray,
 ) -> None:  # fmt: skip
-    """One game of deal ``deal`` with ``n_seats`` seats (bot kinds in ``seats``; only optimal so far).
+    """One game of deal ``deal`` with ``n_seats`` seats: seat s is played by bot ``seats[s]``, of kind
+    ``kinds[seats[s]]`` (0 optimal, 1 exact: heads-up only, from the two-player table X).
 
     P holds the scalars and tables of :func:`cubilete.fastsim.build_params` (see there).
     """
@@ -195,6 +281,18 @@ def _play(
     order = np.zeros(n_seats, dtype=np.int64)
     values = np.zeros(n_seats, dtype=np.int64)
     alive = np.ones(n_seats, dtype=np.int64)
+    exact = False
+    for s in range(n_seats):
+        if kinds[seats[s]] == 1:
+            exact = True
+    n_hands = T.first_roll.shape[0]
+    wmax = X.max_width if exact else 1
+    size = n_hands * wmax
+    ksize = P.n_keeps * wmax
+    buf = np.empty(3 * size + (T.throws + 2) * ksize) if exact else np.empty(1)
+    Kx = np.zeros((1, 1, 1))
+    sx = so = lead = width = 0
+    other_done = mover_first = False
     idx = 0
     steps = 0
     # --- the opening: who starts (game.start_procedure without order_by_start) ---
@@ -244,7 +342,31 @@ def _play(
         if P.bonus > 0 and upraw[cur] >= T.threshold:
             so_far += P.bonus
         so_far += extras[cur] * T.extra_bonus
-        if cached:
+        kind = kinds[seats[cur]]
+        if kind == 1:
+            other = 1 - cur
+            mover_first = cur == order[0]
+            sx = _sheet(D, m, f0, upraw[cur])
+            so = _sheet(D, mask[other], fl[other], upraw[other])
+            row = D.pair_row[0 if mover_first else 1, sx, so]
+            width = D.row_off[row + 1] - D.row_off[row]
+            sz, kz = n_hands * width, P.n_keeps * width
+            S1 = buf[:sz].reshape(n_hands, width)
+            S23 = buf[sz : 2 * sz].reshape(n_hands, width)
+            E = buf[2 * sz : 3 * sz].reshape(n_hands, width)
+            M = buf[3 * sz : 3 * sz + kz].reshape(P.n_keeps, width)
+            Kx = buf[3 * sz + kz : 3 * sz + kz + (T.throws + 1) * kz].reshape(T.throws + 1, P.n_keeps, width)
+            row_widget(T, D, X.V, row, S1, S23, E, Kx, M)
+            other_total = 0
+            for j in range(n_slots):
+                if card[other, j] > 0:
+                    other_total += card[other, j]
+            if P.bonus > 0 and upraw[other] >= T.threshold:
+                other_total += P.bonus
+            other_total += extras[other] * T.extra_bonus
+            lead = so_far - other_total
+            other_done = not (turns[other] < P.turns and mask[other] != full)
+        elif cached:
             Ks = Kc[(m * n_f + f0) * n_upper + u]
         elif T.throws > 1:
             turn_keeps(T, m, f0, u, V, Ks, 2)
@@ -262,7 +384,13 @@ def _play(
             break
         throw = 1
         while True:
-            c = _choose(T, V, Ks, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far)
+            if kind == 1:
+                c = _choose_exact(
+                    T, D, X, Kx, P.sub_ptr, P.sub_list, mover_first, m, f0, upraw[cur], sx, so, lead, other_done, h,
+                    throw, width,
+                )  # fmt: skip
+            else:
+                c = _choose(T, V, Ks, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far)
             if steps < trace.shape[0]:
                 trace[steps] = c
             steps += 1
@@ -336,6 +464,12 @@ def _play(
     # tie-break rounds: one hand each in turn order, the best hand wins, again while tied
     for _round in range(MAX_TIEBREAK_ROUNDS):
         best = -1
+        first_in_round = -1
+        first_value = 0
+        for a in range(n_seats):
+            if alive[order[a]] == 1:
+                first_in_round = a
+                break
         for a in range(n_seats):
             s = order[a]
             if alive[s] == 0:
@@ -353,8 +487,10 @@ def _play(
                 info[1] = INSTANT
                 return
             throw = 1
+            exact_here = kinds[seats[s]] == 1
+            against = 0 if a == first_in_round else 1 + first_value
             while True:
-                c = P.tb_choice[throw, h]
+                c = X.tb_choice[against, throw, h] if exact_here else P.tb_choice[throw, h]
                 if steps < trace.shape[0]:
                     trace[steps] = STAND if c < 0 else c
                 steps += 1
@@ -371,6 +507,8 @@ def _play(
                 throw += 1
             values[s] = P.tb_value[1 if throw == 1 else 0, h]
             best = max(best, values[s])
+            if a == first_in_round:
+                first_value = values[s]
         left = 0
         for s in range(n_seats):
             if alive[s] == 1 and values[s] != best:
@@ -397,8 +535,9 @@ def _instant(P: Params, card: np.ndarray, s: int, h: int) -> bool:
 
 @njit(cache=True, parallel=True)
 def play_deals(
-    T: KernelTables, V: np.ndarray, Kc: np.ndarray, cached: bool, P: Params, key: np.uint64, first: int,
-    seating: np.ndarray, scores: np.ndarray, won: np.ndarray, info: np.ndarray, trace: np.ndarray,
+    T: KernelTables, V: np.ndarray, Kc: np.ndarray, cached: bool, P: Params, D: DuelTables, X: Duel, kinds: np.ndarray,
+    key: np.uint64, first: int, seating: np.ndarray, scores: np.ndarray, won: np.ndarray, info: np.ndarray,
+    trace: np.ndarray,
 ) -> None:  # fmt: skip
     """Deals first .. first + N - 1 (N = scores.shape[0]), each run r with the bots seating[r, :n_seats[r]].
 
@@ -413,6 +552,6 @@ def play_deals(
                 if seating[r, s] >= 0:
                     n_seats += 1
             _play(
-                T, V, Kc, cached, P, key, first + d, seating[r], n_seats, scores[d, r], won[d, r], info[d, r],
-                trace[d, r],
+                T, V, Kc, cached, P, D, X, kinds, key, first + d, seating[r], n_seats, scores[d, r], won[d, r],
+                info[d, r], trace[d, r],
             )  # fmt: skip
