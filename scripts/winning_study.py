@@ -143,7 +143,7 @@ def duel_study(games: int) -> list[str]:
         "|---|---:|---:|---:|---|---:|---|---|---|",
     ]
     for path in [ROOT / "examples" / "house-rules" / "generala-mini-duel.toml"]:
-        rules = load_rules(path)
+        rules = load_rules(str(path))
         if fastsim.unsupported(rules, ["exact", "optimal"], "paired") is not None:
             continue
         seed = f"{SEED}:{rules.name}:exact"
