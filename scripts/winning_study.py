@@ -215,7 +215,7 @@ def section(games: int, win_deals: Path | None) -> str:
         "",
         f"Heads-up Generala under expected-points play: the player who starts wins {pct(g2['first'])} "
         f"({pct(g2['lo'])} - {pct(g2['hi'])}), so **{verdict}** seat has the edge. "
-        "(The exact two-player solutions of the reduced Generalas below also favour the second player, "
+        "(The exact two-player solutions of the reduced Generalas below favour the second player, "
         "who knows the total to beat before the last turn; expected-points bots do not use that knowledge.)",
         "",
         "Heads-up Generala, how the games end:",
