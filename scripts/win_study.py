@@ -33,12 +33,17 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--out", help="append each deal's share to this file (deal, share), one line a deal")
     args = parser.parse_args()
+    out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
     start = time.perf_counter()
     per_deal = []
     for deal in range(args.first, args.first + args.deals):
         shares = [play(args.rules, deal, args.players, seat) for seat in range(args.players)]
         per_deal.append(sum(shares) / args.players)
+        if out is not None:
+            out.write(f"{deal} {per_deal[-1]!r}\n")
+            out.flush()
         n = len(per_deal)
         if n % 50 == 0 or n == args.deals:
             mean = sum(per_deal) / n

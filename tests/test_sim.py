@@ -105,7 +105,8 @@ def exact_check(preset: str, games: int, workers: int) -> tuple[float, float, tu
     rules = find_rules(preset)
     solution = solution_for(rules)
     assert solution is not None
-    result = simulate(rules, ["optimal"], games=games, seed="exact", workers=workers, mode="solo", loss=False)
+    result = simulate(rules, ["optimal"], games=games, seed="exact", workers=workers, mode="solo", loss=False,
+                      engine=True)  # fmt: skip
     bot = result.bots[0]
     return solution.expected_score, bot.mean, bot.mean_ci
 

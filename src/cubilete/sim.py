@@ -97,6 +97,7 @@ class SimResult:
     exact_expected: float | None  # optimal expected score (one player) when the rules are solved exactly
     bots: tuple[BotStats, ...]
     paired: PairedStats | None = None
+    compiled: bool = False  # played by the compiled simulation (cubilete.fastsim: its own counter-based dice)
 
     def to_dict(self) -> dict[str, object]:
         """The result as plain JSON-ready data."""
@@ -200,11 +201,16 @@ def simulate(
     mode: Mode = "table",
     loss: bool | None = None,
     dask: object = None,
+    engine: bool = False,
 ) -> SimResult:
     """Play ``games`` games with the bots and summarise them (``loss`` defaults to: if the rules are solved exactly).
 
     ``dask``: a scheduler address (``tcp://host:8786``) or a ``distributed.Client``; the chunks of games
     run there instead of local processes, with the same results for the same seed.
+
+    When every bot is table-driven and the rules are supported (:func:`cubilete.fastsim.unsupported`)
+    the games are played by the compiled simulation on ``workers`` threads, unless ``engine`` is set
+    (or ``dask`` given). Its dice are its own: the same seed gives other games than the engine's.
     """
     levels = parse_bot_specs(bot_specs)
     if games < 1:
@@ -221,6 +227,11 @@ def simulate(
         )
     exact = is_exact(rules)
     measure = exact if loss is None else (loss and exact)
+    if not engine and dask is None:
+        from cubilete import fastsim
+
+        if fastsim.unsupported(rules, levels, mode) is None:
+            return _compiled(rules, levels, str(seed), games, mode, measure, workers, progress)
     start = time.perf_counter()
     _warm(rules, levels, measure)
     outcomes = _run(rules, levels, str(seed), games, mode, measure, workers, progress, dask)
@@ -320,3 +331,54 @@ def _stats(label: str, level: str, outcomes: list[Outcome], mode: Mode) -> BotSt
         mean_loss=loss_mean,
         loss_ci=loss_ci,
     )
+
+
+def _compiled(
+    rules: Rules, levels: list[str], seed: str, games: int, mode: Mode, loss: bool, workers: int,
+    progress: Progress | None,
+) -> SimResult:  # fmt: skip
+    """The simulation played by :mod:`cubilete.fastsim`: the optimal bot loses 0 points a game; the exact
+    bot's loss in points is not measured here (None: ``engine=True`` measures it)."""
+    import numpy as np
+
+    from cubilete import fastsim
+
+    start = time.perf_counter()
+    batch = fastsim.play(rules, levels, seed, games, mode, progress=progress, threads=workers)
+    solution = solution_for(rules)
+    stats = []
+    for k, (label, level) in enumerate(zip(labels_for(levels), levels, strict=True)):
+        scores, won = fastsim.bot_columns(batch, k)
+        n = len(scores)
+        mean = float(scores.mean())
+        sd = float(scores.std(ddof=1)) if n > 1 else 0.0
+        half = Z95 * sd / math.sqrt(n)
+        wins = int(won.sum()) if mode != "solo" else None
+        stats.append(BotStats(
+            label=label, level=level, games=n, mean=mean, sd=sd, mean_ci=(mean - half, mean + half), wins=wins,
+            win_rate=wins / n if wins is not None else None, win_ci=wilson(wins, n) if wins is not None else None,
+            mean_loss=0.0 if loss and level == "optimal" else None,
+            loss_ci=(0.0, 0.0) if loss and level == "optimal" else None,
+        ))  # fmt: skip
+    paired = None
+    if mode == "paired":
+        s, w = batch.scores.astype(np.float64), batch.won.astype(np.float64)
+        # bot 0 sits in seat 0 of run 0 and seat 1 of run 1
+        paired = PairedStats(
+            games, *_mean_ci((w[:, 0, 0] + w[:, 1, 1] - w[:, 0, 1] - w[:, 1, 0]) / 2),
+            *_mean_ci((s[:, 0, 0] + s[:, 1, 1] - s[:, 0, 1] - s[:, 1, 0]) / 2),
+        )  # fmt: skip
+    return SimResult(
+        rules=rules.name, title=rules.title, mode=mode, games=games, seed=seed, workers=workers,
+        seconds=time.perf_counter() - start,
+        exact_expected=solution.expected_score if solution is not None else None,
+        bots=tuple(stats), paired=paired, compiled=True,
+    )  # fmt: skip
+
+
+def _mean_ci(values: Any) -> tuple[float, tuple[float, float]]:
+    """Mean and 95% normal interval of a numpy vector."""
+    n = len(values)
+    mean = float(values.mean())
+    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
+    return mean, (mean - half, mean + half)

@@ -155,12 +155,19 @@ def _tiebreak_stop(rules: Rules) -> FloatArray:
 
 def tiebreak_options(game: Game) -> Analysis:
     """A tie-break decision (a throw has been made): stand, or keep dice, valued by the expected hand."""
-    rules, turn = game.rules, game.state.turn
+    turn = game.state.turn
+    return tiebreak_hand_options(game.rules, turn.dice, turn.throws, turn.allowance, held_faces(game))
+
+
+def tiebreak_hand_options(
+    rules: Rules, dice: Sequence[int], throws: int, allowance: int, held: Sequence[int] = ()
+) -> Analysis:
+    """:func:`tiebreak_options` for a hand after throw ``throws`` of ``allowance`` (no game needed)."""
     tables = dice_tables(rules.dice)
-    options = [Option("stand", float(tiebreak_value(rules, turn.dice, turn.first_throw)), 0.0)]
-    if turn.throws < turn.allowance:
-        values = next_keep_values(tables, _tiebreak_stop(rules), turn.allowance - turn.throws)
-        for keep in sub_keeps(turn.dice, held_faces(game)):
+    options = [Option("stand", float(tiebreak_value(rules, dice, throws == 1)), 0.0)]
+    if throws < allowance:
+        values = next_keep_values(tables, _tiebreak_stop(rules), allowance - throws)
+        for keep in sub_keeps(dice, held):
             options.append(Option("keep", float(values[tables.index(keep)]), 0.0, keep=keep))
     return _ranked(options, True, TIEBREAK_NOTE)
 

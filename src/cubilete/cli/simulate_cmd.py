@@ -33,7 +33,9 @@ expected points per game a bot gives away against optimal play (0 for optimal). 
 exact optimal expected score assumes one player and no instant wins (a Generala
 servida is scored and play goes on), so compare it with --solo on a rule set without
 instant wins, e.g. generala-sin-gana. The same seed gives the same games with any
-number of workers.
+number of workers. Optimal bots on rules the solver handles are played by the compiled
+simulation (numba, on --workers threads; its own counter-based dice, so the same seed
+plays other games than with --engine, which forces the game engine); JSON says "compiled".
 
 Exit status: 0 ok; 2 bad arguments.
 """)
@@ -72,6 +74,8 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument("--paired", action="store_true",
                    help=_("two bots: every deal twice with the seats swapped on the same dice; differences with CIs"))
     p.add_argument("--no-loss", action="store_true", help=_("do not judge the decisions on the solved table"))
+    p.add_argument("--engine", action="store_true",
+                   help=_("play through the game engine even where the compiled simulation could (optimal bots)"))
     p.add_argument("--json", action="store_true", help=_("print a JSON object"))
     p.add_argument("--dask", metavar="ADDRESS",
         help=_("play the games on a Dask cluster (tcp://HOST:PORT; extra [dask])"))
@@ -174,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         with progress_bar(_("games"), enabled=not args.json) as progress:
             result = simulate(rules, specs, args.games, seed, args.workers, progress,
                               mode="solo" if args.solo else ("paired" if args.paired else "table"),
-                              loss=not args.no_loss, dask=args.dask)  # fmt: skip
+                              loss=not args.no_loss, dask=args.dask, engine=args.engine)  # fmt: skip
     except UnknownBotError as exc:
         raise CliError(f"--bots: {translate_error(str(exc))}") from None
     except SimulationError as exc:

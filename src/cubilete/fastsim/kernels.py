@@ -1,0 +1,557 @@
+"""Numba kernels of the compiled simulation: whole games of table-driven bots, many deals in parallel.
+
+One call plays deals ``first .. first + count - 1``; each deal is played ``R`` times ("runs") on the
+same dice (a run is one seating of the bots: one table game, the two seatings of a paired deal, or
+each bot alone). The flow is the engine's (:mod:`cubilete.game`): the start throws, the turn order,
+the instant win on a turn's first throw (tie-break turns included), the end when every seat is done,
+the tie-break rounds (or a shared win) and the 100-round limit. Scoring reads the solver's tables
+(built by :mod:`cubilete.rules.scoring`), so points, closed boxes, the Doble, jokers and bonuses are
+the engine's.
+
+The optimal bot's choice is the advisor's first option (:func:`cubilete.solver.query.options`): the
+same values in the same floating-point order, and the first of equal values in the advisor's order
+(slots in sheet order, then keeps by number), so the compiled bot plays the Python bot's moves. Its
+tie-break hands follow a table of choices made by :func:`cubilete.bots.approx.tiebreak_options`.
+
+Dice are counter based: die ``j`` of throw ``index`` of deal ``d`` is a SplitMix64 hash of (key, d,
+index, j) taken modulo 6 (a bias below 2^-61), so any deal can be replayed alone, and every run of
+a deal sees the same throws by index, as the engine's seeded dice do. :class:`cubilete.fastsim.dice.CounterDice`
+is the same generator in Python, a :class:`~cubilete.dice.DiceSource` for the engine.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from cubilete.duel.kernels import DuelTables, row_widget
+from cubilete.solver.kernels import sheet_context, slot_outcome
+from cubilete.solver.query import turn_keeps
+from cubilete.solver.tables import KernelTables
+
+M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+DEAL_MUL = np.uint64(0xD1B54A32D192ED03)
+INDEX_MUL = np.uint64(0xABC98388FB8FAC03)
+
+# trace codes (tests compare the compiled games' moves with the engine's)
+FIRST_ROLL = 1_000_000
+SCORE_BASE = 10_000
+STAND = 20_000
+
+# end reasons, as cubilete.state.EndReason
+POINTS, INSTANT, TIEBREAK, SHARED = 0, 1, 2, 3
+MAX_TIEBREAK_ROUNDS = 100
+
+
+class Params(NamedTuple):
+    """What the game kernel reads beside the solver's tables (built by :func:`cubilete.fastsim.build_params`)."""
+
+    n_dice: int
+    n_keeps: int
+    start: int  # 0 highest die, 1 lowest sum, 2 seat order
+    step: int  # +1 clockwise, -1 counter-clockwise
+    turns: int  # turns per player
+    bonus: int  # upper bonus (0: none)
+    shared: bool  # a tie for first shares the win (else tie-break rounds)
+    code_index: np.ndarray  # base-7 code of sorted faces -> keep number
+    sub_ptr: np.ndarray  # (H + 1,): the sub-keeps of hand h are sub_list[sub_ptr[h]:sub_ptr[h + 1]]
+    sub_list: np.ndarray
+    keep_len: np.ndarray  # (K,)
+    keep_faces: np.ndarray  # (K, n)
+    iw_slot: np.ndarray  # (B,): the slot of each instant-win box
+    iw_makes: np.ndarray  # (B, H): 1 if the hand makes the box
+    iw_after: np.ndarray  # (B,): 1 if the box wins even when scratched
+    tb_choice: np.ndarray  # (throws + 1, H): tie-break move after throw t: -1 stand, else a keep number
+    tb_value: np.ndarray  # (2, H): a tie-break hand's worth [first throw, hand]
+
+
+class Duel(NamedTuple):
+    """The exact bot's two-player values (:class:`cubilete.duel.solve.DuelSolution`) and its tie-break moves
+    (its :class:`DuelTables` go beside, as their own argument: numba's parallel loops take flat tuples only)."""
+
+    V: np.ndarray  # P(mover wins), row by row over the lead window
+    tiebreak: float  # P(the first player wins the tie-break rounds)
+    max_width: int  # the widest row's window
+    tb_choice: np.ndarray  # (1 + values, throws + 1, H): against 0 = first contender, 1 + v = hand v to beat
+
+
+@njit(cache=True, inline="always")
+def _mix(z: np.uint64) -> np.uint64:
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def die(key: np.uint64, deal: int, index: int, j: int) -> int:
+    """Face of die ``j`` of throw ``index`` of deal ``deal``."""
+    s = _mix(key + np.uint64(deal) * DEAL_MUL + GOLDEN)
+    s = _mix(s ^ (np.uint64(index) * INDEX_MUL + np.uint64(j) * GOLDEN))
+    return int(s % np.uint64(6)) + 1
+
+
+@njit(cache=True)
+def throw_faces(key: np.uint64, deal: int, index: int, count: int) -> np.ndarray:
+    """The faces of one throw (for checks against :class:`~cubilete.fastsim.dice.CounterDice`)."""
+    out = np.empty(count, dtype=np.int64)
+    for j in range(count):
+        out[j] = die(key, deal, index, j)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def fill_keep_cache(T: KernelTables, V: np.ndarray, Kc: np.ndarray) -> None:
+    """Kc[state] = the turn's keep values (``turn_keeps`` down to throw 2) of every turn-start state."""
+    n_f, n_u = V.shape[1], V.shape[2]
+    n_states = V.shape[0] * n_f * n_u
+    for s in prange(n_states):
+        mask = s // (n_f * n_u)
+        fl = (s // n_u) % n_f
+        u = s % n_u
+        turn_keeps(T, mask, fl, u, V, Kc[s], 2)
+
+
+@njit(cache=True, inline="always")
+def _hand(hand: np.ndarray, n: int) -> int:
+    """Base-7 code of n sorted faces."""
+    code = 0
+    for p in range(n):
+        code = code * 7 + hand[p]
+    return code
+
+
+@njit(cache=True, inline="always")
+def _sort(hand: np.ndarray, n: int) -> None:
+    for a in range(1, n):
+        x = hand[a]
+        b = a - 1
+        while b >= 0 and hand[b] > x:
+            hand[b + 1] = hand[b]
+            b -= 1
+        hand[b + 1] = x
+
+
+@njit(cache=True)
+def _choose(
+    T: KernelTables, V: np.ndarray, Ks: np.ndarray, sub_ptr: np.ndarray, sub_list: np.ndarray,
+    mask: int, fl: int, u: int, h: int, throw: int, so_far: int,
+) -> int:  # fmt: skip
+    """The advisor's first option: SCORE_BASE + slot, or a keep number."""
+    n_upper = V.shape[2]
+    first = 1 if throw == 1 else 0
+    joker_on, extra_holds = sheet_context(T, mask, fl)
+    face = T.equal_face[h]
+    bits = T.usable[mask, face]
+    n_slots = T.req.shape[0]
+    best = -np.inf
+    choice = -1
+    for j in range(n_slots):
+        if (bits >> j) & 1 == 0:
+            continue
+        p, nmask, nfl, reward = slot_outcome(
+            T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus,
+            mask, fl, h, face, j, first, joker_on, extra_holds,
+        )  # fmt: skip
+        bonus = 0
+        if reward != float(p):
+            bonus += T.extra_bonus
+        nu = u
+        if T.is_upper[j] == 1:
+            nu = min(n_upper - 1, u + p)
+            if u < T.threshold <= u + p:
+                bonus += T.upper_bonus
+        filled = 0
+        for i in range(n_slots):
+            filled += (nmask >> i) & 1
+        future = V[nmask, nfl, nu] if filled < T.rounds else 0.0
+        value = (so_far + p + bonus) + future
+        if value > best:
+            best = value
+            choice = SCORE_BASE + j
+    if throw < T.throws:
+        for i in range(sub_ptr[h], sub_ptr[h + 1]):
+            k = sub_list[i]
+            value = so_far + Ks[throw + 1, k]
+            if value > best:
+                best = value
+                choice = k
+    return choice
+
+
+@njit(cache=True, inline="always")
+def _sheet(D: DuelTables, mask: int, fl: int, up: int) -> int:
+    n_upper = D.sheet_id.shape[2]
+    return int(D.sheet_id[mask, fl, min(up, n_upper - 1) if n_upper > 1 else 0])
+
+
+@njit(cache=True, inline="always")
+def _win(D: DuelTables, X: Duel, mover_first: bool, a: int, b: int, lead: int) -> float:
+    """P(mover wins) at the start of the mover's turn (DuelSolution.win_probability)."""
+    row = D.pair_row[0 if mover_first else 1, a, b]
+    lo = D.row_off[row]
+    n = D.row_off[row + 1] - lo
+    i = min(max(lead + D.sheet_R[D.row_s[row]] + 1, 0), n - 1)
+    return float(X.V[lo + i])
+
+
+@njit(cache=True)
+def _choose_exact(
+    T: KernelTables, D: DuelTables, X: Duel, Kx: np.ndarray, sub_ptr: np.ndarray, sub_list: np.ndarray,
+    mover_first: bool, mask: int, fl: int, upraw: int, s: int, o: int, lead: int, other_done: bool, h: int,
+    throw: int, width: int,
+) -> int:  # fmt: skip
+    """The exact bot's first option (duel.advisor.duel_advise): SCORE_BASE + slot, or a keep number."""
+    first = 1 if throw == 1 else 0
+    joker_on, extra_holds = sheet_context(T, mask, fl)
+    face = T.equal_face[h]
+    bits = T.usable[mask, face]
+    n_slots = T.req.shape[0]
+    best = -np.inf
+    choice = -1
+    for j in range(n_slots):
+        if (bits >> j) & 1 == 0:
+            continue
+        p, nmask, nfl, reward = slot_outcome(
+            T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus,
+            mask, fl, h, face, j, first, joker_on, extra_holds,
+        )  # fmt: skip
+        gain = p
+        if reward != float(p):
+            gain += T.extra_bonus
+        nup = upraw
+        if T.is_upper[j] == 1:
+            nup = upraw + p
+            if T.upper_bonus > 0 and upraw < T.threshold <= nup:
+                gain += T.upper_bonus
+        closed = 0
+        for i in range(n_slots):
+            closed += (nmask >> i) & 1
+        me_done = closed >= T.rounds
+        s2 = _sheet(D, nmask, nfl, nup)
+        after = lead + gain
+        if not other_done:
+            value = 1.0 - _win(D, X, not mover_first, o, s2, -after)
+        elif not me_done:
+            value = _win(D, X, mover_first, s2, o, after)
+        elif after != 0:
+            value = 1.0 if after > 0 else 0.0
+        else:
+            value = X.tiebreak if mover_first else 1.0 - X.tiebreak
+        if value > best:
+            best = value
+            choice = SCORE_BASE + j
+    if throw < T.throws:
+        i = min(max(lead + D.sheet_R[s] + 1, 0), width - 1)
+        for q in range(sub_ptr[h], sub_ptr[h + 1]):
+            k = sub_list[q]
+            value = Kx[throw + 1, k, i]
+            if value > best:
+                best = value
+                choice = k
+    return choice
+
+
+@njit(cache=True)
+def _play(
+    T: KernelTables, V: np.ndarray, Kc: np.ndarray, cached: bool, P: Params, D: DuelTables, X: Duel, kinds: np.ndarray,
+    key: np.uint64, deal: int, seats: np.ndarray, n_seats: int, scores: np.ndarray, won: np.ndarray,
+    info: np.ndarray, trace: np.ndarray,
+) -> None:  # fmt: skip
+    """One game of deal ``deal`` with ``n_seats`` seats: seat s is played by bot ``seats[s]``, of kind
+    ``kinds[seats[s]]`` (0 optimal, 1 exact: heads-up only, from the two-player table X).
+
+    P holds the scalars and tables of :func:`cubilete.fastsim.build_params` (see there).
+    """
+    n = P.n_dice
+    n_slots = T.req.shape[0]
+    n_upper = V.shape[2]
+    n_f = V.shape[1]
+    full = (1 << n_slots) - 1
+    card = np.full((n_seats, n_slots), -1, dtype=np.int64)
+    mask = np.zeros(n_seats, dtype=np.int64)
+    fl = np.zeros(n_seats, dtype=np.int64)
+    upraw = np.zeros(n_seats, dtype=np.int64)
+    extras = np.zeros(n_seats, dtype=np.int64)
+    turns = np.zeros(n_seats, dtype=np.int64)
+    hand = np.zeros(n, dtype=np.int64)
+    Ks = np.zeros((T.throws + 1, P.n_keeps)) if not cached else Kc[0]
+    order = np.zeros(n_seats, dtype=np.int64)
+    values = np.zeros(n_seats, dtype=np.int64)
+    alive = np.ones(n_seats, dtype=np.int64)
+    exact = False
+    for s in range(n_seats):
+        if kinds[seats[s]] == 1:
+            exact = True
+    n_hands = T.first_roll.shape[0]
+    wmax = X.max_width if exact else 1
+    size = n_hands * wmax
+    ksize = P.n_keeps * wmax
+    buf = np.empty(3 * size + (T.throws + 2) * ksize) if exact else np.empty(1)
+    Kx = np.zeros((1, 1, 1))
+    sx = so = lead = width = 0
+    other_done = mover_first = False
+    idx = 0
+    steps = 0
+    # --- the opening: who starts (game.start_procedure without order_by_start) ---
+    starter = 0
+    if n_seats > 1 and P.start != 2:
+        count = 1 if P.start == 0 else n
+        left = n_seats
+        thrown = 0
+        while left > 1 and thrown < 50 * n_seats:
+            best = -(1 << 40)
+            for s in range(n_seats):
+                if alive[s] == 0:
+                    continue
+                total = 0
+                for j in range(count):
+                    total += die(key, deal, idx, j)
+                idx += 1
+                thrown += 1
+                values[s] = total if P.start == 0 else -total
+                if values[s] > best:
+                    best = values[s]
+            left = 0
+            for s in range(n_seats):
+                if alive[s] == 1 and values[s] != best:
+                    alive[s] = 0
+                left += alive[s]
+        for s in range(n_seats):
+            if alive[s] == 1:
+                starter = s
+                break
+    for k in range(n_seats):
+        order[k] = (starter + P.step * k) % n_seats
+        if order[k] < 0:
+            order[k] += n_seats
+    info[0] = starter
+    # --- the game ---
+    at = 0
+    cur = order[0]
+    winner = -1
+    while True:
+        m, f0 = mask[cur], fl[cur]
+        u = min(upraw[cur], n_upper - 1)
+        so_far = 0
+        for j in range(n_slots):
+            if card[cur, j] > 0:
+                so_far += card[cur, j]
+        if P.bonus > 0 and upraw[cur] >= T.threshold:
+            so_far += P.bonus
+        so_far += extras[cur] * T.extra_bonus
+        kind = kinds[seats[cur]]
+        if kind == 1:
+            other = 1 - cur
+            mover_first = cur == order[0]
+            sx = _sheet(D, m, f0, upraw[cur])
+            so = _sheet(D, mask[other], fl[other], upraw[other])
+            row = D.pair_row[0 if mover_first else 1, sx, so]
+            width = D.row_off[row + 1] - D.row_off[row]
+            sz, kz = n_hands * width, P.n_keeps * width
+            S1 = buf[:sz].reshape(n_hands, width)
+            S23 = buf[sz : 2 * sz].reshape(n_hands, width)
+            E = buf[2 * sz : 3 * sz].reshape(n_hands, width)
+            M = buf[3 * sz : 3 * sz + kz].reshape(P.n_keeps, width)
+            Kx = buf[3 * sz + kz : 3 * sz + kz + (T.throws + 1) * kz].reshape(T.throws + 1, P.n_keeps, width)
+            row_widget(T, D, X.V, row, S1, S23, E, Kx, M)
+            other_total = 0
+            for j in range(n_slots):
+                if card[other, j] > 0:
+                    other_total += card[other, j]
+            if P.bonus > 0 and upraw[other] >= T.threshold:
+                other_total += P.bonus
+            other_total += extras[other] * T.extra_bonus
+            lead = so_far - other_total
+            other_done = not (turns[other] < P.turns and mask[other] != full)
+        elif cached:
+            Ks = Kc[(m * n_f + f0) * n_upper + u]
+        elif T.throws > 1:
+            turn_keeps(T, m, f0, u, V, Ks, 2)
+        # first throw
+        for j in range(n):
+            hand[j] = die(key, deal, idx, j)
+        idx += 1
+        if steps < trace.shape[0]:
+            trace[steps] = FIRST_ROLL
+        steps += 1
+        _sort(hand, n)
+        h = P.code_index[_hand(hand, n)]
+        if _instant(P, card, cur, h):
+            winner = cur
+            break
+        throw = 1
+        while True:
+            if kind == 1:
+                c = _choose_exact(
+                    T, D, X, Kx, P.sub_ptr, P.sub_list, mover_first, m, f0, upraw[cur], sx, so, lead, other_done, h,
+                    throw, width,
+                )  # fmt: skip
+            else:
+                c = _choose(T, V, Ks, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far)
+            if steps < trace.shape[0]:
+                trace[steps] = c
+            steps += 1
+            if c >= SCORE_BASE:
+                break
+            kl = P.keep_len[c]
+            for j in range(kl):
+                hand[j] = P.keep_faces[c, j]
+            for j in range(n - kl):
+                hand[kl + j] = die(key, deal, idx, j)
+            idx += 1
+            _sort(hand, n)
+            h = P.code_index[_hand(hand, n)]
+            throw += 1
+        j = c - SCORE_BASE
+        face = T.equal_face[h]
+        joker_on, extra_holds = sheet_context(T, m, f0)
+        p, nmask, nfl, reward = slot_outcome(
+            T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus,
+            m, f0, h, face, j, 1 if throw == 1 else 0, joker_on, extra_holds,
+        )  # fmt: skip
+        if reward != float(p):
+            extras[cur] += 1
+        card[cur, j] = p
+        for s in range(n_slots):
+            if s != j and (nmask >> s) & 1 == 1 and (m >> s) & 1 == 0:
+                card[cur, s] = 0
+        if T.is_upper[j] == 1:
+            upraw[cur] += p
+        mask[cur] = nmask
+        fl[cur] = nfl
+        turns[cur] += 1
+        nxt = -1
+        for step in range(1, n_seats + 1):
+            a = (at + step) % n_seats
+            s = order[a]
+            if turns[s] < P.turns and mask[s] != full:
+                nxt = s
+                at = a
+                break
+        if nxt < 0:
+            break
+        cur = nxt
+    # --- totals and the result ---
+    for s in range(n_seats):
+        total = 0
+        for j in range(n_slots):
+            if card[s, j] > 0:
+                total += card[s, j]
+        if P.bonus > 0 and upraw[s] >= T.threshold:
+            total += P.bonus
+        scores[s] = total + extras[s] * T.extra_bonus
+        won[s] = 0
+    if winner >= 0:
+        won[winner] = 1
+        info[1] = INSTANT
+        return
+    top = scores[0]
+    for s in range(n_seats):
+        top = max(top, scores[s])
+    left = 0
+    for a in range(n_seats):
+        s = order[a]
+        alive[s] = 1 if scores[s] == top else 0
+        left += alive[s]
+    if left == 1 or P.shared:
+        for s in range(n_seats):
+            won[s] = alive[s]
+        info[1] = POINTS if left == 1 else SHARED
+        return
+    # tie-break rounds: one hand each in turn order, the best hand wins, again while tied
+    for _round in range(MAX_TIEBREAK_ROUNDS):
+        best = -1
+        first_in_round = -1
+        first_value = 0
+        for a in range(n_seats):
+            if alive[order[a]] == 1:
+                first_in_round = a
+                break
+        for a in range(n_seats):
+            s = order[a]
+            if alive[s] == 0:
+                continue
+            for j in range(n):
+                hand[j] = die(key, deal, idx, j)
+            idx += 1
+            if steps < trace.shape[0]:
+                trace[steps] = FIRST_ROLL
+            steps += 1
+            _sort(hand, n)
+            h = P.code_index[_hand(hand, n)]
+            if _instant(P, card, s, h):
+                won[s] = 1
+                info[1] = INSTANT
+                return
+            throw = 1
+            exact_here = kinds[seats[s]] == 1
+            against = 0 if a == first_in_round else 1 + first_value
+            while True:
+                c = X.tb_choice[against, throw, h] if exact_here else P.tb_choice[throw, h]
+                if steps < trace.shape[0]:
+                    trace[steps] = STAND if c < 0 else c
+                steps += 1
+                if c < 0:
+                    break
+                kl = P.keep_len[c]
+                for j in range(kl):
+                    hand[j] = P.keep_faces[c, j]
+                for j in range(n - kl):
+                    hand[kl + j] = die(key, deal, idx, j)
+                idx += 1
+                _sort(hand, n)
+                h = P.code_index[_hand(hand, n)]
+                throw += 1
+            values[s] = P.tb_value[1 if throw == 1 else 0, h]
+            best = max(best, values[s])
+            if a == first_in_round:
+                first_value = values[s]
+        left = 0
+        for s in range(n_seats):
+            if alive[s] == 1 and values[s] != best:
+                alive[s] = 0
+            left += alive[s]
+        if left == 1:
+            for s in range(n_seats):
+                won[s] = alive[s]
+            info[1] = TIEBREAK
+            return
+    for s in range(n_seats):
+        won[s] = alive[s]
+    info[1] = SHARED
+
+
+@njit(cache=True, inline="always")
+def _instant(P: Params, card: np.ndarray, s: int, h: int) -> bool:
+    """scoring.instant_win: a box with instant win made on the first throw and not scratched."""
+    for b in range(P.iw_slot.shape[0]):
+        if P.iw_makes[b, h] == 1 and (P.iw_after[b] == 1 or card[s, P.iw_slot[b]] != 0):
+            return True
+    return False
+
+
+@njit(cache=True, parallel=True)
+def play_deals(
+    T: KernelTables, V: np.ndarray, Kc: np.ndarray, cached: bool, P: Params, D: DuelTables, X: Duel, kinds: np.ndarray,
+    key: np.uint64, first: int, seating: np.ndarray, scores: np.ndarray, won: np.ndarray, info: np.ndarray,
+    trace: np.ndarray,
+) -> None:  # fmt: skip
+    """Deals first .. first + N - 1 (N = scores.shape[0]), each run r with the bots seating[r, :n_seats[r]].
+
+    scores[d, r, s], won[d, r, s] (1 for a winner, shared wins included), info[d, r] = (starter, end reason);
+    trace[d, r, :] the first moves of each game when its length is not zero.
+    """
+    N, R = scores.shape[0], scores.shape[1]
+    for d in prange(N):
+        for r in range(R):
+            n_seats = 0
+            for s in range(seating.shape[1]):
+                if seating[r, s] >= 0:
+                    n_seats += 1
+            _play(
+                T, V, Kc, cached, P, D, X, kinds, key, first + d, seating[r], n_seats, scores[d, r], won[d, r],
+                info[d, r], trace[d, r],
+            )  # fmt: skip
