@@ -211,23 +211,43 @@ def max_of(out: F, base: F, a: F, b: F, c: F) -> None:
 
 
 @njit(cache=True, inline="always")
-def max_over_subs(out: F, base: F, remove: I, k: int, M: F) -> None:
-    """out = max(base, M[r] for each sub-keep r of k with one die less), three rows a pass."""
-    subs = np.empty(6, dtype=np.int64)
+def subs_of(remove: I, k: int) -> tuple[int, int, int, int, int, int, int]:
+    """(n, s0 .. s5): the n sub-keeps of k with one die less, the unused ones repeating the first (or -1)."""
+    s0 = s1 = s2 = s3 = s4 = s5 = -1
     n = 0
     for f in range(6):
         r = remove[k, f]
         if r >= 0:
-            subs[n] = r
+            if n == 0:
+                s0 = r
+            elif n == 1:
+                s1 = r
+            elif n == 2:
+                s2 = r
+            elif n == 3:
+                s3 = r
+            elif n == 4:
+                s4 = r
+            else:
+                s5 = r
             n += 1
+    s1 = s1 if n > 1 else s0
+    s2 = s2 if n > 2 else s0
+    s4 = s4 if n > 4 else s3
+    s5 = s5 if n > 5 else s3
+    return n, s0, s1, s2, s3, s4, s5
+
+
+@njit(cache=True, inline="always")
+def max_over_subs(out: F, base: F, remove: I, k: int, M: F) -> None:
+    """out = max(base, M[r] for each sub-keep r of k with one die less), three rows a pass."""
+    n, s0, s1, s2, s3, s4, s5 = subs_of(remove, k)
     if n == 0:
         out[:] = base
         return
-    a = M[subs[0]]
-    max_of(out, base, a, M[subs[1]] if n > 1 else a, M[subs[2]] if n > 2 else a)
+    max_of(out, base, M[s0], M[s1], M[s2])
     if n > 3:
-        a = M[subs[3]]
-        max_of(out, out, a, M[subs[4]] if n > 4 else a, M[subs[5]] if n > 5 else a)
+        max_of(out, out, M[s3], M[s4], M[s5])
 
 
 @njit(cache=True)

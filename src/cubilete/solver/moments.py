@@ -14,7 +14,7 @@ from numba import njit, prange
 
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
-from cubilete.solver.kernels import NEG, sheet_context, slot_outcome, upper_width
+from cubilete.solver.kernels import NEG, sheet_context, slot_outcome, subs_of, upper_width
 from cubilete.solver.tables import KernelTables
 
 
@@ -358,25 +358,13 @@ def take3(row: F, row2: F, base: F, base2: F, a: F, a2: F, b: F, b2: F, c: F, c2
 @njit(cache=True, inline="always")
 def take_subs(row: F, row2: F, base: F, base2: F, remove: I, k: int, M1: F, M2: F) -> None:
     """(row, row2) = the best of base and the sub-keeps of k with one die less (three a pass)."""
-    subs = np.empty(6, dtype=np.int64)
-    n = 0
-    for f in range(6):
-        r = remove[k, f]
-        if r >= 0:
-            subs[n] = r
-            n += 1
+    n, s0, s1, s2, s3, s4, s5 = subs_of(remove, k)
     if n == 0:
         row[:] = base
         row2[:] = base2
         return
-    s0 = subs[0]
-    s1 = subs[1] if n > 1 else s0
-    s2 = subs[2] if n > 2 else s0
     take3(row, row2, base, base2, M1[s0], M2[s0], M1[s1], M2[s1], M1[s2], M2[s2])
     if n > 3:
-        s3 = subs[3]
-        s4 = subs[4] if n > 4 else s3
-        s5 = subs[5] if n > 5 else s3
         take3(row, row2, row, row2, M1[s3], M2[s3], M1[s4], M2[s4], M1[s5], M2[s5])
 
 
