@@ -12,6 +12,11 @@ Peers: for yahtzee, yatzy-solver's ``option_values`` on the same situations (its
 are checked to agree). Generala has no peer package, so its ratio is against a plain-Python
 one-turn expectimax (every keep valued by the points it can make by the end of this turn),
 which is what an advisor without a solved table has to compute.
+
+Then the whole-turn analysis the apps run per decision, on yahtzee games (optimal move half the
+time, a random one otherwise): the optimal bot's ``choose`` and ``analyse`` (its options cache
+and the turn memo emptied before each call) and ``coach.review`` per judged decision (the game
+replayed from its record), each against the peer's ``option_values`` median.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ from functools import cache
 import numba
 from _peer import Peer, cores, median, ms
 
+from cubilete import coach
+from cubilete.bots.optimal import _OPTIONS, OptimalBot
+from cubilete.game import Game
 from cubilete.rules import Rules, find_rules, scoring
 from cubilete.solver.advisor import _query, advise, option_table
 from cubilete.solver.cache import load_or_solve
@@ -85,6 +93,53 @@ def time_table(solution: Solution, cases: Sequence[Situation]) -> list[float]:
         start = time.perf_counter()
         option_table(solution, card, dice, throw, bonuses, held)
         times.append(time.perf_counter() - start)
+    return times
+
+
+def bot_games(rules: Rules, count: int, rng: random.Random) -> list[Game]:
+    """Finished one-player games: the optimal bot's move half the time, a random legal one otherwise."""
+    bot = OptimalBot(seed=0)
+    games = []
+    for g in range(count):
+        game = Game(rules, ["ana"], seed=f"bench-{g}")
+        while not game.is_over:
+            if game.state.turn.throws and rng.random() < 0.5:
+                game.apply(rng.choice(game.legal_actions()))
+            else:
+                game.apply(bot.choose(game))
+        games.append(game)
+    return games
+
+
+def time_bot(solution: Solution, games: Sequence[Game]) -> tuple[list[float], list[float]]:
+    """Seconds per decision of the optimal bot: (``choose``, ``analyse``), caches emptied before each."""
+    bot = OptimalBot(seed=0)
+    memo = _query(solution).memo
+    chose, analysed = [], []
+    for game in games:
+        replay = Game(game.rules, game.players, seed=game.seed)
+        for action in game.history:
+            if replay.state.turn.throws:
+                for method, times in ((bot.choose, chose), (bot.analyse, analysed)):
+                    _OPTIONS.clear()
+                    memo.clear()
+                    start = time.perf_counter()
+                    method(replay)
+                    times.append(time.perf_counter() - start)
+            replay.apply(action)
+    return chose, analysed
+
+
+def time_review(solution: Solution, games: Sequence[Game]) -> list[float]:
+    """Seconds per judged decision of ``coach.review`` (the whole game replayed), per game."""
+    memo = _query(solution).memo
+    times = []
+    for game in games:
+        _OPTIONS.clear()
+        memo.clear()
+        start = time.perf_counter()
+        review = coach.review(game, players=["ana"])
+        times.append((time.perf_counter() - start) / max(1, len(review.decisions)))
     return times
 
 
@@ -148,6 +203,7 @@ def main() -> int:
     p.add_argument("--situations", type=int, default=2000, help="advise queries per table (default 2000)")
     p.add_argument("--baseline", type=int, default=100, help="situations for the plain-Python baseline (slow)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--games", type=int, default=10, help="yahtzee games for the bot and review timings (default 10)")
     args = p.parse_args()
     rng = random.Random(args.seed)
     print(f"{cores()} cores; numba {numba.__version__}; {args.situations} situations per table")
@@ -183,6 +239,13 @@ def main() -> int:
           "(option_table: the same query, rows in one array)")  # fmt: skip
     print(f"  ratio ours / yatzy-solver (medians): advise {median(y_times) / median(p_times):.2f}, "
           f"option_table {median(t_times) / median(p_times):.2f}")  # fmt: skip
+    games = bot_games(yahtzee.rules, args.games, rng)
+    chose, analysed = time_bot(yahtzee, games)
+    reviewed = time_review(yahtzee, games)
+    peer_median = median(p_times)
+    for name, times in (("bot choose", chose), ("bot analyse", analysed), ("review/dec.", reviewed)):
+        print(f"  ours  {name:<11} median {ms(times, 0.5):7.3f} ms  p99 {ms(times, 0.99):7.3f} ms  "
+              f"ratio to the peer's option_values {median(times) / peer_median:.2f}")  # fmt: skip
 
     cases = situations(generala, args.situations, rng)
     g_times, _ = time_ours(generala, cases)

@@ -126,3 +126,18 @@ def test_shared_tables_are_bounded_by_bytes_least_recently_used_out(
     assert sum(cache.footprint(s) for s in cache._SHARED.values()) <= cache.SHARED_BYTES
     monkeypatch.setattr(cache, "SHARED_BYTES", 0)  # smaller than any table: the one in use stays
     assert cache.shared_solution(b).rules == b and list(cache._SHARED) == [b]
+
+
+def test_a_rule_set_asked_again_as_the_same_object_skips_the_hash_but_not_the_eviction(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # shared_solution finds a game's rules by identity (hashing a Rules costs more than a query);
+    # a table that left the shared tables must not come back through that shortcut
+    monkeypatch.setattr(cache, "_SHARED", cache.OrderedDict())
+    a = tiny(30)
+    first = cache.shared_solution(a)
+    assert cache.shared_solution(a) is first
+    assert cache.shared_solution(tiny(30)) is first  # an equal rule set, another object: found by hash
+    cache._SHARED.clear()
+    again = cache.shared_solution(a)
+    assert again is not first and list(cache._SHARED) == [a]

@@ -13,8 +13,6 @@ The objective is the expected final score of one player: instant wins are not mo
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from cubilete.actions import Action, Roll, Score
 from cubilete.bots.approx import approx_note, approx_options, tiebreak_options, turn_start_value
 from cubilete.bots.base import Analysis, action_for, bot_seed, check_playable, held_faces, in_play
@@ -62,14 +60,28 @@ def is_exact(rules: Rules) -> bool:
     return True
 
 
-@lru_cache(maxsize=4096)
+_OPTIONS: dict[tuple[object, ...], tuple[Rules, tuple[Option, ...]]] = {}
+
+
 def exact_options(
     rules: Rules, card: tuple[int | None, ...], hand: tuple[int, ...], throw: int, extras: int, held: tuple[int, ...]
 ) -> tuple[Option, ...]:
-    """The advisor's options for one situation (cached: bots and the loss judge ask the same questions)."""
+    """The advisor's options for one situation (cached: bots and the loss judge ask the same questions).
+
+    The cache knows a rule set by identity (a game keeps the same object): hashing a :class:`Rules`
+    costs more than the query itself.
+    """
+    key = (id(rules), card, hand, throw, extras, held)
+    hit = _OPTIONS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
     solution = solution_for(rules)
     assert solution is not None
-    return tuple(advise(solution, card, hand, throw, extras, held))
+    options = tuple(advise(solution, card, hand, throw, extras, held))
+    if len(_OPTIONS) >= 4096:
+        _OPTIONS.clear()
+    _OPTIONS[key] = (rules, options)
+    return options
 
 
 def _situation(game: Game) -> tuple[Rules, tuple[int | None, ...], tuple[int, ...], int, int, tuple[int, ...]]:

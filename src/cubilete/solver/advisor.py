@@ -20,8 +20,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -32,9 +31,12 @@ from cubilete.solver.kernels import turn_values
 from cubilete.solver.solve import Solution
 
 
-@dataclass(frozen=True)
-class Option:
-    """One choice: score a slot now, or keep some dice and throw the rest."""
+class Option(NamedTuple):
+    """One choice: score a slot now, or keep some dice and throw the rest.
+
+    A named tuple (immutable, hashable, compared field by field): the advisor builds one per
+    option of every query, and a tuple is the cheapest Python object to build.
+    """
 
     kind: str  # "score" or "keep"
     expected: float  # expected final score after this choice, playing optimally afterwards
@@ -82,8 +84,7 @@ def _keep_values(solution: Solution, mask: int, flags: int, upper: int) -> np.nd
     return memo[key]
 
 
-_new = object.__new__
-_set = object.__setattr__  # an Option is frozen: its fields are set once, all at once, as in copy.copy
+_new_tuple = tuple.__new__  # an Option from its six fields at once, skipping the keyword handling
 
 
 def _entry(kernel: Any, *args: object) -> Callable[..., Any]:
@@ -117,6 +118,8 @@ class _Query:
         self.slot_by_number: dict[float, str] = dict(enumerate(rules.slots))  # the rows hold numbers as floats
         self.keep_by_number: dict[float, tuple[int, ...]] = dict(enumerate(d.keeps))
         self.index = {k: i for i, k in enumerate(d.keeps)}
+        self.hand_index = {k: i for i, k in enumerate(d.keeps[: d.n_hands])}
+        self.sheets: dict[tuple[int | None, ...], tuple[int, int, int, int]] = {}
         self.sub_keeps = [query.sub_keeps(d.remove, h, d.n_keeps) for h in range(d.n_hands)]
         self.no_keeps = np.zeros((rules.throws + 1, d.n_keeps))
         self.no_keep_list = np.zeros(0, dtype=np.int64)
@@ -150,21 +153,17 @@ def advise(
     one compiled call (:func:`option_table`); ties keep the slots first, in sheet order, then
     the keeps, largest first.
     """
-    rows = option_table(solution, card, dice, throw, extra_bonuses, held).tolist()
     q = _query(solution)
+    out, n = _table(q, solution, card, dice, throw, extra_bonuses, held)
+    rows = out.tolist()
     best = rows[0][3]
-    slots, keep_faces, new, put = q.slot_by_number, q.keep_by_number, _new, _set
-    result = []
-    for kind, i, points, value in rows:
-        o = new(Option)
-        if kind == 0.0:
-            put(o, "__dict__", {"kind": "score", "expected": value, "loss": best - value, "slot": slots[i],
-                                "points": int(points), "keep": ()})  # fmt: skip
-        else:
-            put(o, "__dict__", {"kind": "keep", "expected": value, "loss": best - value, "slot": None,
-                                "points": 0, "keep": keep_faces[i]})  # fmt: skip
-        result.append(o)
-    return result
+    slots, keep_faces, new = q.slot_by_number, q.keep_by_number, _new_tuple
+    return [
+        new(Option, ("score", v, best - v, slots[i], int(p), ()))
+        if k == 0.0
+        else new(Option, ("keep", v, best - v, None, 0, keep_faces[i]))
+        for k, i, p, v in rows[:n]
+    ]
 
 
 def option_table(
@@ -181,16 +180,21 @@ def option_table(
     ``solution.space.dice.keeps``, points written, expected final score). Same checks and
     same values as :func:`advise` (which wraps these rows).
     """
-    q = _query(solution)
-    hand = tuple(sorted(dice))
-    if len(hand) != q.n_dice or (hand and not (hand[0] >= 1 and hand[-1] <= 6)):
-        raise IllegalActionError(f"{q.name} uses {q.n_dice} dice with faces 1 to 6")
-    if not 1 <= throw <= q.throws:
-        raise IllegalActionError(f"throw must be 1 to {q.throws}, not {throw}")
-    if len(card) != q.n_slots:
-        raise IllegalActionError(f"a {q.name} card has {q.n_slots} slots, not {len(card)}")
+    out, n = _table(_query(solution), solution, card, dice, throw, extra_bonuses, held)
+    return out[:n]
+
+
+def _sheet(q: _Query, card: Sequence[int | None]) -> tuple[int, int, int, int]:
+    """(mask, flags, capped upper total, points so far with the upper bonus) of a card, checked; memoised
+    (the decisions of a game ask about the same few cards)."""
+    key = card if type(card) is tuple else tuple(card)
+    got = q.sheets.get(key)
+    if got is not None:
+        return got
+    if len(key) != q.n_slots:
+        raise IllegalActionError(f"a {q.name} card has {q.n_slots} slots, not {len(key)}")
     mask = flags = upper = total = filled = 0
-    for i, v in enumerate(card):
+    for i, v in enumerate(key):
         if v is not None:
             mask |= 1 << i
             filled += 1
@@ -203,9 +207,32 @@ def option_table(
         raise IllegalActionError("the sheet is complete: nothing left to decide")
     if q.bonus and upper >= q.threshold:
         total += q.bonus
-    total += extra_bonuses * q.extra_bonus
-    capped = min(upper, q.n_upper - 1)
-    h = q.index[hand]
+    got = (mask, flags, min(upper, q.n_upper - 1), total)
+    if len(q.sheets) >= 4096:
+        q.sheets.clear()
+    q.sheets[key] = got
+    return got
+
+
+def _table(
+    q: _Query,
+    solution: Solution,
+    card: Sequence[int | None],
+    dice: Sequence[int],
+    throw: int,
+    extra_bonuses: int,
+    held: Sequence[int],
+) -> tuple[FloatArray, int]:
+    """The compiled query: (rows, number of rows used), best first."""
+    hand = tuple(sorted(dice))
+    h = q.hand_index.get(hand)
+    if h is None:
+        raise IllegalActionError(f"{q.name} uses {q.n_dice} dice with faces 1 to 6")
+    if not 1 <= throw <= q.throws:
+        raise IllegalActionError(f"throw must be 1 to {q.throws}, not {throw}")
+    mask, flags, capped, total = _sheet(q, card)
+    if extra_bonuses:
+        total += extra_bonuses * q.extra_bonus
     if throw < q.throws:
         must = tuple(sorted(held)) if q.locked else ()
         if must and throw == 1:
@@ -223,13 +250,14 @@ def option_table(
         else:
             Ks = got[0]
         keeps = q.sub_keeps[h] if not must else np.array([q.index[k] for k in _sub_keeps(hand, must)], dtype=np.int64)
+        out = np.empty((q.n_slots + len(keeps), 4))
     else:
         Ks, keeps, fill = q.no_keeps, q.no_keep_list, 0
-    out = np.empty((q.n_slots + len(keeps), 4))
+        out = np.empty((q.n_slots, 4))
     n = q.options(solution.tables, solution.values, mask, flags, capped, h, throw, total, Ks, fill, keeps, out)
     if fill:
         memo[key] = (Ks, fill)
-    return out[:n]
+    return out, n
 
 
 def _sub_keeps(hand: tuple[int, ...], must: tuple[int, ...]) -> list[tuple[int, ...]]:

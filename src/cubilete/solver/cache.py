@@ -103,6 +103,8 @@ def load_or_solve(rules: Rules, progress: Progress | None = None, moments: bool 
 
 _SHARED: OrderedDict[Rules, Solution] = OrderedDict()  # least recently used first
 _SHARED_LOCK = threading.Lock()
+_BY_ID: dict[int, tuple[Rules, Solution]] = {}  # id(rules) -> (rules, its table): asked again as the same object
+_TICK = 0  # a clock of uses: the least recently used table leaves first
 _SOLVE_HERE: ContextVar[bool] = ContextVar("cubilete_solve_here", default=True)
 
 
@@ -137,8 +139,18 @@ def footprint(solution: Solution) -> int:
 def shared_solution(rules: Rules, progress: Progress | None = None) -> Solution:
     """The tables of ``rules`` loaded (or solved) once per process and shared by every caller
     (bots, coach, advisor apps); raises :class:`SolverUnsupportedError` for rules too large.
-    At most :data:`SHARED_BYTES` of tables stay loaded (least recently used out)."""
+    At most :data:`SHARED_BYTES` of tables stay loaded (least recently used out).
+
+    A rule set asked again as the same object (a game's rules, move after move) is found by
+    identity: hashing a :class:`Rules` (every box, every field) costs more than a whole advise query.
+    """
+    global _TICK
     with _SHARED_LOCK:
+        _TICK += 1
+        hit = _BY_ID.get(id(rules))
+        if hit is not None and hit[0] is rules and any(s is hit[1] for s in dict.values(_SHARED)):
+            hit[1].__dict__["_shared_used"] = _TICK
+            return hit[1]
         solution = _SHARED.get(rules)
         if solution is None:
             check_solvable(rules)
@@ -151,6 +163,11 @@ def shared_solution(rules: Rules, progress: Progress | None = None) -> Solution:
                 solution = loaded
             _SHARED[rules] = solution
         _SHARED.move_to_end(rules)
+        solution.__dict__["_shared_used"] = _TICK
+        if len(_BY_ID) >= 64:
+            _BY_ID.clear()
+        _BY_ID[id(rules)] = (rules, solution)
         while len(_SHARED) > 1 and sum(footprint(s) for s in _SHARED.values()) > SHARED_BYTES:
-            _SHARED.popitem(last=False)
+            oldest = min(_SHARED.items(), key=lambda item: int(item[1].__dict__.get("_shared_used", 0)))[0]
+            del _SHARED[oldest]
         return solution

@@ -72,10 +72,49 @@ def slot_outcome(
     return p, nmask, nfl, reward
 
 
+@njit(cache=True, inline="always")
+def take_plain(row: F, after: F, reward: float, lo: int) -> None:
+    """row[i] = max(row[i], reward + after[lo + i]): a box whose points leave the upper total alone."""
+    for i in range(row.shape[0]):
+        val = reward + after[lo + i]
+        cur = row[i]
+        row[i] = val if val > cur else cur  # branch-free, so that the loop vectorises
+
+
+@njit(cache=True, inline="always")
+def take_upper(row: F, after: F, reward: float, p: int, lo: int, threshold: int, upper_bonus: int) -> None:
+    """row[i] = max(row[i], value of writing p points in an upper box at upper total u = lo + i).
+
+    The upper total after is min(threshold, u + p) and the bonus is paid when u < threshold <= u + p
+    (upper totals are capped at the threshold): three ranges of u, each a contiguous loop.
+    """
+    width = row.shape[0]
+    a_end = min(width, max(0, threshold - p - lo))  # u + p < threshold: no bonus, no cap
+    for i in range(a_end):
+        val = reward + after[lo + i + p]
+        cur = row[i]
+        row[i] = val if val > cur else cur
+    b_end = min(width, max(a_end, threshold - lo))  # u < threshold <= u + p: capped, bonus paid
+    val = reward + after[threshold]
+    val += upper_bonus
+    for i in range(a_end, b_end):
+        cur = row[i]
+        row[i] = val if val > cur else cur
+    val = reward + after[threshold]  # u == threshold (already paid)
+    for i in range(b_end, width):
+        cur = row[i]
+        row[i] = val if val > cur else cur
+
+
 @njit(cache=True)
 def best_scores(T: KernelTables, mask: int, fl: int, V: F, first: int, lo: int, out: F) -> None:
-    """out[h, i] = best (points + bonuses + value after) over the usable slots, per hand and upper total lo + i."""
-    n_hands, width = out.shape
+    """out[h, i] = best (points + bonuses + value after) over the usable slots, per hand and upper total lo + i.
+
+    The slots' sheets after a write are worked out once per slot (for the hands not of one face,
+    they depend on the hand only through "points or not"); hands of one face (jokers, extra
+    bonuses, their own usable slots) go through :func:`slot_outcome`.
+    """
+    n_hands = out.shape[0]
     n_upper = V.shape[2]
     joker_on, extra_holds = sheet_context(T, mask, fl)
     threshold, upper_bonus, is_upper, usable, equal_face = (
@@ -95,32 +134,52 @@ def best_scores(T: KernelTables, mask: int, fl: int, V: F, first: int, lo: int, 
         T.upper_slot_of_face,
     )
     extra_bonus = T.extra_bonus
+    n_slots = req.shape[0]
+    # per usable slot (hands not of one face): slot, blocked, sheet if 0 points, sheet if points
+    slots = np.empty(n_slots, dtype=np.int64)
+    blocked = np.empty(n_slots, dtype=np.bool_)
+    mask0 = np.empty(n_slots, dtype=np.int64)
+    mask1 = np.empty(n_slots, dtype=np.int64)
+    fl1 = np.empty(n_slots, dtype=np.int64)
+    n_usable = 0
+    bits = usable[mask, 0]
+    for j in range(n_slots):
+        if (bits >> j) & 1 == 0:
+            continue
+        r = req[j]
+        slots[n_usable] = j
+        blocked[n_usable] = r >= 0 and (fl >> flag_bit[r]) & 1 == 0
+        mask1[n_usable] = mask | (1 << j)
+        mask0[n_usable] = mask | (1 << j) | closes[j]
+        fl1[n_usable] = fl | (1 << flag_bit[j]) if flag_bit[j] >= 0 else fl
+        n_usable += 1
     for h in range(n_hands):
         row = out[h]
         row[:] = NEG
         face = equal_face[h]
-        bits = usable[mask, face]
-        for j in range(req.shape[0]):
-            if (bits >> j) & 1 == 0:
+        if face == 0:
+            for s in range(n_usable):
+                j = slots[s]
+                p = 0 if blocked[s] else pts[first, j, h]
+                if p == 0:
+                    take_plain(row, V[mask0[s], fl], 0.0, lo)
+                elif is_upper[j] == 1 and n_upper > 1:
+                    take_upper(row, V[mask1[s], fl1[s]], float(p), p, lo, threshold, upper_bonus)
+                else:
+                    take_plain(row, V[mask1[s], fl1[s]], float(p), lo)
+            continue
+        fbits = usable[mask, face]
+        for j in range(n_slots):
+            if (fbits >> j) & 1 == 0:
                 continue
             p, nmask, nfl, reward = slot_outcome(
                 pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot, extra_bonus,
                 mask, fl, h, face, j, first, joker_on, extra_holds,
             )  # fmt: skip
-            after = V[nmask, nfl]
             if is_upper[j] == 1 and n_upper > 1:
-                for i in range(width):
-                    u = lo + i
-                    val = reward + after[min(n_upper - 1, u + p)]
-                    if u < threshold <= u + p:
-                        val += upper_bonus
-                    if val > row[i]:
-                        row[i] = val
+                take_upper(row, V[nmask, nfl], reward, p, lo, threshold, upper_bonus)
             else:
-                for i in range(width):
-                    val = reward + after[lo + i]
-                    if val > row[i]:
-                        row[i] = val
+                take_plain(row, V[nmask, nfl], reward, lo)
 
 
 @njit(cache=True)
@@ -129,32 +188,82 @@ def keep_values(E: F, add: I, remove: I, K: F, M: F) -> None:
     n_hands, n_upper = E.shape
     n_keeps = K.shape[0]
     K[:n_hands] = E
-    for k in range(n_hands, n_keeps):
+    sixth = 1.0 / 6.0
+    for k in range(n_hands, n_keeps):  # one pass per keep; the sum in the same order as six row additions
         row = K[k]
-        row[:] = 0.0
-        for f in range(6):
-            child = K[add[k, f]]
-            for u in range(n_upper):
-                row[u] += child[u]
+        c0, c1, c2 = K[add[k, 0]], K[add[k, 1]], K[add[k, 2]]
+        c3, c4, c5 = K[add[k, 3]], K[add[k, 4]], K[add[k, 5]]
         for u in range(n_upper):
-            row[u] *= 1.0 / 6.0
+            acc = 0.0 + c0[u]
+            acc += c1[u]
+            acc += c2[u]
+            acc += c3[u]
+            acc += c4[u]
+            acc += c5[u]
+            row[u] = acc * sixth
     closure(K, remove, n_hands, M)
+
+
+@njit(cache=True, inline="always")
+def max_of(out: F, base: F, a: F, b: F, c: F) -> None:
+    """out = max(base, a, b, c), element by element, in one pass (out may be base)."""
+    for u in range(out.shape[0]):
+        m = base[u]
+        x = a[u]
+        m = x if x > m else m
+        x = b[u]
+        m = x if x > m else m
+        x = c[u]
+        m = x if x > m else m
+        out[u] = m
+
+
+@njit(cache=True, inline="always")
+def subs_of(remove: I, k: int) -> tuple[int, int, int, int, int, int, int]:
+    """(n, s0 .. s5): the n sub-keeps of k with one die less, the unused ones repeating the first (or -1)."""
+    s0 = s1 = s2 = s3 = s4 = s5 = -1
+    n = 0
+    for f in range(6):
+        r = remove[k, f]
+        if r >= 0:
+            if n == 0:
+                s0 = r
+            elif n == 1:
+                s1 = r
+            elif n == 2:
+                s2 = r
+            elif n == 3:
+                s3 = r
+            elif n == 4:
+                s4 = r
+            else:
+                s5 = r
+            n += 1
+    s1 = s1 if n > 1 else s0
+    s2 = s2 if n > 2 else s0
+    s4 = s4 if n > 4 else s3
+    s5 = s5 if n > 5 else s3
+    return n, s0, s1, s2, s3, s4, s5
+
+
+@njit(cache=True, inline="always")
+def max_over_subs(out: F, base: F, remove: I, k: int, M: F) -> None:
+    """out = max(base, M[r] for each sub-keep r of k with one die less), three rows a pass."""
+    n, s0, s1, s2, s3, s4, s5 = subs_of(remove, k)
+    if n == 0:
+        out[:] = base
+        return
+    max_of(out, base, M[s0], M[s1], M[s2])
+    if n > 3:
+        max_of(out, out, M[s3], M[s4], M[s5])
 
 
 @njit(cache=True)
 def closure(K: F, remove: I, n_hands: int, M: F) -> None:
     """M[k] = best K over the sub-keeps of k (keeps smaller than a hand)."""
-    n_keeps, n_upper = K.shape
+    n_keeps = K.shape[0]
     for k in range(n_keeps - 1, n_hands - 1, -1):
-        row = M[k]
-        row[:] = K[k]
-        for f in range(6):
-            r = remove[k, f]
-            if r >= 0:
-                sub = M[r]
-                for u in range(n_upper):
-                    if sub[u] > row[u]:
-                        row[u] = sub[u]
+        max_over_subs(M[k], K[k], remove, k, M)
 
 
 @njit(cache=True)
@@ -171,8 +280,8 @@ def locked_keep_values(T: KernelTables, S23: F, K: F, Knew: F) -> None:
             for b in range(T.between_ptr[e], T.between_ptr[e + 1]):
                 sub = K[T.between[b]]
                 for u in range(n_upper):
-                    if sub[u] > best[u]:
-                        best[u] = sub[u]
+                    cur = best[u]
+                    best[u] = sub[u] if sub[u] > cur else cur
             p = T.edge_prob[e]
             for u in range(n_upper):
                 row[u] += p * best[u]
@@ -181,17 +290,8 @@ def locked_keep_values(T: KernelTables, S23: F, K: F, Knew: F) -> None:
 @njit(cache=True)
 def improve_with_rethrow(S: F, M: F, remove: I, E: F) -> None:
     """E[h] = max(score now, best proper sub-keep thrown again)."""
-    n_hands, n_upper = E.shape
-    for h in range(n_hands):
-        row = E[h]
-        row[:] = S[h]
-        for f in range(6):
-            r = remove[h, f]
-            if r >= 0:
-                sub = M[r]
-                for u in range(n_upper):
-                    if sub[u] > row[u]:
-                        row[u] = sub[u]
+    for h in range(E.shape[0]):
+        max_over_subs(E[h], S[h], remove, h, M)
 
 
 @njit(cache=True)
@@ -233,6 +333,17 @@ def turn_values(
             out[u] += p * row[u]
 
 
+@njit(cache=True)
+def upper_width(T: KernelTables, mask: int, n_upper: int) -> int:
+    """1 + the highest upper total the closed upper boxes of ``mask`` can reach: the turn is solved for
+    upper totals 0 .. width - 1 only (with few upper boxes closed, the high totals can't happen)."""
+    width = 1
+    for u in range(n_upper):
+        if T.reach[mask, u] == 1:
+            width = u + 1
+    return width
+
+
 @njit(cache=True, parallel=True)
 def solve_layer(T: KernelTables, masks: I, V: F) -> None:
     """Fill V for every state whose mask is in ``masks`` (one layer: all independent)."""
@@ -251,16 +362,17 @@ def solve_layer(T: KernelTables, masks: I, V: F) -> None:
                     flag_ok |= 1 << T.flag_bit[j]
         if filled >= T.rounds:
             continue  # terminal: nothing more to score
-        S1 = np.empty((n_hands, n_upper))
-        S23 = np.empty((n_hands, n_upper))
-        E = np.empty((n_hands, n_upper))
-        Ks = np.empty((T.throws + 1, n_keeps, n_upper))
-        M = np.empty((n_keeps, n_upper))
-        out = np.empty(n_upper)
+        width = upper_width(T, mask, n_upper)
+        S1 = np.empty((n_hands, width))
+        S23 = np.empty((n_hands, width))
+        E = np.empty((n_hands, width))
+        Ks = np.empty((T.throws + 1, n_keeps, width))
+        M = np.empty((n_keeps, width))
+        out = np.empty(width)
         for fl in range(1 << T.n_flags):
             if fl & ~flag_ok:
                 continue
             turn_values(T, mask, fl, INT0, V, S1, S23, E, Ks, M, out)
-            for u in range(n_upper):
+            for u in range(width):
                 if T.reach[mask, u] == 1:
                     V[mask, fl, u] = out[u]

@@ -16,7 +16,6 @@ them sharing the file) can split a layer's blocks; here numba's threads split ea
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import itertools
 import json
@@ -485,4 +484,4 @@ def layered_options(
                 rows.append((value, len(rows), Option("keep", value, 0.0, keep=keep)))
     rows.sort(key=lambda r: (-r[0], r[1]))
     best = rows[0][0]
-    return [dataclasses.replace(o, loss=best - v) for v, _, o in rows]
+    return [o._replace(loss=best - v) for v, _, o in rows]

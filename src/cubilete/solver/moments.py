@@ -14,7 +14,7 @@ from numba import njit, prange
 
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
-from cubilete.solver.kernels import INT0, INT1, NEG, sheet_context, slot_outcome
+from cubilete.solver.kernels import INT0, INT1, NEG, sheet_context, slot_outcome, subs_of, upper_width
 from cubilete.solver.tables import KernelTables
 
 
@@ -200,10 +200,56 @@ def moments_layer(T: KernelTables, masks: I, V: F, W: F) -> None:
 # inside them.
 
 
+# best_scores12 carries, for the best write per hand and upper total, the variance still to come
+# after it (D = W - V^2 of the sheet after): its second moment is then val^2 + D, where val is
+# the write's value (points + bonuses + V after): (r + v)^2 + (w - v^2) = r^2 + 2 r v + w.
+# A select per option instead of the second moment's arithmetic per option.
+
+
+@njit(cache=True, inline="always")
+def take12_plain(row: F, row2: F, after: F, after_d: F, reward: float) -> None:
+    """Where a write that leaves the upper total alone has a higher mean: its value, and the variance after it."""
+    for u in range(row.shape[0]):
+        val = reward + after[u]
+        better = val > row[u]  # branch-free, so that the loop vectorises
+        row2[u] = after_d[u] if better else row2[u]
+        row[u] = val if better else row[u]
+
+
+@njit(cache=True, inline="always")
+def take12_const(row: F, row2: F, start: int, end: int, val: float, d: float) -> None:
+    """Where one option worth the same at every upper total in start .. end - 1 is better: take it."""
+    for u in range(start, end):
+        better = val > row[u]
+        row2[u] = d if better else row2[u]
+        row[u] = val if better else row[u]
+
+
+@njit(cache=True, inline="always")
+def take12_upper(
+    row: F, row2: F, after: F, after_d: F, reward: float, p: int, threshold: int, upper_bonus: int
+) -> None:  # fmt: skip
+    """Writing p points in an upper box (three ranges of u, as :func:`kernels.take_upper`)."""
+    width = row.shape[0]
+    a_end = min(width, max(0, threshold - p))  # u + p < threshold: no bonus, no cap
+    for u in range(a_end):
+        val = reward + after[u + p]
+        better = val > row[u]
+        row2[u] = after_d[u + p] if better else row2[u]
+        row[u] = val if better else row[u]
+    b_end = min(width, max(a_end, threshold))  # u < threshold <= u + p: capped, bonus paid
+    val = reward + after[threshold]
+    val += upper_bonus
+    take12_const(row, row2, a_end, b_end, val, after_d[threshold])
+    take12_const(row, row2, b_end, width, reward + after[threshold], after_d[threshold])  # u == threshold
+
+
 @njit(cache=True)
-def best_scores12(T: KernelTables, mask: int, fl: int, V: F, W: F, first: int, out1: F, out2: F) -> None:
-    """:func:`kernels.best_scores` (all upper totals) that also carries the best option's second moment."""
-    n_hands, n_upper = out1.shape
+def best_scores12(T: KernelTables, mask: int, fl: int, V: F, D: F, first: int, out1: F, out2: F) -> None:
+    """:func:`kernels.best_scores` (upper totals 0 .. width - 1) that also gives the best write's second
+    moment (``D``: the variance still to come of every state, W - V^2)."""
+    n_hands = out1.shape[0]
+    n_upper = V.shape[2]
     joker_on, extra_holds = sheet_context(T, mask, fl)
     threshold, upper_bonus, is_upper, usable, equal_face = (
         T.threshold, T.upper_bonus, T.is_upper, T.usable, T.equal_face,
@@ -212,78 +258,114 @@ def best_scores12(T: KernelTables, mask: int, fl: int, V: F, W: F, first: int, o
         T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face,
     )  # fmt: skip
     extra_bonus = T.extra_bonus
+    n_slots = req.shape[0]
+    slots = np.empty(n_slots, dtype=np.int64)
+    blocked = np.empty(n_slots, dtype=np.bool_)
+    mask0 = np.empty(n_slots, dtype=np.int64)
+    mask1 = np.empty(n_slots, dtype=np.int64)
+    fl1 = np.empty(n_slots, dtype=np.int64)
+    n_usable = 0
+    bits = usable[mask, 0]
+    for j in range(n_slots):
+        if (bits >> j) & 1 == 0:
+            continue
+        r = req[j]
+        slots[n_usable] = j
+        blocked[n_usable] = r >= 0 and (fl >> flag_bit[r]) & 1 == 0
+        mask1[n_usable] = mask | (1 << j)
+        mask0[n_usable] = mask | (1 << j) | closes[j]
+        fl1[n_usable] = fl | (1 << flag_bit[j]) if flag_bit[j] >= 0 else fl
+        n_usable += 1
     for h in range(n_hands):
         row = out1[h]
         row2 = out2[h]
         row[:] = NEG
         row2[:] = 0.0
         face = equal_face[h]
-        bits = usable[mask, face]
-        for j in range(req.shape[0]):
-            if (bits >> j) & 1 == 0:
-                continue
-            p, nmask, nfl, reward = slot_outcome(
-                pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot, extra_bonus,
-                mask, fl, h, face, j, first, joker_on, extra_holds,
-            )  # fmt: skip
-            after = V[nmask, nfl]
-            after2 = W[nmask, nfl]
-            if is_upper[j] == 1 and n_upper > 1:
-                for u in range(n_upper):
-                    nu = min(n_upper - 1, u + p)
-                    v = after[nu]
-                    val = reward + v
-                    r = reward
-                    if u < threshold <= u + p:
-                        val += upper_bonus
-                        r += upper_bonus
-                    new2 = r * r + 2.0 * r * v + after2[nu]
-                    better = val > row[u]
-                    row2[u] = new2 if better else row2[u]
-                    row[u] = val if better else row[u]
-            else:
-                r2 = reward * reward
-                r_2 = 2.0 * reward
-                for u in range(n_upper):
-                    v = after[u]
-                    val = reward + v
-                    new2 = r2 + r_2 * v + after2[u]
-                    better = val > row[u]  # branch-free, so that the loop vectorises
-                    row2[u] = new2 if better else row2[u]
-                    row[u] = val if better else row[u]
+        if face == 0:
+            for s in range(n_usable):
+                j = slots[s]
+                p = 0 if blocked[s] else pts[first, j, h]
+                if p == 0:
+                    take12_plain(row, row2, V[mask0[s], fl], D[mask0[s], fl], 0.0)
+                elif is_upper[j] == 1 and n_upper > 1:
+                    m, f = mask1[s], fl1[s]
+                    take12_upper(row, row2, V[m, f], D[m, f], float(p), p, threshold, upper_bonus)
+                else:
+                    take12_plain(row, row2, V[mask1[s], fl1[s]], D[mask1[s], fl1[s]], float(p))
+        else:
+            for j in range(n_slots):
+                if (usable[mask, face] >> j) & 1 == 0:
+                    continue
+                p, nmask, nfl, reward = slot_outcome(
+                    pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot, extra_bonus,
+                    mask, fl, h, face, j, first, joker_on, extra_holds,
+                )  # fmt: skip
+                if is_upper[j] == 1 and n_upper > 1:
+                    take12_upper(row, row2, V[nmask, nfl], D[nmask, nfl], reward, p, threshold, upper_bonus)
+                else:
+                    take12_plain(row, row2, V[nmask, nfl], D[nmask, nfl], reward)
+        for u in range(row.shape[0]):
+            row2[u] += row[u] * row[u]
 
 
 @njit(cache=True)
 def keep_values12(E1: F, E2: F, add: I, remove: I, K1: F, K2: F, M1: F, M2: F) -> None:
-    """:func:`kernels.keep_values` for both moments (the first exactly as there)."""
+    """:func:`kernels.keep_values` for both moments (the first exactly as there: same sums, same order)."""
     n_hands, n_upper = E1.shape
     n_keeps = K1.shape[0]
     K1[:n_hands] = E1
     K2[:n_hands] = E2
+    sixth = 1.0 / 6.0
     for k in range(n_hands, n_keeps):
-        row = K1[k]
-        row2 = K2[k]
-        row[:] = 0.0
-        row2[:] = 0.0
-        for f in range(6):
-            child = K1[add[k, f]]
-            child2 = K2[add[k, f]]
+        for K in (K1, K2):
+            row = K[k]
+            c0, c1, c2 = K[add[k, 0]], K[add[k, 1]], K[add[k, 2]]
+            c3, c4, c5 = K[add[k, 3]], K[add[k, 4]], K[add[k, 5]]
             for u in range(n_upper):
-                row[u] += child[u]
-                row2[u] += child2[u]
-        for u in range(n_upper):
-            row[u] *= 1.0 / 6.0
-            row2[u] *= 1.0 / 6.0
+                acc = 0.0 + c0[u]
+                acc += c1[u]
+                acc += c2[u]
+                acc += c3[u]
+                acc += c4[u]
+                acc += c5[u]
+                row[u] = acc * sixth
     closure12(K1, K2, remove, n_hands, M1, M2)
 
 
-@njit(cache=True)
-def _take_better(row: F, row2: F, sub: F, sub2: F) -> None:
-    """Where the sub-keep's mean is higher (per upper total), take its mean and second moment."""
+@njit(cache=True, inline="always")
+def take3(row: F, row2: F, base: F, base2: F, a: F, a2: F, b: F, b2: F, c: F, c2: F) -> None:
+    """(row, row2) = the option of highest mean among base, a, b, c (earliest on ties), in one pass."""
     for u in range(row.shape[0]):
-        better = sub[u] > row[u]
-        row2[u] = sub2[u] if better else row2[u]
-        row[u] = sub[u] if better else row[u]
+        m = base[u]
+        m2 = base2[u]
+        x = a[u]
+        better = x > m
+        m2 = a2[u] if better else m2
+        m = x if better else m
+        x = b[u]
+        better = x > m
+        m2 = b2[u] if better else m2
+        m = x if better else m
+        x = c[u]
+        better = x > m
+        m2 = c2[u] if better else m2
+        m = x if better else m
+        row[u] = m
+        row2[u] = m2
+
+
+@njit(cache=True, inline="always")
+def take_subs(row: F, row2: F, base: F, base2: F, remove: I, k: int, M1: F, M2: F) -> None:
+    """(row, row2) = the best of base and the sub-keeps of k with one die less (three a pass)."""
+    n, s0, s1, s2, s3, s4, s5 = subs_of(remove, k)
+    if n == 0:
+        row[:] = base
+        row2[:] = base2
+        return
+    take3(row, row2, base, base2, M1[s0], M2[s0], M1[s1], M2[s1], M1[s2], M2[s2])
+    if n > 3:
+        take3(row, row2, row, row2, M1[s3], M2[s3], M1[s4], M2[s4], M1[s5], M2[s5])
 
 
 @njit(cache=True)
@@ -291,29 +373,14 @@ def closure12(K1: F, K2: F, remove: I, n_hands: int, M1: F, M2: F) -> None:
     """:func:`kernels.closure`, carrying the second moment of the best sub-keep."""
     n_keeps = K1.shape[0]
     for k in range(n_keeps - 1, n_hands - 1, -1):
-        row = M1[k]
-        row2 = M2[k]
-        row[:] = K1[k]
-        row2[:] = K2[k]
-        for f in range(6):
-            r = remove[k, f]
-            if r >= 0:
-                _take_better(row, row2, M1[r], M2[r])
+        take_subs(M1[k], M2[k], K1[k], K2[k], remove, k, M1, M2)
 
 
 @njit(cache=True)
 def improve12(S1: F, S2: F, M1: F, M2: F, remove: I, E1: F, E2: F) -> None:
     """:func:`kernels.improve_with_rethrow` for both moments."""
-    n_hands = E1.shape[0]
-    for h in range(n_hands):
-        row = E1[h]
-        row2 = E2[h]
-        row[:] = S1[h]
-        row2[:] = S2[h]
-        for f in range(6):
-            r = remove[h, f]
-            if r >= 0:
-                _take_better(row, row2, M1[r], M2[r])
+    for h in range(E1.shape[0]):
+        take_subs(E1[h], E2[h], S1[h], S2[h], remove, h, M1, M2)
 
 
 @njit(cache=True)
@@ -346,15 +413,15 @@ def locked_keep_values12(T: KernelTables, S1: F, S2: F, K1: F, K2: F, N1: F, N2:
 
 @njit(cache=True)
 def turn_values12(
-    T: KernelTables, mask: int, fl: int, V: F, W: F,
+    T: KernelTables, mask: int, fl: int, V: F, D: F,
     A1: F, A2: F, B1: F, B2: F, E1: F, E2: F, K1: F, K2: F, M1: F, M2: F, out1: F, out2: F,
 ) -> None:  # fmt: skip
     """:func:`kernels.turn_values` (lo = 0, every upper total) for both moments at once."""
     n_hands, n_upper = E1.shape
     throws = T.throws
-    best_scores12(T, mask, fl, V, W, INT0, B1, B2)  # later throws
+    best_scores12(T, mask, fl, V, D, INT0, B1, B2)  # later throws
     if T.servida:
-        best_scores12(T, mask, fl, V, W, INT1, A1, A2)  # first throw
+        best_scores12(T, mask, fl, V, D, INT1, A1, A2)  # first throw
     else:
         A1[:] = B1
         A2[:] = B2
@@ -396,8 +463,9 @@ def turn_values12(
 
 
 @njit(cache=True, parallel=True)
-def solve_layer12(T: KernelTables, masks: I, V: F, W: F) -> None:
-    """Fill V and W (first and second moment of the points to come) for every state of one layer."""
+def solve_layer12(T: KernelTables, masks: I, V: F, W: F, D: F) -> None:
+    """Fill V and W (first and second moment of the points to come) for every state of one layer,
+    and D = W - V^2 (the variance to come, read by the layers before)."""
     n_hands = T.first_roll.shape[0]
     n_keeps = T.add.shape[0]
     n_slots = T.req.shape[0]
@@ -413,16 +481,18 @@ def solve_layer12(T: KernelTables, masks: I, V: F, W: F) -> None:
                     flag_ok |= 1 << T.flag_bit[j]
         if filled >= T.rounds:
             continue
-        sh, sk = (n_hands, n_upper), (n_keeps, n_upper)
+        width = upper_width(T, mask, n_upper)
+        sh, sk = (n_hands, width), (n_keeps, width)
         A1, A2, B1, B2, E1, E2 = (np.empty(sh), np.empty(sh), np.empty(sh), np.empty(sh), np.empty(sh), np.empty(sh))
         K1, K2, M1, M2 = np.empty(sk), np.empty(sk), np.empty(sk), np.empty(sk)
-        out1 = np.empty(n_upper)
-        out2 = np.empty(n_upper)
+        out1 = np.empty(width)
+        out2 = np.empty(width)
         for fl in range(1 << T.n_flags):
             if fl & ~flag_ok:
                 continue
-            turn_values12(T, mask, fl, V, W, A1, A2, B1, B2, E1, E2, K1, K2, M1, M2, out1, out2)
-            for u in range(n_upper):
+            turn_values12(T, mask, fl, V, D, A1, A2, B1, B2, E1, E2, K1, K2, M1, M2, out1, out2)
+            for u in range(width):
                 if T.reach[mask, u] == 1:
                     V[mask, fl, u] = out1[u]
                     W[mask, fl, u] = out2[u]
+                    D[mask, fl, u] = out2[u] - out1[u] * out1[u]

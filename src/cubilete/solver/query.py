@@ -29,9 +29,11 @@ KIND_KEEP = 1
 def best_scores_at(T: KernelTables, mask: int, fl: int, V: F, first: int, u: int, out: F) -> None:
     """out[h] = best (points + bonuses + value after) over the usable slots, for the upper total u.
 
-    Slot by slot over the hands (the max does not depend on the order): the sheet after a
-    write depends on the hand only through its points, so the values after are read once per
-    slot. Hands of one face (jokers, extra bonuses, their own usable slots) take the general path.
+    Slot by slot over the hands (the max does not depend on the order): the value of a write
+    depends on the hand only through its points, so each slot first fills ``tab[p]``, the value
+    of writing p points there (what the per-hand loop computed, the same expression), and the
+    hands then read it (a gather, no branch but the max). Hands of one face (jokers, extra
+    bonuses, their own usable slots) are recomputed on the general path afterwards.
     """
     n_hands = out.shape[0]
     n_upper = V.shape[2]
@@ -44,6 +46,8 @@ def best_scores_at(T: KernelTables, mask: int, fl: int, V: F, first: int, u: int
     )  # fmt: skip
     extra_bonus = T.extra_bonus
     n_slots = req.shape[0]
+    n_tab = T.max_points + 1
+    tab = np.empty(n_tab)
     out[:] = NEG
     bits = usable[mask, 0]
     for j in range(n_slots):
@@ -55,29 +59,27 @@ def best_scores_at(T: KernelTables, mask: int, fl: int, V: F, first: int, u: int
         mask0 = mask1 | closes[j]
         fl1 = fl | (1 << flag_bit[j]) if flag_bit[j] >= 0 else fl
         row = pts[first, j]
+        a0 = 0.0 + V[mask0, fl, u]
+        if blocked:  # every hand writes 0 here
+            for h in range(n_hands):
+                if a0 > out[h]:
+                    out[h] = a0
+            continue
+        tab[0] = a0
         if is_upper[j] == 1 and n_upper > 1:
-            for h in range(n_hands):
-                if equal_face[h] > 0:
-                    continue
-                p = 0 if blocked else row[h]
-                if p == 0:
-                    val = 0.0 + V[mask0, fl, u]
-                else:
-                    val = float(p) + V[mask1, fl1, min(n_upper - 1, u + p)]
-                    if u < threshold <= u + p:
-                        val += upper_bonus
-                if val > out[h]:
-                    out[h] = val
+            for p in range(1, n_tab):
+                val = float(p) + V[mask1, fl1, min(n_upper - 1, u + p)]
+                if u < threshold <= u + p:
+                    val += upper_bonus
+                tab[p] = val
         else:
-            a0 = V[mask0, fl, u]
             a1 = V[mask1, fl1, u]
-            for h in range(n_hands):
-                if equal_face[h] > 0:
-                    continue
-                p = 0 if blocked else row[h]
-                val = 0.0 + a0 if p == 0 else float(p) + a1
-                if val > out[h]:
-                    out[h] = val
+            for p in range(1, n_tab):
+                tab[p] = float(p) + a1
+        for h in range(n_hands):
+            val = tab[row[h]]
+            cur = out[h]
+            out[h] = val if val > cur else cur  # branch-free: the loop vectorises
     for h in range(n_hands):
         face = equal_face[h]
         if face == 0:
@@ -103,8 +105,8 @@ def best_scores_at(T: KernelTables, mask: int, fl: int, V: F, first: int, u: int
 
 
 @njit(cache=True)
-def keep_values_1(E: F, add: I, remove: I, K: F, M: F) -> None:
-    """:func:`kernels.keep_values` for one upper total (1-d rows)."""
+def keep_values_1(E: F, add: I, remove: I, K: F, M: F, close: bool = True) -> None:
+    """:func:`kernels.keep_values` for one upper total (1-d rows); the closure M only if ``close``."""
     n_hands = E.shape[0]
     n_keeps = K.shape[0]
     K[:n_hands] = E
@@ -114,6 +116,8 @@ def keep_values_1(E: F, add: I, remove: I, K: F, M: F) -> None:
             acc += K[add[k, f]]
         acc *= 1.0 / 6.0
         K[k] = acc
+    if not close:
+        return
     for k in range(n_keeps - 1, n_hands - 1, -1):
         best = K[k]
         for f in range(6):
@@ -160,7 +164,7 @@ def turn_keeps(T: KernelTables, mask: int, fl: int, u: int, V: F, Ks: F, down_to
     E = S23.copy()
     M = np.empty(n_keeps)
     for t in range(throws, down_to - 1, -1):
-        keep_values_1(E, T.add, T.remove, Ks[t], M)
+        keep_values_1(E, T.add, T.remove, Ks[t], M, t > down_to)  # the last closure would go unused
         if t > down_to:
             improve_1(S1 if t == 2 else S23, M, T.remove, E)
 

@@ -73,12 +73,13 @@ def solve_space(space: StateSpace, progress: Progress | None = None, moments: bo
     all_layers = layers(space.n_slots)
     tables = kernel_tables(space)
     second = np.zeros(shape) if moments else None
+    variance = np.zeros(shape) if moments else None  # W - V^2, what the layers before read
     for done, masks in enumerate(all_layers, 1):
         if masks.size:
-            if second is None:
+            if second is None or variance is None:
                 kernels.solve_layer(tables, masks, values)
             else:  # one pass: the same values, and the second moment along the same decisions
-                solve_layer12(tables, masks, values, second)
+                solve_layer12(tables, masks, values, second, variance)
         if progress is not None:
             progress(done, len(all_layers))
     return Solution(space, values, second, time.perf_counter() - start)

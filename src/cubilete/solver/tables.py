@@ -41,6 +41,7 @@ class KernelTables(NamedTuple):
     edge_prob: FloatArray
     between_ptr: IntArray
     between: IntArray
+    max_points: int  # the most points one write can give (pts), sizes the query's per-points tables
 
 
 def kernel_tables(space: object) -> KernelTables:
@@ -60,5 +61,5 @@ def kernel_tables(space: object) -> KernelTables:
         space.threshold, space.upper_bonus, space.extra_slot, space.extra_bonus,
         space.flag_bit, space.req, space.closes, space.is_upper, space.ebonus_ok, space.upper_slot_of_face,
         space.pts, space.jpts, space.usable, space.reach, d.all_equal_face, d.add, d.remove, d.first_roll,
-        *edges,
+        *edges, int(space.pts.max()),
     )  # fmt: skip
