@@ -65,7 +65,7 @@ def register(subparsers: Subcommands) -> None:
         "--no-cache", action="store_true", help=_("ignore cached tables: solve again and replace them in the cache")
     )
     p.add_argument(
-        "--resume", action="store_true", help="layered solves (maxi-yatzy-no-saved): go on from the last checkpoint"
+        "--resume", action="store_true", help=_("layered solves (maxi-yatzy-no-saved): go on from the last checkpoint")
     )
     p.set_defaults(func=run)
 
