@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future
 
 import pytest
+from tests.web.loops import run_alone
 
 from cubilete.store.webdb import SeatRow, StoreError, TableRow, WebStore
 from cubilete.store.writer import GroupWriter
@@ -126,7 +127,7 @@ def test_two_writer_threads_commit_every_tables_moves_in_order(store: WebStore) 
     async def everyone() -> None:
         await asyncio.gather(*(table(i) for i in range(10)))
 
-    asyncio.run(everyone())
+    run_alone(everyone)
     writer.close()
     assert writer.writes == 200 and writer.transactions <= 200
     for i in range(10):

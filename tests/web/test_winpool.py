@@ -8,6 +8,7 @@ import asyncio
 import random
 
 import pytest
+from tests.web.loops import run_alone
 
 from cubilete.actions import Action
 from cubilete.game import Game
@@ -85,7 +86,7 @@ def test_a_worker_process_computes_what_the_engine_computes_here() -> None:
         finally:
             pool.close()
 
-    got = asyncio.run(run())
+    got = run_alone(run)
     assert got is not None and got.version == 17
     assert got.probabilities == pytest.approx(expected.probabilities, abs=1e-12)
     assert got.exact == expected.exact
@@ -114,7 +115,7 @@ def test_each_table_is_read_only_when_a_worker_is_free() -> None:
         finally:
             pool.close()
 
-    a, b, c = asyncio.run(run())
+    a, b, c = run_alone(run)
     assert log == ["read a", "done a", "read b", "done b", "read c", "done c"]
     assert a is not None and b is not None and c is None
     assert sum(a.probabilities) == pytest.approx(1.0) and sum(b.probabilities) == pytest.approx(1.0)

@@ -101,7 +101,9 @@ def test_a_spanish_page_has_no_english(web: LiveServer, new_page: NewPage) -> No
     ]
     assert 0 in written
     said = [("tachó" in title) for title in steps]
-    assert said == [points == 0 for points in written], list(zip(steps, written, strict=True))
+    wrong = [(i, title, points) for i, (title, points) in enumerate(zip(steps, written, strict=True))
+             if ("tachó" in title) != (points == 0)]
+    assert not wrong, (wrong, steps[-3:], len(steps))
     assert not any("= 0" in s for s in steps)
     kept_faces = [s.split("apartó ")[1].split(",")[0].split() for s in steps if "apartó" in s]
     assert kept_faces and all(all(f in "123456" for f in faces) for faces in kept_faces)

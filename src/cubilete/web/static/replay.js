@@ -46,6 +46,7 @@ export function buildSteps(record, finalCards) {
   const order = [...Array(n).keys()].map((k) => (((starter + step * k) % n) + n) % n);
 
   const taken = new Array(n).fill(0);
+  const closed = [...Array(n).keys()].map(() => new Set()); // slots written or closed, per seat
   let current = order[0];
   let tiebreak = null; // {contenders, stood}
   let dice = [];
@@ -69,8 +70,11 @@ export function buildSteps(record, finalCards) {
       const card = current !== null && finalCards ? finalCards[current] : null;
       const points = card && si >= 0 ? card[si] : null;
       Object.assign(entry, { dice: [...dice], slot: action.score, slotIndex: si, points });
-      if (current !== null) taken[current] += 1;
-      current = nextSeat(order, current, taken, turns);
+      if (current !== null) {
+        taken[current] += 1;
+        closeSlots(rules, slots, closed[current], si, points);
+      }
+      current = nextSeat(order, current, taken, turns, closed, slots.length);
       if (current === null && totals.length === n) {
         // everyone is done and the game goes on: a tie-break among the top totals
         const top = Math.max(...totals);
@@ -106,14 +110,31 @@ function slotIds(rules) {
   return ids;
 }
 
-function nextSeat(order, current, taken, turns) {
+// A seat plays on while it has turns left and an open slot (cubilete.game): a scratched box closes
+// the boxes that require it in its column (a scratched Generala closes the Doble), so that seat may
+// finish a turn early.
+function nextSeat(order, current, taken, turns, closed, nSlots) {
   if (current === null) return null;
   const at = order.indexOf(current);
   for (let k = 1; k <= order.length; k++) {
     const seat = order[(at + k) % order.length];
-    if (taken[seat] < turns) return seat;
+    if (taken[seat] < turns && closed[seat].size < nSlots) return seat;
   }
   return null;
+}
+
+function closeSlots(rules, slots, closed, si, points) {
+  if (si < 0) return;
+  closed.add(si);
+  if (points !== 0) return; // only a scratch closes other boxes (points unknown: nothing more)
+  const boxes = rules.boxes || [];
+  const width = boxes.length;
+  if (!width) return;
+  const column = Math.floor(si / width);
+  const scratched = boxes[si % width].id;
+  boxes.forEach((b, i) => {
+    if (b.requires === scratched && b.closed_by_scratch !== false) closed.add(column * width + i);
+  });
 }
 
 export function mount(root, { id }) {
