@@ -36,6 +36,7 @@ def duel_path(rules: Rules) -> Path:
 
 def _meta(solution: DuelSolution) -> dict[str, object]:
     return {
+        "peak_gb": peak_rss_gb(),
         "format": FORMAT,
         "key": duel_key(solution.rules),
         "seconds": solution.seconds,
@@ -52,6 +53,24 @@ def _write_meta(solution: DuelSolution, target: Path) -> None:
     tmp = meta.with_name(meta.name + ".tmp")
     tmp.write_text(json.dumps(_meta(solution)), encoding="utf-8")
     tmp.replace(meta)
+
+
+def peak_rss_gb() -> float:
+    """This process's peak resident memory so far, GB (0 where the platform does not say)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return 0.0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e9
+
+
+def peak_gb(rules: Rules) -> float | None:
+    """The peak memory of the process that solved the cached table of ``rules`` (None if unknown)."""
+    try:
+        meta = json.loads(duel_path(rules).with_suffix(".json").read_text(encoding="utf-8"))
+        return float(meta["peak_gb"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def save(solution: DuelSolution, path: Path | None = None) -> Path:

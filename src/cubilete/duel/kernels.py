@@ -243,7 +243,8 @@ def solve_level(T: KernelTables, D: DuelTables, V: F, voff: int, lo: int, hi: in
 
 # --- the blocked kernel: the same widget over blocks of B leads (one SIMD register of f64 per keep) ---
 
-B = 8  # leads per block: the innermost axis of every scratch array, a compile-time constant
+BLOCK = 48  # most leads per block: the innermost axis of every scratch array (passed at run time as ``B``:
+# a constant trip count gets unrolled into scalar code, a variable one is vectorised with alias checks)
 
 
 @njit(cache=True)
@@ -343,13 +344,16 @@ def row_reads(
 
 @njit(cache=True)
 def block_scores(
-    V: F, tie: float, b0: int, n_hands: int, e_ptr: I, e_kind: I, e_base: I, e_c: I, e_top: I, out: F
+    B: int, V: F, tie: float, b0: int, n_hands: int, e_ptr: I, e_kind: I, e_base: I, e_c: I, e_top: I, out: F
 ) -> None:
-    """out[h * B + ln] = best P(mover wins) over the moves of hand h for lead index b0 + ln."""
+    """out[h * B + ln] = best P(mover wins) over the moves of hand h for lead index b0 + ln.
+
+    (Every lane loop runs over slices indexed by the loop variable alone: numba then needs no
+    negative-index check and LLVM vectorises it.)"""
     for h in range(n_hands):
-        o = h * B
+        acc = out[h * B : h * B + B]
         for ln in range(B):
-            out[o + ln] = NEG
+            acc[ln] = NEG
         for e in range(e_ptr[h], e_ptr[h + 1]):
             kind = e_kind[e]
             base = e_base[e]
@@ -357,35 +361,37 @@ def block_scores(
             if kind == 0:
                 c = e_c[e] - b0
                 if c - (B - 1) >= 0 and c <= top:
-                    a = base + c
+                    src = V[base + c - (B - 1) : base + c + 1]  # lane ln reads src[B - 1 - ln]
                     for ln in range(B):
-                        v = 1.0 - V[a - ln]
-                        out[o + ln] = v if v > out[o + ln] else out[o + ln]
+                        v = 1.0 - src[B - 1 - ln]
+                        acc[ln] = v if v > acc[ln] else acc[ln]
                 else:
+                    row = V[base : base + top + 1]
                     for ln in range(B):
-                        v = 1.0 - V[base + min(max(c - ln, 0), top)]
-                        out[o + ln] = v if v > out[o + ln] else out[o + ln]
+                        v = 1.0 - row[min(max(c - ln, 0), top)]
+                        acc[ln] = v if v > acc[ln] else acc[ln]
             elif kind == 1:
                 c = e_c[e] + b0
                 if c >= 0 and c + (B - 1) <= top:
-                    a = base + c
+                    src = V[base + c : base + c + B]
                     for ln in range(B):
-                        v = V[a + ln]
-                        out[o + ln] = v if v > out[o + ln] else out[o + ln]
+                        v = src[ln]
+                        acc[ln] = v if v > acc[ln] else acc[ln]
                 else:
+                    row = V[base : base + top + 1]
                     for ln in range(B):
-                        v = V[base + min(max(c + ln, 0), top)]
-                        out[o + ln] = v if v > out[o + ln] else out[o + ln]
+                        v = row[min(max(c + ln, 0), top)]
+                        acc[ln] = v if v > acc[ln] else acc[ln]
             else:
                 c = e_c[e] + b0
                 for ln in range(B):
                     lead = c + ln
                     v = 1.0 if lead > 0 else (tie if lead == 0 else 0.0)
-                    out[o + ln] = v if v > out[o + ln] else out[o + ln]
+                    acc[ln] = v if v > acc[ln] else acc[ln]
 
 
 @njit(cache=True)
-def block_keeps(E: F, add: I, remove: I, n_hands: int, K: F, M: F) -> None:
+def block_keeps(B: int, E: F, add: I, remove: I, n_hands: int, K: F, M: F) -> None:
     """K[k]: expected E after throwing the dice not in keep k; M[k]: the best K over sub-keeps of k
     (keeps smaller than a hand), all per lead of the block (the solitaire recursion, same order of sums)."""
     n_keeps = add.shape[0]
@@ -393,38 +399,44 @@ def block_keeps(E: F, add: I, remove: I, n_hands: int, K: F, M: F) -> None:
         K[i] = E[i]
     sixth = 1.0 / 6.0
     for k in range(n_hands, n_keeps):
-        o = k * B
-        a0, a1, a2 = add[k, 0] * B, add[k, 1] * B, add[k, 2] * B
-        a3, a4, a5 = add[k, 3] * B, add[k, 4] * B, add[k, 5] * B
+        dst = K[k * B : k * B + B]
+        c0 = K[add[k, 0] * B : add[k, 0] * B + B]
+        c1 = K[add[k, 1] * B : add[k, 1] * B + B]
+        c2 = K[add[k, 2] * B : add[k, 2] * B + B]
+        c3 = K[add[k, 3] * B : add[k, 3] * B + B]
+        c4 = K[add[k, 4] * B : add[k, 4] * B + B]
+        c5 = K[add[k, 5] * B : add[k, 5] * B + B]
         for ln in range(B):
-            K[o + ln] = (((((K[a0 + ln] + K[a1 + ln]) + K[a2 + ln]) + K[a3 + ln]) + K[a4 + ln]) + K[a5 + ln]) * sixth
+            dst[ln] = (((((c0[ln] + c1[ln]) + c2[ln]) + c3[ln]) + c4[ln]) + c5[ln]) * sixth
     for k in range(n_keeps - 1, n_hands - 1, -1):
-        o = k * B
+        dst = M[k * B : k * B + B]
+        src = K[k * B : k * B + B]
         for ln in range(B):
-            M[o + ln] = K[o + ln]
+            dst[ln] = src[ln]
         for f in range(6):
             r = remove[k, f]
             if r >= 0:
-                q = r * B
+                sub = M[r * B : r * B + B]
                 for ln in range(B):
-                    v = M[q + ln]
-                    M[o + ln] = v if v > M[o + ln] else M[o + ln]
+                    v = sub[ln]
+                    dst[ln] = v if v > dst[ln] else dst[ln]
 
 
 @njit(cache=True)
-def block_rethrow(S: F, M: F, remove: I, n_hands: int, E: F) -> None:
+def block_rethrow(B: int, S: F, M: F, remove: I, n_hands: int, E: F) -> None:
     """E[h] = max(score now, best proper sub-keep thrown again), per lead of the block."""
     for h in range(n_hands):
-        o = h * B
+        dst = E[h * B : h * B + B]
+        src = S[h * B : h * B + B]
         for ln in range(B):
-            E[o + ln] = S[o + ln]
+            dst[ln] = src[ln]
         for f in range(6):
             r = remove[h, f]
             if r >= 0:
-                q = r * B
+                sub = M[r * B : r * B + B]
                 for ln in range(B):
-                    v = M[q + ln]
-                    E[o + ln] = v if v > E[o + ln] else E[o + ln]
+                    v = sub[ln]
+                    dst[ln] = v if v > dst[ln] else dst[ln]
 
 
 @njit(cache=True, inline="always")
@@ -435,7 +447,7 @@ def split5(e: I, n: int) -> tuple[I, I, I, I, I]:
 
 @njit(cache=True)
 def row_blocked(
-    T: KernelTables, D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, mv_iw: I, V: F, voff: int, r: int,
+    T: KernelTables, D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, mv_iw: I, V: F, voff: int, r: int, B: int,
     e1: I, e23: I, S1: F, S23: F, E: F, K: F, M: F, acc: F,
 ) -> None:  # fmt: skip
     """Fill row r of V (at row_off[r] - voff) block by block (same values as :func:`row_value`)."""
@@ -453,14 +465,16 @@ def row_blocked(
         row_reads(D, mv_ptr, mv_next, mv_rew, r, 1, n_hands, voff, p1, k1, b1, c1, t1)
     iw = mv_iw[s * n_hands : (s + 1) * n_hands]
     throws = T.throws
+    n_blocks = (width + B - 1) // B
+    B = ((width + n_blocks - 1) // n_blocks + 7) // 8 * 8  # blocks of equal width (a multiple of 8), at most B
     for b0 in range(0, width, B):
-        block_scores(V, tie, b0, n_hands, p23, k23, b23, c23, t23, S23)
+        block_scores(B, V, tie, b0, n_hands, p23, k23, b23, c23, t23, S23)
         for i in range(n_hands * B):
             S1[i] = S23[i]
         if servida:
             for h in range(n_hands):  # hands without first-throw moves keep the later-throw scores
                 if p1[h + 1] > p1[h] and iw[h] == 0:
-                    block_scores(V, tie, b0, 1, p1[h:], k1, b1, c1, t1, S1[h * B :])
+                    block_scores(B, V, tie, b0, 1, p1[h:], k1, b1, c1, t1, S1[h * B :])
         if throws == 1:
             for i in range(n_hands * B):
                 E[i] = S1[i]
@@ -468,29 +482,30 @@ def row_blocked(
             for i in range(n_hands * B):
                 E[i] = S23[i]
             for t in range(throws, 1, -1):  # E holds the values after throw t
-                block_keeps(E, T.add, T.remove, n_hands, K, M)
-                block_rethrow(S1 if t == 2 else S23, M, T.remove, n_hands, E)
+                block_keeps(B, E, T.add, T.remove, n_hands, K, M)
+                block_rethrow(B, S1 if t == 2 else S23, M, T.remove, n_hands, E)
         for ln in range(B):
             acc[ln] = 0.0
         for h in range(n_hands):
             p = T.first_roll[h]
-            o = h * B
             if iw[h] == 1:
                 for ln in range(B):
                     acc[ln] += p
             else:
+                eh = E[h * B : h * B + B]
                 for ln in range(B):
-                    acc[ln] += p * E[o + ln]
-        for ln in range(min(B, width - b0)):
-            V[out_at + b0 + ln] = acc[ln]
+                    acc[ln] += p * eh[ln]
+        dst = V[out_at + b0 : out_at + min(width, b0 + B)]
+        for ln in range(dst.shape[0]):
+            dst[ln] = acc[ln]
 
 
 @njit(cache=True, parallel=True)
 def solve_level_blocked(
     T: KernelTables, D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, mv_iw: I, V: F, voff: int, lo: int, hi: int,
-    chunks: int,
+    chunks: int, B: int = BLOCK,
 ) -> None:  # fmt: skip
-    """Fill rows lo..hi-1 (one level) in ``chunks`` parallel strands, each row block by block."""
+    """Fill rows lo..hi-1 (one level) in ``chunks`` parallel strands, each row in blocks of B leads."""
     n_hands = T.first_roll.shape[0]
     n_keeps = T.add.shape[0]
     n_e = n_hands * T.req.shape[0] + 1
@@ -504,4 +519,4 @@ def solve_level_blocked(
         M = np.empty(n_keeps * B)
         acc = np.empty(B)
         for r in range(lo + c, hi, chunks):
-            row_blocked(T, D, mv_ptr, mv_next, mv_rew, mv_iw, V, voff, r, e1, e23, S1, S23, E, K, M, acc)
+            row_blocked(T, D, mv_ptr, mv_next, mv_rew, mv_iw, V, voff, r, B, e1, e23, S1, S23, E, K, M, acc)

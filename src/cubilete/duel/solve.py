@@ -158,13 +158,15 @@ def solve_joint(
     out: Path | None = None,
     checkpoint: Path | None = None,
     blocked: bool = True,
+    block: int = kernels.BLOCK,
 ) -> DuelSolution:
     """Backward induction over every level of the joint space.
 
     ``out``: write the table to this ``.npy`` file (the solution maps it) instead of memory;
     ``checkpoint``: a folder for the levels still read (f64) and the progress, so a solve
     stopped part-way continues there (the folder is removed at the end); ``blocked=False``
-    runs the reference kernel (one row at a time; rules with locked holds always do).
+    runs the reference kernel (one row at a time; rules with locked holds always do), ``block`` is
+    the most leads the blocked kernel takes at once.
     """
     start = time.perf_counter()
     T = kernel_tables(joint.space)
@@ -179,6 +181,8 @@ def solve_joint(
     lc = joint.row_off[joint.level_ptr]  # first cell of each level
     span = joint.span
     buf = np.zeros(max(1, joint.work_cells))
+    if checkpoint is not None:
+        checkpoint.mkdir(parents=True, exist_ok=True)
     done = _resume(checkpoint, joint, buf) if checkpoint is not None else -1
     if done >= 0 and not (out if out is not None else checkpoint / "table.npy").is_file():  # type: ignore[operator]
         done = -1  # the table written so far is gone: start afresh
@@ -202,7 +206,7 @@ def solve_joint(
         if hi > lo:
             n = min(chunks, hi - lo)
             if moves is not None:
-                kernels.solve_level_blocked(T, D, *moves, buf, voff, lo, hi, n)
+                kernels.solve_level_blocked(T, D, *moves, buf, voff, lo, hi, n, block)
             else:
                 kernels.solve_level(T, D, buf, voff, lo, hi, n, int(widths[lo:hi].max()))
         level = buf[lc[i] - voff : lc[i + 1] - voff]
