@@ -144,9 +144,11 @@ class _TableFile:
         self.at = path.stat().st_size - cells * self.dtype.itemsize  # the header's length
         self.file = path.open("r+b")
 
-    def write(self, cell: int, values: FloatArray) -> None:
+    def write(self, cell: int, values: FloatArray, chunk: int = 1 << 22) -> None:
+        """Write values from ``cell`` on (converted a chunk at a time: no copy of a whole level)."""
         self.file.seek(self.at + cell * self.dtype.itemsize)
-        self.file.write(values.astype(self.dtype).tobytes())
+        for a in range(0, len(values), chunk):
+            self.file.write(values[a : a + chunk].astype(self.dtype).tobytes())
 
     def close(self) -> None:
         self.file.close()
