@@ -152,3 +152,20 @@ def test_generala_fits_the_limits() -> None:
     assert joint.n_rows == 4_127_110
     assert joint.n_cells < 1_355_642_300 * 0.6
     assert joint.span == 2 and joint.work_cells * 8 <= MAX_WORK_BYTES
+
+
+def test_the_exact_bot_does_not_start_a_large_solve_mid_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a table above F64_CELLS values is only read from the cache; without it the bot plays for points
+    from cubilete.bots import exact
+    from cubilete.duel.space import DuelUnsupportedError
+    from cubilete.game import Game
+
+    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cache, "F64_CELLS", 10)
+    monkeypatch.setattr(cache, "_SHARED", {})
+    with pytest.raises(DuelUnsupportedError, match="cubilete solve --rules duel-2d --players 2"):
+        cache.shared_duel(TWO_DICE)
+    assert not list(tmp_path.iterdir())  # nothing was solved
+    monkeypatch.setattr(exact, "_REFUSED", set())
+    analysis = exact.exact_options(Game(TWO_DICE, ["ana", "beto"], seed="x"))
+    assert "expected points" in analysis.note and TWO_DICE in exact._REFUSED

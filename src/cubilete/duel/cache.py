@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from cubilete.duel.solve import DuelSolution, Progress, solve_joint, table_dtype
-from cubilete.duel.space import F64_CELLS, JointSpace, build_joint
+from cubilete.duel.space import F64_CELLS, DuelUnsupportedError, JointSpace, build_joint
 from cubilete.rules.codec import rules_hash
 from cubilete.rules.model import Rules
 from cubilete.solver.cache import cache_dir
@@ -140,10 +140,23 @@ _LOCK = threading.Lock()
 
 
 def shared_duel(rules: Rules) -> DuelSolution:
-    """The two-player table of ``rules``, loaded (or solved) once per process for every caller."""
+    """The two-player table of ``rules``, loaded (or solved) once per process for every caller.
+
+    Only tables of up to :data:`~cubilete.duel.space.F64_CELLS` values are solved here (minutes at
+    most); a larger one (Generala's) must be in the cache: solved once by ``cubilete solve
+    --players 2``. Otherwise :class:`DuelUnsupportedError` (callers fall back, as for refused rules).
+    """
     with _LOCK:
         solution = _SHARED.get(rules)
         if solution is None:
-            solution = load_or_solve(rules)[0]
+            solution = load(rules)
+            if solution is None:
+                joint = build_joint(rules)
+                if joint.n_cells > F64_CELLS:
+                    raise DuelUnsupportedError(
+                        f"{rules.name}: the two-player table ({joint.n_cells:,} values) is not solved yet; solve it "
+                        f"once with `cubilete solve --rules {rules.name} --players 2`"
+                    )
+                solution = solve_and_save(joint)
             _SHARED[rules] = solution
         return solution
