@@ -114,7 +114,7 @@ def section(measure: bool, solve_presets: bool, games: int, preset_games: int, s
         "### Solved",
         "",
         "| rules | boxes | P(first player wins) | tie-break: first wins | positions | values | seconds | table GB "
-        "| peak GB | SHA-256 of the table |",
+        "| peak GB (large tables) | SHA-256 of the table |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     firsts = []
@@ -207,7 +207,15 @@ def section(measure: bool, solve_presets: bool, games: int, preset_games: int, s
         wall, cpu, cells, total = measure_generala()
         rate = cells / cpu
         lines += [
-            "",
+            *(
+                [""]
+                if solved is not None
+                else [
+                    "**Not solved here yet** (no table in the cache): `cubilete solve --rules generala --players 2`",
+                    "solves it (a stopped solve continues from its last finished level).",
+                    "",
+                ]
+            ),
             f"Measured: {cells:,} values of Generala's largest level in {cpu:.1f} CPU seconds ({wall:.1f} s wall, load",
             f"average {os.getloadavg()[0]:.0f} on 2 cores at the end), {rate:,.0f} values per CPU second; the",
             f"{total:,} values need about {total / rate / 60:.0f} CPU minutes, {total / rate / 120:.0f} minutes on two",

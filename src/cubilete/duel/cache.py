@@ -34,9 +34,9 @@ def duel_path(rules: Rules) -> Path:
     return cache_dir() / f"duel-{duel_key(rules)}.npy"
 
 
-def _meta(solution: DuelSolution) -> dict[str, object]:
+def _meta(solution: DuelSolution, peak: float | None = None) -> dict[str, object]:
     return {
-        "peak_gb": peak_rss_gb(),
+        "peak_gb": peak,
         "format": FORMAT,
         "key": duel_key(solution.rules),
         "seconds": solution.seconds,
@@ -48,10 +48,10 @@ def _meta(solution: DuelSolution) -> dict[str, object]:
     }
 
 
-def _write_meta(solution: DuelSolution, target: Path) -> None:
+def _write_meta(solution: DuelSolution, target: Path, peak: float | None = None) -> None:
     meta = target.with_suffix(".json")
     tmp = meta.with_name(meta.name + ".tmp")
-    tmp.write_text(json.dumps(_meta(solution)), encoding="utf-8")
+    tmp.write_text(json.dumps(_meta(solution, peak)), encoding="utf-8")
     tmp.replace(meta)
 
 
@@ -65,7 +65,8 @@ def peak_rss_gb() -> float:
 
 
 def peak_gb(rules: Rules) -> float | None:
-    """The peak memory of the process that solved the cached table of ``rules`` (None if unknown)."""
+    """The peak memory of the process that solved the cached table of ``rules`` (None if unknown:
+    recorded for the large tables solved straight into the cache)."""
     try:
         meta = json.loads(duel_path(rules).with_suffix(".json").read_text(encoding="utf-8"))
         return float(meta["peak_gb"])
@@ -122,7 +123,7 @@ def solve_and_save(joint: JointSpace, progress: Progress | None = None) -> DuelS
     solution = solve_joint(joint, progress, out=partial, checkpoint=checkpoint)
     partial.replace(target)
     solution.values = np.load(target, mmap_mode="r")
-    _write_meta(solution, target)
+    _write_meta(solution, target, peak_rss_gb())  # the solving process's peak (large tables are solved alone)
     return solution
 
 
