@@ -1,12 +1,13 @@
 """Write the section "Exact two-player solution" of docs/WINNING.md (between its markers).
 
     python scripts/winning_duel.py                      # reduced Generalas solved, every preset sized
-    python scripts/winning_duel.py --measure-generala   # also time two levels of Generala (~3 min more)
+    python scripts/winning_duel.py --measure-generala   # also time part of Generala's biggest level
     python scripts/winning_duel.py --solve-presets      # also solve the presets within the CLI's limit (long)
 
 Reduced Generalas (the lower boxes of Generala and a few upper ones, 5 dice, 3 throws, servida
-values, instant win, tie-break rounds) are solved exactly (or loaded from the cache); presets within
-the CLI's limit are listed if their table is in the cache ($CUBILETE_CACHE_DIR) or with --solve-presets;
+values, instant win, tie-break rounds) are solved exactly (or loaded from the cache); presets are
+listed if their table is in the cache ($CUBILETE_CACHE_DIR; solve Generala first with
+`cubilete solve --rules generala --players 2`) or, for the smaller ones, with --solve-presets;
 every preset's joint table is sized.
 The numbers of a solve (P, positions, SHA-256) are the same on every run; seconds and memory
 are this machine's.
@@ -25,7 +26,7 @@ import numpy as np
 
 from cubilete.duel import cache, kernels
 from cubilete.duel.solve import duel_tables
-from cubilete.duel.space import MAX_CELLS, build_joint
+from cubilete.duel.space import F64_CELLS, MAX_CELLS, MAX_WORK_BYTES, build_joint, table_bytes
 from cubilete.rules import all_presets, find_rules, load_rules
 from cubilete.rules.model import Rules
 from cubilete.sim import simulate
@@ -47,20 +48,26 @@ def reduced() -> list[tuple[str, Rules]]:
     return out
 
 
-def measure_generala() -> tuple[float, int, int]:
-    """Seconds for levels 3 and 4 of Generala's joint table, the values they hold, and all values."""
-    joint = build_joint(find_rules("generala"), max_cells=2_000_000_000)
+def measure_generala(cells: int = 3_000_000) -> tuple[float, float, int, int]:
+    """Wall and CPU seconds to solve about ``cells`` values of Generala's biggest level, those values, all values.
+
+    The levels it reads hold zeros: the work per value does not depend on them."""
+    joint = build_joint(find_rules("generala"))
     T = kernel_tables(joint.space)
     D = duel_tables(joint, 0.5)
-    values = np.zeros(joint.n_cells)  # only the pages touched are ever allocated
-    widths = np.diff(joint.row_off)
-    lo, hi = int(joint.level_ptr[3]), int(joint.level_ptr[5])
-    kernels.solve_level(T, D, values, lo, lo + 1, 1, int(widths[lo]))  # compile outside the clock
-    start = time.perf_counter()
-    for level in (3, 4):
-        a, b = int(joint.level_ptr[level]), int(joint.level_ptr[level + 1])
-        kernels.solve_level(T, D, values, a, b, 8, int(widths[a:b].max()))
-    return time.perf_counter() - start, int(widths[lo:hi].sum()), joint.n_cells
+    moves = kernels.sheet_moves(T, D)
+    lc = joint.row_off[joint.level_ptr]
+    sizes = np.diff(lc)
+    i = int(np.argmax(sizes))
+    voff = int(lc[max(0, i - joint.span)])
+    buf = np.zeros(int(lc[i + 1]) - voff)
+    lo = int(joint.level_ptr[i])
+    hi = lo + int(np.searchsorted(joint.row_off[lo:] - joint.row_off[lo], cells))
+    kernels.solve_level_blocked(T, D, *moves, buf, voff, lo, lo + 2, 2)  # compile outside the clock
+    start, cpu = time.perf_counter(), time.process_time()
+    kernels.solve_level_blocked(T, D, *moves, buf, voff, lo, hi, 8)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return wall, cpu, int(joint.row_off[hi] - joint.row_off[lo]), joint.n_cells
 
 
 def section(measure: bool, solve_presets: bool, games: int, preset_games: int, seed: str) -> str:
@@ -78,36 +85,53 @@ def section(measure: bool, solve_presets: bool, games: int, preset_games: int, s
         "closes at least one). A position is (mover's sheet, other's sheet, who moves); each holds P(mover wins)",
         "for every lead in a window `-(R_mover + 1) .. R_other + 1`, where `R` bounds the points a sheet can",
         "still make: outside it the result is settled by points (only instant wins still matter), so a lead",
-        "outside reads the edge. The mover's turn is the solitaire widget (252 hands, 462 keeps, one-die",
-        "recursion, downward closure) run over the whole window at once (numba, `duel/kernels.py`), a box worth",
-        "the next position's P(win) at the lead shifted by its points. The tie-break rounds are a small fixed",
-        "point solved first. Pairs of sheets whose turn counts cannot fit the turn order are left out.",
+        "outside reads the edge. The window is cut to the leads the two sheets can show: a sheet's total so far",
+        "lies between `Q` (the least its boxes known to hold points hold) and `P` (the most its closed boxes can",
+        "hold: a scratched Generala held 0, so did a Doble written before it), and every move maps the interval",
+        "`Q_m - P_o .. P_m - Q_o` into the next position's, so no position reads a lead it does not hold (for",
+        "Generala: 60% of the window's values). The mover's turn is the solitaire widget (252 hands, 462 keeps,",
+        "one-die recursion, downward closure) run over blocks of up to 48 leads at once (numba, vectorised,",
+        "`duel/kernels.py`; the boxes each hand can take, with their points and next sheet, listed once per",
+        "sheet), a box worth the next position's P(win) at the lead shifted by its points. The tie-break rounds",
+        "are a small fixed point solved first. Pairs of sheets whose turn counts cannot fit the turn order are",
+        "left out.",
+        "",
+        "**Memory.** A level reads only the two levels after it (a move closes one box, or two when a scratched",
+        "Generala closes the Doble), so only those three are held, in f64, in a buffer that slides level by",
+        "level; every value is computed in f64 from f64 values. Finished levels go to the table: f64 up to",
+        "200,000,000 values, f32 above (written to the cache file level by level and mapped when read; the",
+        "first player's value is kept in f64 beside it), and with a checkpoint in f64, so a solve that is",
+        "stopped continues from its last finished level (`cubilete solve --players 2` again).",
         "",
         "**Checked.** `tests/duel/oracle.py` is an independent expectimax in exact fractions over the joint game",
         "(ordered dice, positional holds, real scorecards, the engine's flow; the tie-break's fixed point solved",
         "exactly): the solver agrees with it on every position it reaches, to 1e-9, on reduced games with an",
         "instant-win box, a Doble that closes when its Generala is scratched, shared ties and an upper bonus.",
-        "The bot's self-play reproduces the first player's chance.",
+        "The bot's self-play reproduces the first player's chance. The blocked kernel gives the same table as",
+        "the row-at-a-time one bit for bit (the same sums in the same order); an f32 table agrees with the",
+        "exact game to 1e-6 and has the same f64 first-player value; a stopped solve resumed gives the same table.",
         "",
         "### Solved",
         "",
         "| rules | boxes | P(first player wins) | tie-break: first wins | positions | values | seconds | table GB "
-        "| SHA-256 of the table |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---|",
+        "| peak GB (large tables) | SHA-256 of the table |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     firsts = []
     todo = reduced()
     for rules in all_presets():
         with contextlib.suppress(SolverUnsupportedError):
-            fits = build_joint(rules, count_only=True).n_cells <= MAX_CELLS
-            if fits and (solve_presets or cache.duel_path(rules).is_file()):
+            n = build_joint(rules, count_only=True, check=True).n_cells
+            if cache.load(rules) is not None or (solve_presets and n <= F64_CELLS):
                 todo.append((f"preset ({len(rules.boxes)} boxes)", rules))
     for words, rules in todo:
         sol, _ = cache.load_or_solve(rules)
         secs = sol.seconds
+        peak = cache.peak_gb(rules)
         lines.append(
             f"| {rules.name} | {words} | {sol.first_player_wins:.6f} | {sol.tiebreak:.6f} | {sol.joint.n_rows:,} "
-            f"| {sol.joint.n_cells:,} | {secs:.1f} | {sol.joint.n_cells * 8 / 1e9:.2f} | `{sol.digest}` |"
+            f"| {sol.joint.n_cells:,} | {secs:.1f} | {table_bytes(sol.joint.n_cells) / 1e9:.2f} "
+            f"| {'' if peak is None else f'{peak:.1f}'} | `{sol.digest}` |"
         )
         print(f"{rules.name}: {sol.first_player_wins:.6f} in {secs:.1f} s", file=sys.stderr)
         firsts.append(sol.first_player_wins)
@@ -131,7 +155,8 @@ def section(measure: bool, solve_presets: bool, games: int, preset_games: int, s
         "|---|---:|---:|---|---:|---|",
     ]
     pocket = load_rules(str(ROOT / "examples" / "house-rules" / "generala-mini-duel.toml"))
-    for rules, deals in [(pocket, games), *[(r, preset_games) for w, r in todo if w.startswith("preset")]]:
+    small = [r for w, r in todo if w.startswith("preset") and build_joint(r, count_only=True).n_cells <= F64_CELLS]
+    for rules, deals in [(pocket, games), *[(r, preset_games) for r in small]]:
         res = simulate(rules, ["exact", "optimal"], deals, seed, workers=1, mode="paired", loss=False)
         pr = res.paired
         assert pr is not None
@@ -148,37 +173,55 @@ def section(measure: bool, solve_presets: bool, games: int, preset_games: int, s
         "",
         "### Every preset",
         "",
-        f"The CLI solves a joint table of up to {MAX_CELLS:,} values (1.6 GB in f64) and refuses larger ones in one",
-        "line.",
+        f"The CLI solves a joint table of up to {MAX_CELLS:,} values whose three largest consecutive levels fit in",
+        f"{MAX_WORK_BYTES / 1e9:.0f} GB (f64), and refuses larger ones in one line. Table: f64 up to {F64_CELLS:,}",
+        "values, f32 above.",
         "",
-        "| preset | sheets per player | joint positions | values | f64 GB | |",
-        "|---|---:|---:|---:|---:|---|",
+        "| preset | sheets per player | joint positions | values | table GB | memory GB while solving | |",
+        "|---|---:|---:|---:|---:|---:|---|",
     ]
     for rules in all_presets():
         try:
             joint = build_joint(rules, count_only=True)
         except SolverUnsupportedError as exc:
-            lines.append(f"| {rules.name} | | | | | refused: {str(exc).split(': ', 1)[1]} |")
+            lines.append(f"| {rules.name} | | | | | | refused: {str(exc).split(': ', 1)[1]} |")
             continue
         n = joint.n_cells
-        verdict = "within the CLI's limit" if n <= MAX_CELLS else "refused: larger than the CLI's limit"
+        work = joint.work_cells * 8
+        fits = n <= MAX_CELLS and work <= MAX_WORK_BYTES
+        verdict = "within the CLI's limits" if fits else "refused: larger than the CLI's limits"
         lines.append(
-            f"| {rules.name} | {len(joint.sheet_mask):,} | {joint.n_rows:,} | {n:,} | {n * 8 / 1e9:.1f} | {verdict} |"
+            f"| {rules.name} | {len(joint.sheet_mask):,} | {joint.n_rows:,} | {n:,} | {table_bytes(n) / 1e9:.1f} "
+            f"| {work / 1e9:.1f} | {verdict} |"
         )
     lines += ["", "### Generala", ""]
-    if measure:
-        secs, cells, total = measure_generala()
-        rate = cells / secs
+    g = find_rules("generala")
+    solved = cache.load(g)
+    if solved is not None:
         lines += [
-            f"**Not solved yet.** Generala's joint table holds {total:,} values ({total * 8 / 1e9:.1f} GB in f64).",
-            f"Measured on this 2-core machine (shared with other jobs: load average {os.getloadavg()[0]:.0f} at the end"
-            f" of the measurement): two levels of {cells:,} values in",
-            f"{secs:.0f} s, {rate:,.0f} values a second, so the whole table would take about",
-            f"{total / rate / 3600:.1f} hours, against the goal of 10 minutes and 8 GB. What would close the gap:",
-            "keeping only the three levels a level reads in memory (about 5 GB) and writing finished levels to",
-            "disk; a widget that shares the keep recursion between leads whose box choices agree; more cores.",
+            f"Solved: P(first player wins) = **{solved.first_player_wins:.6f}** (f64), {solved.joint.n_rows:,} joint",
+            f"positions, {solved.joint.n_cells:,} values, in {solved.seconds:.0f} s on this 2-core machine shared with",
+            "other jobs (see the table above for the peak memory and the SHA-256 of the f32 table).",
         ]
-    else:
+    if measure:
+        wall, cpu, cells, total = measure_generala()
+        rate = cells / cpu
+        lines += [
+            *(
+                [""]
+                if solved is not None
+                else [
+                    "**Not solved here yet** (no table in the cache): `cubilete solve --rules generala --players 2`",
+                    "solves it (a stopped solve continues from its last finished level).",
+                    "",
+                ]
+            ),
+            f"Measured: {cells:,} values of Generala's largest level in {cpu:.1f} CPU seconds ({wall:.1f} s wall, load",
+            f"average {os.getloadavg()[0]:.0f} on 2 cores at the end), {rate:,.0f} values per CPU second; the",
+            f"{total:,} values need about {total / rate / 60:.0f} CPU minutes, {total / rate / 120:.0f} minutes on two",
+            "idle cores (the goal: 10 minutes, 8 GB).",
+        ]
+    elif solved is None:
         lines += ["(run with `--measure-generala` to time it)"]
     lines += ["", END]
     return "\n".join(lines) + "\n"
@@ -188,8 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     """Write the section into docs/WINNING.md (created if missing; the rest of the file is kept)."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", type=Path, default=ROOT / "docs" / "WINNING.md")
-    p.add_argument("--measure-generala", action="store_true", help="time two levels of Generala's joint table")
-    p.add_argument("--solve-presets", action="store_true", help="solve the presets within the CLI's limit")
+    p.add_argument("--measure-generala", action="store_true", help="time part of Generala's largest level")
+    p.add_argument("--solve-presets", action="store_true", help="solve the presets with f64 tables (up to 200M values)")
     p.add_argument("--games", type=int, default=2000, help="paired deals on the pocket Generala (default 2000)")
     p.add_argument("--preset-games", type=int, default=200, help="paired deals on each solved preset (default 200)")
     p.add_argument("--seed", default="winning-duel-1", help="seed of the paired simulations")

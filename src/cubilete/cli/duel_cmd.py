@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import time
+
+import numpy as np
 
 from cubilete.cli.common import DATA_ERROR, CliError
 from cubilete.cli.progress import progress_bar
@@ -31,13 +32,12 @@ def run_duel(rules: Rules, args: argparse.Namespace) -> int:
     solution = None if args.no_cache else cache.load(rules)
     loaded = solution is not None
     if solution is None:
-        from cubilete.duel.solve import solve_joint
-
         label = _("solving {rules} for two players").format(rules=rules.name)
-        with progress_bar(label, enabled=not args.json) as show:
-            solution = solve_joint(joint, show)
-        with contextlib.suppress(OSError):  # a read-only cache folder only costs a new solve next time
-            cache.save(solution)
+        try:
+            with progress_bar(label, enabled=not args.json) as show:
+                solution = cache.solve_and_save(joint, show)
+        except OSError as exc:  # a large table is written to the cache folder as it is solved
+            raise CliError(_("cannot write the two-player table: {reason}").format(reason=exc), DATA_ERROR) from None
     seconds = time.perf_counter() - start
     path = cache.duel_path(rules)
     data = {
@@ -48,6 +48,7 @@ def run_duel(rules: Rules, args: argparse.Namespace) -> int:
         "tiebreak_first_wins": solution.tiebreak,
         "states": solution.joint.n_rows,
         "values": solution.joint.n_cells,
+        "table_dtype": str(np.asarray(solution.values).dtype),
         "seconds": seconds,
         "solve_seconds": solution.seconds,
         "cached": loaded,

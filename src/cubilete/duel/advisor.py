@@ -60,7 +60,7 @@ def _keep_values(solution: DuelSolution, row: int) -> np.ndarray:
     S1, S23, E = (np.empty((d.n_hands, width)) for _ in range(3))
     Ks = np.zeros((joint.rules.throws + 1, d.n_keeps, width))
     M = np.empty((d.n_keeps, width))
-    row_widget(T, D, solution.values, row, S1, S23, E, Ks, M)
+    row_widget(T, D, np.asarray(solution.values), 0, row, S1, S23, E, Ks, M)
     return Ks
 
 
@@ -104,7 +104,7 @@ def duel_advise(
         if row < 0:
             raise IllegalActionError("that heads-up position cannot occur (the sheets do not fit the turn order)")
         Ks = _keep_values(solution, row)
-        i = min(max(lead + int(solution.joint.sheet_R[s]) + 1, 0), Ks.shape[2] - 1)
+        i = solution.joint.lead_index(row, lead)
         must = tuple(sorted(held)) if rules.locked_holds else ()
         for keep in _sub_keeps(hand, must):
             value = float(Ks[throw + 1, solution.joint.space.dice.index(keep), i])

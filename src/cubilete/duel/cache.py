@@ -1,6 +1,9 @@
 """Two-player tables on disk, named by the rules' hash only (beside the solitaire tables of
-:mod:`cubilete.solver.cache`): solve once, load in a moment. A stale or unreadable file is
-solved again and replaced."""
+:mod:`cubilete.solver.cache`): solve once, load in a moment (mapped, not read whole). A table
+is a ``.npy`` file (f64, or f32 for large tables) with a ``.json`` beside it (the first
+player's value in f64, the tie-break, seconds, SHA-256). A stale or unreadable file is solved
+again and replaced. Large tables are solved straight into the cache folder, with checkpoints
+there: an interrupted solve continues from its last finished level."""
 
 from __future__ import annotations
 
@@ -8,18 +11,17 @@ import contextlib
 import hashlib
 import json
 import threading
-import zipfile
 from pathlib import Path
 
 import numpy as np
 
-from cubilete.duel.solve import DuelSolution, Progress, solve_joint
-from cubilete.duel.space import build_joint
+from cubilete.duel.solve import DuelSolution, Progress, solve_joint, table_dtype
+from cubilete.duel.space import F64_CELLS, DuelUnsupportedError, JointSpace, build_joint
 from cubilete.rules.codec import rules_hash
 from cubilete.rules.model import Rules
 from cubilete.solver.cache import cache_dir
 
-FORMAT = 1  # bump when the meaning or layout of the two-player tables changes
+FORMAT = 2  # bump when the meaning or layout of the two-player tables changes
 
 
 def duel_key(rules: Rules) -> str:
@@ -28,43 +30,101 @@ def duel_key(rules: Rules) -> str:
 
 
 def duel_path(rules: Rules) -> Path:
-    """Where the two-player table of ``rules`` is stored."""
-    return cache_dir() / f"duel-{duel_key(rules)}.npz"
+    """Where the two-player table of ``rules`` is stored (its metadata: the same name, ``.json``)."""
+    return cache_dir() / f"duel-{duel_key(rules)}.npy"
 
 
-def save(solution: DuelSolution, path: Path | None = None) -> Path:
-    """Write the table atomically."""
-    target = path or duel_path(solution.rules)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    meta = {
+def _meta(solution: DuelSolution, peak: float | None = None) -> dict[str, object]:
+    return {
+        "peak_gb": peak,
         "format": FORMAT,
         "key": duel_key(solution.rules),
         "seconds": solution.seconds,
         "tiebreak": solution.tiebreak,
+        "first_player_wins": solution.first_player_wins,
+        "dtype": str(np.asarray(solution.values).dtype),
+        "cells": solution.joint.n_cells,
+        "sha256": solution.digest,
     }
-    tmp = target.with_name(target.name + ".tmp.npz")
-    np.savez(tmp, meta=np.array(json.dumps(meta)), values=solution.values)
+
+
+def _write_meta(solution: DuelSolution, target: Path, peak: float | None = None) -> None:
+    meta = target.with_suffix(".json")
+    tmp = meta.with_name(meta.name + ".tmp")
+    tmp.write_text(json.dumps(_meta(solution, peak)), encoding="utf-8")
+    tmp.replace(meta)
+
+
+def peak_rss_gb() -> float:
+    """This process's peak resident memory so far, GB (0 where the platform does not say)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return 0.0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e9
+
+
+def peak_gb(rules: Rules) -> float | None:
+    """The peak memory of the process that solved the cached table of ``rules`` (None if unknown:
+    recorded for the large tables solved straight into the cache)."""
+    try:
+        meta = json.loads(duel_path(rules).with_suffix(".json").read_text(encoding="utf-8"))
+        return float(meta["peak_gb"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def save(solution: DuelSolution, path: Path | None = None) -> Path:
+    """Write the table and its metadata atomically (the metadata last: it marks the table complete)."""
+    target = path or duel_path(solution.rules)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.with_suffix(".json").unlink(missing_ok=True)
+    tmp = target.with_name(target.name + ".tmp.npy")
+    np.save(tmp, solution.values)
     tmp.replace(target)
+    _write_meta(solution, target)
     return target
 
 
 def load(rules: Rules, path: Path | None = None) -> DuelSolution | None:
-    """The cached table of ``rules``, or None if absent, stale or unreadable."""
+    """The cached table of ``rules`` (mapped read-only), or None if absent, stale or unreadable."""
     source = path or duel_path(rules)
-    if not source.is_file():
+    if not source.is_file() or not source.with_suffix(".json").is_file():
         return None
     try:
-        with np.load(source, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-            if meta.get("format") != FORMAT or meta.get("key") != duel_key(rules):
-                return None
-            values = data["values"]
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError):
+        meta = json.loads(source.with_suffix(".json").read_text(encoding="utf-8"))
+        if meta.get("format") != FORMAT or meta.get("key") != duel_key(rules):
+            return None
+        values = np.load(source, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError, KeyError, json.JSONDecodeError):
         return None
     joint = build_joint(rules)
-    if values.shape != (joint.n_cells,):
+    if values.shape != (joint.n_cells,) or values.dtype != table_dtype(joint.n_cells):
         return None
-    return DuelSolution(joint, values, float(meta["tiebreak"]), float(meta.get("seconds", 0.0)))
+    return DuelSolution(
+        joint, values, float(meta["tiebreak"]), float(meta.get("seconds", 0.0)),
+        first=float(meta["first_player_wins"]), sha256=str(meta["sha256"]),
+    )  # fmt: skip
+
+
+def solve_and_save(joint: JointSpace, progress: Progress | None = None) -> DuelSolution:
+    """Solve and store in the cache: a large table straight into its file, with checkpoints beside it
+    (a solve that was stopped continues); a small one in memory, then saved (if the folder is writable)."""
+    target = duel_path(joint.rules)
+    if joint.n_cells <= F64_CELLS:
+        solution = solve_joint(joint, progress)
+        with contextlib.suppress(OSError):  # a read-only cache folder only costs a new solve next time
+            save(solution)
+        return solution
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.with_suffix(".json").unlink(missing_ok=True)
+    partial = target.with_name(target.name + ".part.npy")
+    checkpoint = target.with_name(target.stem + ".levels")
+    solution = solve_joint(joint, progress, out=partial, checkpoint=checkpoint)
+    partial.replace(target)
+    solution.values = np.load(target, mmap_mode="r")
+    _write_meta(solution, target, peak_rss_gb())  # the solving process's peak (large tables are solved alone)
+    return solution
 
 
 def load_or_solve(rules: Rules, progress: Progress | None = None, use_cache: bool = True) -> tuple[DuelSolution, bool]:
@@ -73,10 +133,7 @@ def load_or_solve(rules: Rules, progress: Progress | None = None, use_cache: boo
         cached = load(rules)
         if cached is not None:
             return cached, True
-    solution = solve_joint(build_joint(rules), progress)
-    with contextlib.suppress(OSError):  # a read-only cache folder only costs a new solve next time
-        save(solution)
-    return solution, False
+    return solve_and_save(build_joint(rules), progress), False
 
 
 _SHARED: dict[Rules, DuelSolution] = {}
@@ -84,10 +141,23 @@ _LOCK = threading.Lock()
 
 
 def shared_duel(rules: Rules) -> DuelSolution:
-    """The two-player table of ``rules``, loaded (or solved) once per process for every caller."""
+    """The two-player table of ``rules``, loaded (or solved) once per process for every caller.
+
+    Only tables of up to :data:`~cubilete.duel.space.F64_CELLS` values are solved here (minutes at
+    most); a larger one (Generala's) must be in the cache: solved once by ``cubilete solve
+    --players 2``. Otherwise :class:`DuelUnsupportedError` (callers fall back, as for refused rules).
+    """
     with _LOCK:
         solution = _SHARED.get(rules)
         if solution is None:
-            solution = load_or_solve(rules)[0]
+            solution = load(rules)
+            if solution is None:
+                joint = build_joint(rules)
+                if joint.n_cells > F64_CELLS:
+                    raise DuelUnsupportedError(
+                        f"{rules.name}: the two-player table ({joint.n_cells:,} values) is not solved yet; solve it "
+                        f"once with `cubilete solve --rules {rules.name} --players 2`"
+                    )
+                solution = solve_and_save(joint)
             _SHARED[rules] = solution
         return solution

@@ -44,6 +44,7 @@ class DuelTables(NamedTuple):
     row_m: I
     row_s: I
     row_o: I
+    row_lo: I
     row_off: I
     iw_slot: I
     iw_hand: I
@@ -103,12 +104,14 @@ def instant_wins(D: DuelTables, s: int, h: int) -> bool:
 
 
 @njit(cache=True)
-def joint_scores(T: KernelTables, D: DuelTables, V: F, m: int, s: int, o: int, first: int, out: F) -> None:
-    """out[h, i] = best P(mover wins) over the usable slots for hand h and the lead of window index i."""
+def joint_scores(
+    T: KernelTables, D: DuelTables, V: F, voff: int, lo: int, m: int, s: int, o: int, first: int, out: F
+) -> None:
+    """out[h, i] = best P(mover wins) over the usable slots for hand h and the lead lo + i.
+
+    Row r's values are V[row_off[r] - voff :] (V may hold only the levels read)."""
     n_hands, width = out.shape
     mask, fl, u = D.sheet_mask[s], D.sheet_fl[s], D.sheet_u[s]
-    Rs = D.sheet_R[s]
-    Ro = D.sheet_R[o]
     n_upper = D.sheet_id.shape[2]
     joker_on, extra_holds = sheet_context(T, mask, fl)
     other_done = D.sheet_done[o] == 1
@@ -133,21 +136,21 @@ def joint_scores(T: KernelTables, D: DuelTables, V: F, m: int, s: int, o: int, f
                 if u < T.threshold <= u + p:
                     rew += T.upper_bonus
             s2 = D.sheet_id[nmask, nfl, nu]
-            shift = rew - (Rs + 1)  # lead after scoring, for window index 0
+            shift = rew + lo  # lead after scoring, for index 0
             if not other_done:
                 nr = D.pair_row[1 - m, o, s2]
                 if nr < 0:
                     raise ValueError("duel: a successor position is missing from the table")
-                base = D.row_off[nr]
-                top = D.row_off[nr + 1] - base - 1
-                max_other(row, V, base, Ro + 1 - shift, top, width)  # index -(lead) + Ro + 1 = c - i
+                base = D.row_off[nr] - voff
+                top = D.row_off[nr + 1] - D.row_off[nr] - 1
+                max_other(row, V, base, -shift - D.row_lo[nr], top, width)  # index -(lead) - lo' = c - i
             elif D.sheet_done[s2] == 0:
                 nr = D.pair_row[m, s2, o]
                 if nr < 0:
                     raise ValueError("duel: a successor position is missing from the table")
-                base = D.row_off[nr]
-                top = D.row_off[nr + 1] - base - 1
-                max_same(row, V, base, shift + D.sheet_R[s2] + 1, top, width)
+                base = D.row_off[nr] - voff
+                top = D.row_off[nr + 1] - D.row_off[nr] - 1
+                max_same(row, V, base, shift - D.row_lo[nr], top, width)
             else:
                 tie = D.tie[m]
                 for i in range(width):
@@ -179,23 +182,24 @@ def throws_widget(T: KernelTables, S1: F, S23: F, E: F, Ks: F, M: F) -> None:
 
 
 @njit(cache=True)
-def row_widget(T: KernelTables, D: DuelTables, V: F, r: int, S1: F, S23: F, E: F, Ks: F, M: F) -> None:
-    """The mover's turn in row r over the window: S1/S23 (best box per hand, first / later throw),
+def row_widget(T: KernelTables, D: DuelTables, V: F, voff: int, r: int, S1: F, S23: F, E: F, Ks: F, M: F) -> None:
+    """The mover's turn in row r over its leads: S1/S23 (best box per hand, first / later throw),
     Ks[t] (each keep thrown for throw t) and E (each first-throw hand, instant wins aside)."""
     m, s, o = D.row_m[r], D.row_s[r], D.row_o[r]
-    joint_scores(T, D, V, m, s, o, INT0, S23)
+    lo = D.row_lo[r]
+    joint_scores(T, D, V, voff, lo, m, s, o, INT0, S23)
     S1[:] = S23
     if T.servida:
-        joint_scores(T, D, V, m, s, o, INT1, S1)
+        joint_scores(T, D, V, voff, lo, m, s, o, INT1, S1)
     throws_widget(T, S1, S23, E, Ks, M)
 
 
 @njit(cache=True)
-def row_value(T: KernelTables, D: DuelTables, V: F, r: int, buf: F) -> None:
-    """Fill row r of V: P(mover wins) from the start of the mover's turn, for every lead in the window."""
+def row_value(T: KernelTables, D: DuelTables, V: F, voff: int, r: int, buf: F) -> None:
+    """Fill row r of V: P(mover wins) from the start of the mover's turn, for every lead of the row."""
     s = D.row_s[r]
-    base = D.row_off[r]
-    width = D.row_off[r + 1] - base
+    base = D.row_off[r] - voff
+    width = D.row_off[r + 1] - D.row_off[r]
     n_hands = T.first_roll.shape[0]
     n_keeps = T.add.shape[0]
     size = n_hands * width
@@ -207,7 +211,7 @@ def row_value(T: KernelTables, D: DuelTables, V: F, r: int, buf: F) -> None:
     M = buf[at : at + ksize].reshape(n_keeps, width)
     at += ksize
     Ks = buf[at : at + (T.throws + 1) * ksize].reshape(T.throws + 1, n_keeps, width)
-    row_widget(T, D, V, r, S1, S23, E, Ks, M)
+    row_widget(T, D, V, voff, r, S1, S23, E, Ks, M)
     out = V[base : base + width]
     out[:] = 0.0
     for h in range(n_hands):
@@ -227,12 +231,294 @@ def buffer_size(n_hands: int, n_keeps: int, throws: int, width: int) -> int:
 
 
 @njit(cache=True, parallel=True)
-def solve_level(T: KernelTables, D: DuelTables, V: F, lo: int, hi: int, chunks: int, max_width: int) -> None:
-    """Fill rows lo..hi-1 (one level: independent of each other) in ``chunks`` parallel strands."""
+def solve_level(T: KernelTables, D: DuelTables, V: F, voff: int, lo: int, hi: int, chunks: int, max_width: int) -> None:
+    """Fill rows lo..hi-1 (one level: independent of each other) in ``chunks`` parallel strands,
+    one row at a time over all its leads (the reference kernel; :func:`solve_level_blocked` is faster)."""
     n_hands = T.first_roll.shape[0]
     n_keeps = T.add.shape[0]
     size = (3 * n_hands + (T.throws + 2) * n_keeps) * max_width
     for c in prange(chunks):
         buf = np.empty(size)
         for r in range(lo + c, hi, chunks):
-            row_value(T, D, V, r, buf)
+            row_value(T, D, V, voff, r, buf)
+
+
+# --- the blocked kernel: the same widget over blocks of B leads (one SIMD register of f64 per keep) ---
+
+BLOCK = 48  # most leads per block: the innermost axis of every scratch array (passed at run time as ``B``:
+# a constant trip count gets unrolled into scalar code, a variable one is vectorised with alias checks)
+
+
+@njit(cache=True)
+def sheet_moves(T: KernelTables, D: DuelTables) -> tuple[I, I, I, I]:
+    """Every box a hand can be written in, per sheet: (ptr, next sheet, points with bonuses, instant win).
+
+    Moves of sheet s, first throw ``first`` (0/1), hand h are ``ptr[k]:ptr[k + 1]`` with
+    ``k = (s * 2 + first) * H + h``; first-throw moves are listed only for the hands some box pays
+    differently on the first throw (else the later-throw ones apply). ``iw[s * H + h]`` is 1 if the
+    first-throw hand h wins at once for sheet s.
+    """
+    n_sheets = D.sheet_mask.shape[0]
+    n_hands = T.first_roll.shape[0]
+    n_slots = T.req.shape[0]
+    n_upper = D.sheet_id.shape[2]
+    ptr = np.zeros(n_sheets * 2 * n_hands + 1, dtype=np.int64)
+    nxt = np.empty(n_sheets * 2 * n_hands * n_slots, dtype=np.int64)
+    rew_out = np.empty(n_sheets * 2 * n_hands * n_slots, dtype=np.int64)
+    iw = np.zeros(n_sheets * n_hands, dtype=np.int64)
+    at = 0
+    for s in range(n_sheets):
+        mask, fl, u = D.sheet_mask[s], D.sheet_fl[s], D.sheet_u[s]
+        joker_on, extra_holds = sheet_context(T, mask, fl)
+        for h in range(n_hands):
+            if instant_wins(D, s, h):
+                iw[s * n_hands + h] = 1
+        for first in range(2):
+            for h in range(n_hands):
+                k = (s * 2 + first) * n_hands + h
+                ptr[k] = at
+                if D.sheet_done[s] == 1 or (first == 1 and (not T.servida or D.servida_hand[h] == 0)):
+                    continue
+                face = T.equal_face[h]
+                bits = T.usable[mask, face]
+                for j in range(n_slots):
+                    if (bits >> j) & 1 == 0:
+                        continue
+                    p, nmask, nfl, reward = slot_outcome(
+                        T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus,
+                        mask, fl, h, face, j, first, joker_on, extra_holds,
+                    )  # fmt: skip
+                    rew = int(reward)
+                    nu = u
+                    if T.is_upper[j] == 1 and n_upper > 1:
+                        nu = min(n_upper - 1, u + p)
+                        if u < T.threshold <= u + p:
+                            rew += T.upper_bonus
+                    nxt[at] = D.sheet_id[nmask, nfl, nu]
+                    rew_out[at] = rew
+                    at += 1
+    ptr[n_sheets * 2 * n_hands] = at
+    return ptr, nxt[:at], rew_out[:at], iw
+
+
+@njit(cache=True)
+def row_reads(
+    D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, r: int, first: int, n_hands: int, voff: int,
+    e_ptr: I, e_kind: I, e_base: I, e_c: I, e_top: I,
+) -> None:  # fmt: skip
+    """Where each move of row r reads its value: for hand h, entries e_ptr[h]:e_ptr[h + 1] of
+    kind 0 (the other's row: 1 - V[base + clip(c - i, 0, top)] for lead index i), 1 (the mover's
+    own row, the other done: V[base + clip(c + i, 0, top)]) or 2 (both done: the lead c + i decides)."""
+    m, s, o = D.row_m[r], D.row_s[r], D.row_o[r]
+    lo = D.row_lo[r]
+    other_done = D.sheet_done[o] == 1
+    at = 0
+    for h in range(n_hands):
+        e_ptr[h] = at
+        k = (s * 2 + first) * n_hands + h
+        for q in range(mv_ptr[k], mv_ptr[k + 1]):
+            s2 = mv_next[q]
+            shift = mv_rew[q] + lo
+            if not other_done:
+                nr = D.pair_row[1 - m, o, s2]
+                if nr < 0:
+                    raise ValueError("duel: a successor position is missing from the table")
+                e_kind[at] = 0
+                e_base[at] = D.row_off[nr] - voff
+                e_top[at] = D.row_off[nr + 1] - D.row_off[nr] - 1
+                e_c[at] = -shift - D.row_lo[nr]
+            elif D.sheet_done[s2] == 0:
+                nr = D.pair_row[m, s2, o]
+                if nr < 0:
+                    raise ValueError("duel: a successor position is missing from the table")
+                e_kind[at] = 1
+                e_base[at] = D.row_off[nr] - voff
+                e_top[at] = D.row_off[nr + 1] - D.row_off[nr] - 1
+                e_c[at] = shift - D.row_lo[nr]
+            else:
+                e_kind[at] = 2
+                e_base[at] = 0
+                e_top[at] = 0
+                e_c[at] = shift
+            at += 1
+    e_ptr[n_hands] = at
+
+
+@njit(cache=True)
+def block_scores(
+    B: int, V: F, tie: float, b0: int, n_hands: int, e_ptr: I, e_kind: I, e_base: I, e_c: I, e_top: I, out: F
+) -> None:
+    """out[h * B + ln] = best P(mover wins) over the moves of hand h for lead index b0 + ln.
+
+    (Every lane loop runs over slices indexed by the loop variable alone: numba then needs no
+    negative-index check and LLVM vectorises it.)"""
+    for h in range(n_hands):
+        acc = out[h * B : h * B + B]
+        for ln in range(B):
+            acc[ln] = NEG
+        for e in range(e_ptr[h], e_ptr[h + 1]):
+            kind = e_kind[e]
+            base = e_base[e]
+            top = e_top[e]
+            if kind == 0:
+                c = e_c[e] - b0
+                if c - (B - 1) >= 0 and c <= top:
+                    src = V[base + c - (B - 1) : base + c + 1]  # lane ln reads src[B - 1 - ln]
+                    for ln in range(B):
+                        v = 1.0 - src[B - 1 - ln]
+                        acc[ln] = v if v > acc[ln] else acc[ln]
+                else:
+                    row = V[base : base + top + 1]
+                    for ln in range(B):
+                        v = 1.0 - row[min(max(c - ln, 0), top)]
+                        acc[ln] = v if v > acc[ln] else acc[ln]
+            elif kind == 1:
+                c = e_c[e] + b0
+                if c >= 0 and c + (B - 1) <= top:
+                    src = V[base + c : base + c + B]
+                    for ln in range(B):
+                        v = src[ln]
+                        acc[ln] = v if v > acc[ln] else acc[ln]
+                else:
+                    row = V[base : base + top + 1]
+                    for ln in range(B):
+                        v = row[min(max(c + ln, 0), top)]
+                        acc[ln] = v if v > acc[ln] else acc[ln]
+            else:
+                c = e_c[e] + b0
+                for ln in range(B):
+                    lead = c + ln
+                    v = 1.0 if lead > 0 else (tie if lead == 0 else 0.0)
+                    acc[ln] = v if v > acc[ln] else acc[ln]
+
+
+@njit(cache=True)
+def block_keeps(B: int, E: F, add: I, remove: I, n_hands: int, K: F, M: F) -> None:
+    """K[k]: expected E after throwing the dice not in keep k; M[k]: the best K over sub-keeps of k
+    (keeps smaller than a hand), all per lead of the block (the solitaire recursion, same order of sums)."""
+    n_keeps = add.shape[0]
+    for i in range(n_hands * B):
+        K[i] = E[i]
+    sixth = 1.0 / 6.0
+    for k in range(n_hands, n_keeps):
+        dst = K[k * B : k * B + B]
+        c0 = K[add[k, 0] * B : add[k, 0] * B + B]
+        c1 = K[add[k, 1] * B : add[k, 1] * B + B]
+        c2 = K[add[k, 2] * B : add[k, 2] * B + B]
+        c3 = K[add[k, 3] * B : add[k, 3] * B + B]
+        c4 = K[add[k, 4] * B : add[k, 4] * B + B]
+        c5 = K[add[k, 5] * B : add[k, 5] * B + B]
+        for ln in range(B):
+            dst[ln] = (((((c0[ln] + c1[ln]) + c2[ln]) + c3[ln]) + c4[ln]) + c5[ln]) * sixth
+    for k in range(n_keeps - 1, n_hands - 1, -1):
+        dst = M[k * B : k * B + B]
+        src = K[k * B : k * B + B]
+        for ln in range(B):
+            dst[ln] = src[ln]
+        for f in range(6):
+            r = remove[k, f]
+            if r >= 0:
+                sub = M[r * B : r * B + B]
+                for ln in range(B):
+                    v = sub[ln]
+                    dst[ln] = v if v > dst[ln] else dst[ln]
+
+
+@njit(cache=True)
+def block_rethrow(B: int, S: F, M: F, remove: I, n_hands: int, E: F) -> None:
+    """E[h] = max(score now, best proper sub-keep thrown again), per lead of the block."""
+    for h in range(n_hands):
+        dst = E[h * B : h * B + B]
+        src = S[h * B : h * B + B]
+        for ln in range(B):
+            dst[ln] = src[ln]
+        for f in range(6):
+            r = remove[h, f]
+            if r >= 0:
+                sub = M[r * B : r * B + B]
+                for ln in range(B):
+                    v = sub[ln]
+                    dst[ln] = v if v > dst[ln] else dst[ln]
+
+
+@njit(cache=True, inline="always")
+def split5(e: I, n: int) -> tuple[I, I, I, I, I]:
+    """The five arrays of :func:`row_reads` in one scratch array."""
+    return e[:n], e[n : 2 * n], e[2 * n : 3 * n], e[3 * n : 4 * n], e[4 * n :]
+
+
+@njit(cache=True)
+def row_blocked(
+    T: KernelTables, D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, mv_iw: I, V: F, voff: int, r: int, B: int,
+    e1: I, e23: I, S1: F, S23: F, E: F, K: F, M: F, acc: F,
+) -> None:  # fmt: skip
+    """Fill row r of V (at row_off[r] - voff) block by block (same values as :func:`row_value`)."""
+    n_hands = T.first_roll.shape[0]
+    n_e = e1.shape[0] // 5
+    s = D.row_s[r]
+    width = D.row_off[r + 1] - D.row_off[r]
+    out_at = D.row_off[r] - voff
+    tie = D.tie[D.row_m[r]]
+    p23, k23, b23, c23, t23 = split5(e23, n_e)
+    p1, k1, b1, c1, t1 = split5(e1, n_e)
+    row_reads(D, mv_ptr, mv_next, mv_rew, r, 0, n_hands, voff, p23, k23, b23, c23, t23)
+    servida = T.servida
+    if servida:
+        row_reads(D, mv_ptr, mv_next, mv_rew, r, 1, n_hands, voff, p1, k1, b1, c1, t1)
+    iw = mv_iw[s * n_hands : (s + 1) * n_hands]
+    throws = T.throws
+    n_blocks = (width + B - 1) // B
+    B = ((width + n_blocks - 1) // n_blocks + 7) // 8 * 8  # blocks of equal width (a multiple of 8), at most B
+    for b0 in range(0, width, B):
+        block_scores(B, V, tie, b0, n_hands, p23, k23, b23, c23, t23, S23)
+        for i in range(n_hands * B):
+            S1[i] = S23[i]
+        if servida:
+            for h in range(n_hands):  # hands without first-throw moves keep the later-throw scores
+                if p1[h + 1] > p1[h] and iw[h] == 0:
+                    block_scores(B, V, tie, b0, 1, p1[h:], k1, b1, c1, t1, S1[h * B :])
+        if throws == 1:
+            for i in range(n_hands * B):
+                E[i] = S1[i]
+        else:
+            for i in range(n_hands * B):
+                E[i] = S23[i]
+            for t in range(throws, 1, -1):  # E holds the values after throw t
+                block_keeps(B, E, T.add, T.remove, n_hands, K, M)
+                block_rethrow(B, S1 if t == 2 else S23, M, T.remove, n_hands, E)
+        for ln in range(B):
+            acc[ln] = 0.0
+        for h in range(n_hands):
+            p = T.first_roll[h]
+            if iw[h] == 1:
+                for ln in range(B):
+                    acc[ln] += p
+            else:
+                eh = E[h * B : h * B + B]
+                for ln in range(B):
+                    acc[ln] += p * eh[ln]
+        dst = V[out_at + b0 : out_at + min(width, b0 + B)]
+        for ln in range(dst.shape[0]):
+            dst[ln] = acc[ln]
+
+
+@njit(cache=True, parallel=True)
+def solve_level_blocked(
+    T: KernelTables, D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, mv_iw: I, V: F, voff: int, lo: int, hi: int,
+    chunks: int, B: int = BLOCK,
+) -> None:  # fmt: skip
+    """Fill rows lo..hi-1 (one level) in ``chunks`` parallel strands, each row in blocks of B leads."""
+    n_hands = T.first_roll.shape[0]
+    n_keeps = T.add.shape[0]
+    n_e = n_hands * T.req.shape[0] + 1
+    for c in prange(chunks):
+        e1 = np.empty(5 * n_e, dtype=np.int64)
+        e23 = np.empty(5 * n_e, dtype=np.int64)
+        S1 = np.empty(n_hands * B)
+        S23 = np.empty(n_hands * B)
+        E = np.empty(n_hands * B)
+        K = np.empty(n_keeps * B)
+        M = np.empty(n_keeps * B)
+        acc = np.empty(B)
+        for r in range(lo + c, hi, chunks):
+            row_blocked(T, D, mv_ptr, mv_next, mv_rew, mv_iw, V, voff, r, B, e1, e23, S1, S23, E, K, M, acc)

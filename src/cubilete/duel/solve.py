@@ -2,21 +2,32 @@
 
 Objective: the probability of winning (a shared win counts one half). Instant wins end the
 game at once; a tie at the end goes to tie-break rounds (or is shared) as the rules say.
+
+Every value is computed in f64 from f64 values: a level reads only the ``span`` levels after
+it, so those are held in f64 in a buffer that slides level by level (the most memory a solve
+needs: :attr:`JointSpace.work_cells` values). Each finished level is copied into the table,
+f64 up to :data:`~cubilete.duel.space.F64_CELLS` values and f32 above (in memory, or written
+to a file); the first player's value is kept in f64 beside it. With a checkpoint folder each
+finished level is also written there in f64, so an interrupted solve continues from the last
+finished level.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from cubilete.duel import kernels
-from cubilete.duel.space import JointSpace, build_joint, tie_shared
+from cubilete.duel.space import F64_CELLS, JointSpace, build_joint, tie_shared
 from cubilete.duel.tiebreak import first_player_tiebreak
 from cubilete.rules.model import Rules
 from cubilete.solver.combinatorics import FloatArray, IntArray
@@ -30,9 +41,11 @@ class DuelSolution:
     """``values[row_off[r] + i]`` = P(mover wins) in row r with the mover's lead ``i - (R_mover + 1)``."""
 
     joint: JointSpace
-    values: FloatArray
+    values: FloatArray  # f64, or f32 for large tables (then often a read-only map of the file)
     tiebreak: float  # P(the first player wins the tie-break rounds), 0.5 if ties are shared
     seconds: float = 0.0
+    first: float | None = None  # P(first player wins) as solved, in f64 (None: read it from the table)
+    sha256: str | None = None  # the table's digest if known
 
     @property
     def rules(self) -> Rules:
@@ -57,6 +70,8 @@ class DuelSolution:
     @property
     def first_player_wins(self) -> float:
         """P(the player who moves first wins) under optimal play by both."""
+        if self.first is not None:
+            return self.first
         e = self.empty_sheet
         return self.joint.value(self.values, self.joint.row_of(True, e, e), 0)
 
@@ -69,8 +84,23 @@ class DuelSolution:
 
     @property
     def digest(self) -> str:
-        """SHA-256 of the value table (float64, C order)."""
-        return hashlib.sha256(np.ascontiguousarray(self.values).tobytes()).hexdigest()
+        """SHA-256 of the value table (its bytes as stored: f64, or f32 for large tables; C order)."""
+        if self.sha256 is None:
+            self.sha256 = table_digest(self.values)
+        return self.sha256
+
+
+def table_digest(values: np.ndarray, chunk: int = 1 << 24) -> str:
+    """SHA-256 of a table's bytes, read in chunks (a mapped file is not loaded whole)."""
+    h = hashlib.sha256()
+    for a in range(0, len(values), chunk):
+        h.update(np.ascontiguousarray(values[a : a + chunk]).tobytes())
+    return h.hexdigest()
+
+
+def table_dtype(cells: int) -> type[np.floating]:
+    """The table's float type: f64 up to :data:`F64_CELLS` values, f32 above."""
+    return np.float64 if cells <= F64_CELLS else np.float32
 
 
 def duel_tables(joint: JointSpace, tiebreak: float) -> kernels.DuelTables:
@@ -79,8 +109,8 @@ def duel_tables(joint: JointSpace, tiebreak: float) -> kernels.DuelTables:
     iw_flag = np.array([sp.flag_bit[j] for j in joint.iw_slot], dtype=np.int64)
     return kernels.DuelTables(
         joint.sheet_mask, joint.sheet_fl, joint.sheet_u, joint.sheet_R, joint.sheet_done, joint.sheet_id,
-        joint.pair_row, joint.row_m, joint.row_s, joint.row_o, joint.row_off, joint.iw_slot, joint.iw_hand,
-        iw_flag, np.array([tiebreak, 1.0 - tiebreak]), servida_hands(joint),
+        joint.pair_row, joint.row_m, joint.row_s, joint.row_o, joint.row_lo, joint.row_off, joint.iw_slot,
+        joint.iw_hand, iw_flag, np.array([tiebreak, 1.0 - tiebreak]), servida_hands(joint),
     )  # fmt: skip
 
 
@@ -96,23 +126,155 @@ def servida_hands(joint: JointSpace) -> IntArray:
     return out
 
 
-def solve_joint(joint: JointSpace, progress: Progress | None = None) -> DuelSolution:
-    """Backward induction over every level of the joint space."""
+@njit(cache=True)
+def _slide(buf: FloatArray, shift: int, n: int) -> None:
+    """buf[:n] = buf[shift : shift + n] (overlapping, forward; numpy would copy through a temporary)."""
+    for i in range(n):
+        buf[i] = buf[shift + i]
+
+
+class _TableFile:
+    """A ``.npy`` file written level by level (never held in memory)."""
+
+    def __init__(self, path: Path, cells: int, dtype: type[np.floating], fresh: bool) -> None:
+        self.dtype = np.dtype(dtype)
+        if fresh or not path.is_file():
+            header = np.lib.format.open_memmap(path, mode="w+", dtype=self.dtype, shape=(cells,))
+            del header
+        self.at = path.stat().st_size - cells * self.dtype.itemsize  # the header's length
+        self.file = path.open("r+b")
+
+    def write(self, cell: int, values: FloatArray, chunk: int = 1 << 22) -> None:
+        """Write values from ``cell`` on (converted a chunk at a time: no copy of a whole level)."""
+        self.file.seek(self.at + cell * self.dtype.itemsize)
+        for a in range(0, len(values), chunk):
+            self.file.write(values[a : a + chunk].astype(self.dtype).tobytes())
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def solve_joint(
+    joint: JointSpace,
+    progress: Progress | None = None,
+    out: Path | None = None,
+    checkpoint: Path | None = None,
+    blocked: bool = True,
+    block: int = kernels.BLOCK,
+) -> DuelSolution:
+    """Backward induction over every level of the joint space.
+
+    ``out``: write the table to this ``.npy`` file (the solution maps it) instead of memory;
+    ``checkpoint``: a folder for the levels still read (f64) and the progress, so a solve
+    stopped part-way continues there (the folder is removed at the end); ``blocked=False``
+    runs the reference kernel (one row at a time; rules with locked holds always do), ``block`` is
+    the most leads the blocked kernel takes at once.
+    """
     start = time.perf_counter()
     T = kernel_tables(joint.space)
     tb = 0.5 if tie_shared(joint.rules) else first_player_tiebreak(joint.rules, T)
     D = duel_tables(joint, tb)
-    values = np.zeros(joint.n_cells)
+    blocked = blocked and not T.locked
+    moves = kernels.sheet_moves(T, D) if blocked else None
+    dtype = table_dtype(joint.n_cells)
     widths = np.diff(joint.row_off)
     chunks = max(1, 4 * (os.cpu_count() or 1))
     levels = len(joint.level_ptr) - 1
-    for i in range(levels):
+    lc = joint.row_off[joint.level_ptr]  # first cell of each level
+    span = joint.span
+    buf = np.zeros(max(1, joint.work_cells))
+    if checkpoint is not None:
+        checkpoint.mkdir(parents=True, exist_ok=True)
+    done = _resume(checkpoint, joint, buf) if checkpoint is not None else -1
+    if done >= 0 and not (out if out is not None else checkpoint / "table.npy").is_file():  # type: ignore[operator]
+        done = -1  # the table written so far is gone: start afresh
+    values: FloatArray | None = None
+    table: _TableFile | None = None
+    if out is None:
+        values = np.zeros(joint.n_cells, dtype=dtype)
+        if done >= 0:  # the table so far is in the checkpoint's file
+            values[: lc[done + 1]] = np.load(checkpoint / "table.npy", mmap_mode="r")[: lc[done + 1]]  # type: ignore[operator]
+    else:
+        table = _TableFile(out, joint.n_cells, dtype, fresh=done < 0)
+    if checkpoint is not None and out is None:
+        table = _TableFile(checkpoint / "table.npy", joint.n_cells, dtype, fresh=done < 0)
+    voff = int(lc[max(0, done - span)]) if done >= 0 else 0
+    for i in range(done + 1, levels):
+        new_off = int(lc[max(0, i - span)])
+        if new_off > voff:
+            _slide(buf, new_off - voff, int(lc[i] - new_off))
+            voff = new_off
         lo, hi = int(joint.level_ptr[i]), int(joint.level_ptr[i + 1])
         if hi > lo:
-            kernels.solve_level(T, D, values, lo, hi, min(chunks, hi - lo), int(widths[lo:hi].max()))
+            n = min(chunks, hi - lo)
+            if moves is not None:
+                kernels.solve_level_blocked(T, D, *moves, buf, voff, lo, hi, n, block)
+            else:
+                kernels.solve_level(T, D, buf, voff, lo, hi, n, int(widths[lo:hi].max()))
+        level = buf[lc[i] - voff : lc[i + 1] - voff]
+        if values is not None:
+            values[lc[i] : lc[i + 1]] = level
+        if table is not None:
+            table.write(int(lc[i]), level)
+        if checkpoint is not None:
+            _save_level(checkpoint, joint, i, level)
         if progress is not None:
             progress(i + 1, levels)
-    return DuelSolution(joint, values, tb, time.perf_counter() - start)
+    e = int(joint.sheet_id[0, 0, 0])
+    r0 = joint.row_of(True, e, e)
+    first = float(buf[joint.row_off[r0] - voff + joint.lead_index(r0, 0)])
+    if table is not None:
+        table.close()
+    if checkpoint is not None:
+        _clear(checkpoint)
+    if values is None:
+        assert out is not None
+        values = np.load(out, mmap_mode="r")
+    return DuelSolution(joint, values, tb, time.perf_counter() - start, first=first)
+
+
+def _ckpt_key(joint: JointSpace) -> str:
+    return hashlib.sha256(f"{joint.rules!r}:{joint.n_rows}:{joint.n_cells}".encode()).hexdigest()[:20]
+
+
+def _save_level(folder: Path, joint: JointSpace, i: int, level: FloatArray) -> None:
+    """Write finished level i (f64), mark it done, drop the levels no longer read."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f"level-{i:03d}.tmp.npy"
+    np.save(tmp, level)
+    tmp.replace(folder / f"level-{i:03d}.npy")
+    state = folder / "state.json"
+    state.with_suffix(".tmp").write_text(json.dumps({"key": _ckpt_key(joint), "done": i}))
+    state.with_suffix(".tmp").replace(state)
+    for old in folder.glob("level-*.npy"):
+        k = old.name[6:9]
+        if k.isdigit() and int(k) < i - joint.span:
+            old.unlink(missing_ok=True)
+
+
+def _resume(folder: Path, joint: JointSpace, buf: FloatArray) -> int:
+    """Load the levels a continued solve reads into buf; the last finished level (-1: start afresh)."""
+    try:
+        state = json.loads((folder / "state.json").read_text())
+        if state.get("key") != _ckpt_key(joint):
+            return -1
+        done = int(state["done"])
+        lc = joint.row_off[joint.level_ptr]
+        voff = int(lc[max(0, done - joint.span)])
+        for i in range(max(0, done - joint.span), done + 1):
+            level = np.load(folder / f"level-{i:03d}.npy")
+            if level.shape != (lc[i + 1] - lc[i],):
+                return -1
+            buf[lc[i] - voff : lc[i + 1] - voff] = level
+        return done
+    except (OSError, ValueError, KeyError, json.JSONDecodeError):
+        return -1
+
+
+def _clear(folder: Path) -> None:
+    for f in folder.glob("*"):
+        f.unlink(missing_ok=True)
+    folder.rmdir()
 
 
 def solve_duel(rules: Rules, progress: Progress | None = None) -> DuelSolution:

@@ -6,7 +6,12 @@ mover's sheet, the other player's sheet, and whether the mover is the first play
 row holds P(mover wins) for every mover's lead ``e`` (mover's total minus the other's) in a
 window ``-(R_m + 1) .. R_o + 1``, where ``R`` bounds the points a sheet can still make: beyond
 the window the result no longer depends on the points (only instant wins can still change
-it), so a lead outside it reads the window's edge.
+it), so a lead outside it reads the window's edge. The window is cut further to the leads the
+two sheets can show: a sheet's total so far lies in ``Q .. P`` (``P``: the most its closed boxes
+can hold, ``Q``: the least its boxes known to hold points do), so the lead lies in
+``Q_m - P_o .. P_m - Q_o``; every move maps that interval into the next row's (the points
+written are between what ``Q`` and ``P`` gain), so no row ever reads a lead it does not hold.
+A row stores the leads ``row_lo .. row_lo + width - 1``; a lead outside reads the nearest.
 
 Only pairs whose turn counts fit the turn order are kept (the first player moves when
 both have taken as many turns, the second when the first has taken one more, or either
@@ -27,7 +32,9 @@ from cubilete.rules.model import Rules, TieBreak
 from cubilete.solver.combinatorics import IntArray
 from cubilete.solver.space import SolverUnsupportedError, StateSpace, build_space
 
-MAX_CELLS = 200_000_000  # f64 values: 1.6 GB; above it the joint solve is refused (see docs/WINNING.md)
+MAX_CELLS = 1_500_000_000  # values in the table (f32 on disk above F64_CELLS: 6 GB); larger is refused
+MAX_WORK_BYTES = 6_000_000_000  # f64 values of the levels a level reads (held in memory while solving)
+F64_CELLS = 200_000_000  # tables up to this many values are kept in f64 (1.6 GB), larger ones in f32
 MAX_SHEETS = 20_000
 
 
@@ -44,14 +51,18 @@ class JointSpace:
     sheet_fl: IntArray  # (N,)
     sheet_u: IntArray  # (N,)
     sheet_R: IntArray  # (N,): bound on the points still to come
+    sheet_P: IntArray  # (N,): the most points the sheet can hold so far
+    sheet_Q: IntArray  # (N,): the fewest points the sheet can hold so far
     sheet_done: IntArray  # (N,): 1 if the player has no turn left
     sheet_id: IntArray  # (2**S, 2**F, U): sheet number, -1 if impossible
     pair_row: IntArray  # (2, N, N): row of (first player moves?, mover's sheet, other's sheet), -1 if absent
     row_m: IntArray  # (rows,): 0 if the first player moves, 1 if the second
     row_s: IntArray  # (rows,): mover's sheet
     row_o: IntArray  # (rows,): other's sheet
+    row_lo: IntArray  # (rows,): the lead of the row's first value
     row_off: IntArray  # (rows + 1,): the row's values are values[row_off[r]:row_off[r + 1]]
     level_ptr: IntArray  # rows of level i (most closed first) are level_ptr[i]:level_ptr[i + 1]
+    span: int  # a level reads the next ``span`` levels (a move closes at most ``span`` slots)
     iw_slot: IntArray  # (W,): slots of the instant-win boxes
     iw_hand: IntArray  # (W, H): 1 if the first-throw hand makes that box
 
@@ -70,16 +81,25 @@ class JointSpace:
         """Values stored: one per joint position and lead in its window."""
         return int(self.row_off[-1])
 
+    @property
+    def work_cells(self) -> int:
+        """Most values held at once while solving: a level and the ``span`` levels it reads."""
+        cells = self.row_off[self.level_ptr]
+        n = len(self.level_ptr) - 1
+        return max(int(cells[min(i + self.span + 1, n)] - cells[i]) for i in range(n)) if n else 0
+
     def row_of(self, mover_first: bool, mover_sheet: int, other_sheet: int) -> int:
         """The row of a position (-1 if it is not in the table)."""
         return int(self.pair_row[0 if mover_first else 1, mover_sheet, other_sheet])
 
     def value(self, values: np.ndarray, row: int, lead: int) -> float:
         """P(mover wins) in a row for the mover's lead (clamped into the window)."""
-        s = int(self.row_s[row])
-        lo, n = int(self.row_off[row]), int(self.row_off[row + 1] - self.row_off[row])
-        i = min(max(lead + int(self.sheet_R[s]) + 1, 0), n - 1)
-        return float(values[lo + i])
+        return float(values[self.row_off[row] + self.lead_index(row, lead)])
+
+    def lead_index(self, row: int, lead: int) -> int:
+        """The index in a row's values of a lead (clamped into the row)."""
+        n = int(self.row_off[row + 1] - self.row_off[row])
+        return min(max(lead - int(self.row_lo[row]), 0), n - 1)
 
 
 def check_duel(rules: Rules) -> StateSpace:
@@ -113,12 +133,12 @@ def estimate_cells(rules: Rules) -> int:
 
 def check_duel_solvable(rules: Rules, max_cells: int = MAX_CELLS) -> None:
     """Raise :class:`DuelUnsupportedError` with a one-line reason if the joint game is not solved here."""
-    cells = estimate_cells(rules)
-    if cells > max_cells:
-        raise DuelUnsupportedError(
-            f"{rules.name}: the two-player table would hold {cells:,} values ({cells * 8 / 1e9:.1f} GB); "
-            f"more than the {max_cells:,} this solver handles (docs/WINNING.md)"
-        )
+    build_joint(rules, count_only=True, max_cells=max_cells, check=True)
+
+
+def table_bytes(cells: int) -> int:
+    """Bytes of a table of ``cells`` values (f64 up to :data:`F64_CELLS`, else f32)."""
+    return cells * (8 if cells <= F64_CELLS else 4)
 
 
 def _sheets(space: StateSpace) -> list[tuple[int, int, int]]:
@@ -157,10 +177,40 @@ def _auto_closable(rules: Rules) -> IntArray:
     )
 
 
-def build_joint(rules: Rules, count_only: bool = False, max_cells: int = MAX_CELLS) -> JointSpace:
+def _held_bounds(space: StateSpace, mask: IntArray, fl: IntArray, u: IntArray) -> tuple[IntArray, IntArray]:
+    """(P, Q) per sheet: the most and the fewest points its closed boxes can hold (bonuses included)."""
+    smax = _slot_max(space)
+    pos = np.where(space.pts > 0, space.pts, 1 << 30).min(axis=(0, 2))
+    if space.joker:
+        pos = np.minimum(pos, np.where(space.jpts > 0, space.jpts, 1 << 30).min(axis=(0, 2, 3)))
+    P = np.zeros(len(mask), dtype=np.int64)
+    Q = np.zeros(len(mask), dtype=np.int64)
+    for j in range(space.n_slots):
+        closed = (mask >> j) & 1 == 1
+        can = closed.copy()
+        fb, r = int(space.flag_bit[j]), int(space.req[j])
+        if fb >= 0:  # a flagged box holds points exactly when its flag is set
+            holds = (fl >> fb) & 1 == 1
+            can &= holds
+            Q += np.where(closed & holds & (pos[j] < 1 << 30), pos[j], 0)
+        if r >= 0 and space.flag_bit[r] >= 0:  # a box needing another scored 0 while that one held none
+            can &= (fl >> int(space.flag_bit[r])) & 1 == 1
+        P += np.where(can, smax[j], 0)
+    if space.upper_bonus:
+        paid = u >= space.threshold
+        P += np.where(paid, space.upper_bonus, 0)
+        Q = np.maximum(Q, u + np.where(paid, space.upper_bonus, 0))
+    elif space.n_upper > 1:
+        Q = np.maximum(Q, u)
+    return P, Q
+
+
+def build_joint(rules: Rules, count_only: bool = False, max_cells: int = MAX_CELLS, check: bool = False) -> JointSpace:
     """The joint space of ``rules`` (raises :class:`DuelUnsupportedError` with the reason if refused).
 
-    ``count_only`` skips the position index (for sizes); ``max_cells`` is the most values allowed.
+    ``count_only`` skips the position index (for sizes); ``max_cells`` is the most values allowed
+    (and :data:`MAX_WORK_BYTES` the most memory while solving), checked unless ``count_only``
+    (or if ``check``).
     """
     space = check_duel(rules)
     sheets = _sheets(space)
@@ -202,17 +252,29 @@ def build_joint(rules: Rules, count_only: bool = False, max_cells: int = MAX_CEL
     level = closed[row_s] + closed[row_o]
     order = np.argsort(-level, kind="stable")
     row_m, row_s, row_o, level = row_m[order], row_s[order], row_o[order], level[order]
-    widths = R[row_s] + R[row_o] + 3
+    P, Q = _held_bounds(space, mask, fl, u)
+    w_lo, w_hi = -(R[row_s] + 1), R[row_o] + 1  # outside: settled by points
+    a_lo, a_hi = Q[row_s] - P[row_o], P[row_s] - Q[row_o]  # the leads the sheets can show
+    row_lo = np.maximum(w_lo, a_lo)
+    row_hi = np.minimum(w_hi, a_hi)
+    empty = row_lo > row_hi  # every lead shown is beyond one edge: one value (any lead shown) will do
+    row_lo = np.where(empty, np.where(a_lo > w_hi, a_lo, a_hi), row_lo)
+    widths = np.where(empty, 1, row_hi - row_lo + 1)
     row_off = np.zeros(len(row_m) + 1, dtype=np.int64)
     np.cumsum(widths, out=row_off[1:])
-    if row_off[-1] > max_cells and not count_only:
-        cells = int(row_off[-1])
-        raise DuelUnsupportedError(
-            f"{rules.name}: the two-player table holds {cells:,} values ({len(row_m):,} joint positions, "
-            f"{cells * 8 / 1e9:.1f} GB); more than the {max_cells:,} this solver handles (docs/WINNING.md)"
-        )
     bounds = np.flatnonzero(np.diff(level)) + 1
     level_ptr = np.concatenate([[0], bounds, [len(level)]]).astype(np.int64)
+    span = max([1] + [1 + bin(int(c)).count("1") for c in space.closes])
+    cells = int(row_off[-1])
+    n_levels = len(level_ptr) - 1
+    level_cells = row_off[level_ptr]
+    work = max((int(level_cells[min(i + span + 1, n_levels)] - level_cells[i]) for i in range(n_levels)), default=0)
+    if (check or not count_only) and (cells > max_cells or work * 8 > MAX_WORK_BYTES):
+        raise DuelUnsupportedError(
+            f"{rules.name}: the two-player table holds {cells:,} values ({len(row_m):,} joint positions, "
+            f"{table_bytes(cells) / 1e9:.1f} GB, {work * 8 / 1e9:.1f} GB in memory while solving); more than "
+            f"the {max_cells:,} values and {MAX_WORK_BYTES / 1e9:.0f} GB this solver handles (docs/WINNING.md)"
+        )
     pair_row = np.full((2, n, n) if not count_only else (2, 1, 1), -1, dtype=np.int64)
     if not count_only:
         pair_row[row_m, row_s, row_o] = np.arange(len(row_m))
@@ -225,14 +287,18 @@ def build_joint(rules: Rules, count_only: bool = False, max_cells: int = MAX_CEL
         sheet_fl=fl,
         sheet_u=u,
         sheet_R=R,
+        sheet_P=P,
+        sheet_Q=Q,
         sheet_done=done,
         sheet_id=sheet_id,
         pair_row=pair_row,
         row_m=row_m,
         row_s=row_s,
         row_o=row_o,
+        row_lo=row_lo.astype(np.int64),
         row_off=row_off,
         level_ptr=level_ptr,
+        span=span,
         iw_slot=np.array(iw, dtype=np.int64),
         iw_hand=iw_hand.reshape(len(iw), len(hands)),
     )

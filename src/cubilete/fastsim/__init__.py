@@ -156,7 +156,7 @@ def _no_duel() -> tuple[DuelTables, Duel]:
     from cubilete.fastsim import kernels as K
 
     i1, i2, i3 = np.zeros(1, np.int64), np.zeros((1, 1), np.int64), np.zeros((1, 1, 1), np.int64)
-    D = DuelTables(i1, i1, i1, i1, i1, i3, i3, i1, i1, i1, i1, i1, i2, i1, np.zeros(2), i1)
+    D = DuelTables(i1, i1, i1, i1, i1, i3, i3, i1, i1, i1, i1, i1, i1, i2, i1, np.zeros(2), i1)
     return D, K.Duel(np.zeros(1), 0.5, 1, np.zeros((1, 1, 1), np.int64))
 
 

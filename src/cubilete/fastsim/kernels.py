@@ -193,7 +193,7 @@ def _win(D: DuelTables, X: Duel, mover_first: bool, a: int, b: int, lead: int) -
     row = D.pair_row[0 if mover_first else 1, a, b]
     lo = D.row_off[row]
     n = D.row_off[row + 1] - lo
-    i = min(max(lead + D.sheet_R[D.row_s[row]] + 1, 0), n - 1)
+    i = min(max(lead - D.row_lo[row], 0), n - 1)  # JointSpace.lead_index
     return float(X.V[lo + i])
 
 
@@ -244,7 +244,8 @@ def _choose_exact(
             best = value
             choice = SCORE_BASE + j
     if throw < T.throws:
-        i = min(max(lead + D.sheet_R[s] + 1, 0), width - 1)
+        row = D.pair_row[0 if mover_first else 1, s, o]
+        i = min(max(lead - D.row_lo[row], 0), width - 1)  # JointSpace.lead_index
         for q in range(sub_ptr[h], sub_ptr[h + 1]):
             k = sub_list[q]
             value = Kx[throw + 1, k, i]
@@ -356,7 +357,7 @@ def _play(
             E = buf[2 * sz : 3 * sz].reshape(n_hands, width)
             M = buf[3 * sz : 3 * sz + kz].reshape(P.n_keeps, width)
             Kx = buf[3 * sz + kz : 3 * sz + kz + (T.throws + 1) * kz].reshape(T.throws + 1, P.n_keeps, width)
-            row_widget(T, D, X.V, row, S1, S23, E, Kx, M)
+            row_widget(T, D, X.V, 0, row, S1, S23, E, Kx, M)
             other_total = 0
             for j in range(n_slots):
                 if card[other, j] > 0:

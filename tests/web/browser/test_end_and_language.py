@@ -100,7 +100,6 @@ def test_a_spanish_page_has_no_english(web: LiveServer, new_page: NewPage) -> No
         for game, action, before in steps_of(record)
     ]
     assert 0 in written
-    said = [("tachó" in title) for title in steps]
     wrong = [(i, title, points) for i, (title, points) in enumerate(zip(steps, written, strict=True))
              if ("tachó" in title) != (points == 0)]
     assert not wrong, (wrong, steps[-3:], len(steps))
