@@ -24,6 +24,14 @@ def _shown(state: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
+def _state_at(ws: Any, version: int) -> dict[str, Any]:
+    """The watcher's state frame of exactly ``version`` (the same version must show the same game in both
+    processes; a frame of a later version first means the watcher skipped it: a failure)."""
+    frame = state_at_least(ws, version)
+    assert frame["version"] == version, f"the watcher went from below {version} to {frame['version']}"
+    return frame
+
+
 def test_undo_through_one_process_is_replayed_by_the_bots_process(fresh_pg_url: str) -> None:
     with running_app(fresh_pg_url) as a, running_app(fresh_pg_url) as b:
         table = create(a, [{"kind": "human"}, GREEDY], rules="generala-sin-gana")  # A leases it: A's bot
@@ -42,13 +50,13 @@ def test_undo_through_one_process_is_replayed_by_the_bots_process(fresh_pg_url: 
                     state = state_at_least(person, state["version"] + 1)
                 state = _human_turn(person, state["version"])  # the bot (driven through A) played its turn
             assert state["round"] == 3 and state["undo"] is True
-            seen = state_at_least(watcher, state["version"])
+            seen = _state_at(watcher, state["version"])
             assert _shown(seen) == _shown(state)
 
             person.send_json({"type": "undo", "version": state["version"]})  # through B: the bot's turn goes too
             undone = state_at_least(person, state["version"] + 1)
             assert undone["round"] == 2 and undone["current"] == 0
-            seen = state_at_least(watcher, undone["version"])  # A replayed the shortened game
+            seen = _state_at(watcher, undone["version"])  # A replayed the shortened game
             assert _shown(seen) == _shown(undone)
 
             turn = undone["turn"]  # play on after the undo: A's bot answers again
@@ -56,7 +64,7 @@ def test_undo_through_one_process_is_replayed_by_the_bots_process(fresh_pg_url: 
             person.send_json({"type": "act", "version": undone["version"], "action": {"score": slot}
                               if turn["throws"] else {"roll": []}})
             after = _human_turn(person, undone["version"] + 1)
-            seen = state_at_least(watcher, after["version"])
+            seen = _state_at(watcher, after["version"])
             assert _shown(seen) == _shown(after)
     store = WebStore(fresh_pg_url)
     try:

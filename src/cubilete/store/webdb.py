@@ -399,8 +399,12 @@ class WebStore:
         )
 
     def load_table(self, table_id: str) -> TableRow | None:
-        """A table with its seats and actions, or None."""
+        """A table with its seats and actions, or None: one snapshot, so the version read matches the
+        actions read (PostgreSQL reads each statement afresh by default, and another process may commit
+        a move between them)."""
         with self.engine.connect() as conn:
+            if not self.local:
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
             r = conn.execute(tables.select().where(tables.c.id == table_id)).first()
             return self._table(conn, r, True) if r is not None else None
 
