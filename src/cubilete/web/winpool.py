@@ -20,6 +20,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -58,10 +60,19 @@ _games: OrderedDict[str, tuple[Game, list[Action]]] = OrderedDict()
 
 
 def _start_worker(nice: int) -> None:
-    """A worker starts: lower its priority (the server's loop and the database go first)."""
+    """A worker starts: lower its priority (the server's loop and the database go first), and leave
+    when the server is gone (a server killed, or a test process ended, must not leave workers behind)."""
     if nice:
         with contextlib.suppress(OSError):  # not allowed here: the normal priority
             os.nice(nice)
+    parent = os.getppid()
+    threading.Thread(target=_follow_parent, args=(parent,), daemon=True, name="follow-parent").start()
+
+
+def _follow_parent(parent: int) -> None:
+    while os.getppid() == parent:  # re-parented (to init) once the server process has ended
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def game_for(job: WinJob) -> Game:
