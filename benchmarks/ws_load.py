@@ -224,7 +224,8 @@ class Load:
                 async def act(version: int, action: dict[str, Any], delay: float) -> None:
                     await asyncio.sleep(delay)
                     sent_at[version] = time.time()
-                    await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
+                    with contextlib.suppress(websockets.ConnectionClosed):  # the run ended while it thought
+                        await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
 
                 async for text in ws:
                     frame = json.loads(text)
@@ -595,13 +596,15 @@ def main() -> None:
                     help="PostgreSQL: a throw-away server from Debian's postgresql package (tests/web/pg.py)")
     ap.add_argument("--idle", type=int, default=0, metavar="SOCKETS",
                     help="memory run: open this many idle WebSockets (10 a table) and report bytes per socket")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="server processes behind one port (`serve --workers N`; PostgreSQL only, default 1)")
     ap.add_argument("--serve-echo", nargs=2, type=int, metavar=("PORT", "BYTES"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve_echo:
         serve_echo(*args.serve_echo)
         return
-    if args.tables < 1 or args.seconds <= 0 or args.think < 0 or args.procs < 1:
-        ap.error("--tables and --procs must be >= 1, --seconds > 0, --think >= 0")
+    if args.tables < 1 or args.seconds <= 0 or args.think < 0 or args.procs < 1 or args.workers < 1:
+        ap.error("--tables, --procs and --workers must be >= 1, --seconds > 0, --think >= 0")
 
     if args.pg:
         if args.db:
@@ -638,11 +641,14 @@ def run(args: argparse.Namespace) -> None:
         port = free_port()
         log = Path(tmp) / "serve.log"
         env_note = (
-            f"db {db.split(':')[0]}, think {args.think} s, {args.procs} client process(es), {os.cpu_count()} cores"
+            f"db {db.split(':')[0]}, {args.workers} server process(es), think {args.think} s, "
+            f"{args.procs} client process(es), {os.cpu_count()} cores"
         )
         print(f"ws_load: {args.tables} tables x 2 players, {args.seconds:.0f} s per side; {env_note}", flush=True)
         argv = [sys.executable, "-m", "cubilete", "serve", "--host", "127.0.0.1", "--port", str(port),
                 "--db", db, "--bot-delay", "0"]  # fmt: skip
+        if args.workers > 1:
+            argv += ["--workers", str(args.workers)]
         server = launch(argv, f"http://127.0.0.1:{port}/api/health", log)
         conf = {"tables": args.tables, "seconds": args.seconds, "think": args.think, "kind": "ours",
                 "http": f"http://127.0.0.1:{port}", "ws": f"ws://127.0.0.1:{port}"}  # fmt: skip
