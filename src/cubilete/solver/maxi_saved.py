@@ -16,6 +16,7 @@ a run resumes where it stopped (``cubilete solve --rules maxi-yatzy --cap K --bo
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -44,6 +45,8 @@ from cubilete.solver.space import SolverUnsupportedError
 FORMAT = 1  # bump when the layout or meaning of the files changes
 Bound = Literal["lower", "upper"]
 BOUNDS: tuple[Bound, ...] = ("lower", "upper")
+PRICES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # points per throw of the priced games behind the upper bound
+ITERATIONS = 400  # value-iteration steps per turn of a priced game, at most
 
 
 def _plain(rules: Rules) -> Rules:
@@ -103,10 +106,11 @@ def default_dir(rules: Rules, cap: int, bound: Bound) -> Path:
     return cache_dir() / f"saved-{table_key(rules)}-cap{cap}-{bound}"
 
 
-def _key(rules: Rules, cap: int, bound: Bound, dtype: npt.DTypeLike) -> str:
+def _key(rules: Rules, cap: int, bound: Bound, dtype: npt.DTypeLike, prices: Sequence[float] = ()) -> str:
     from cubilete.solver.cache import table_key
 
-    return f"{FORMAT}:{table_key(rules)}:{cap}:{bound}:{np.dtype(dtype).name}"
+    priced = ":" + ",".join(repr(float(p)) for p in prices) if bound == "upper" else ""
+    return f"{FORMAT}:{table_key(rules)}:{cap}:{bound}:{np.dtype(dtype).name}{priced}"
 
 
 def _tables(rules: Rules) -> tuple[LayeredTables, npt.NDArray[np.int64]]:
@@ -116,13 +120,20 @@ def _tables(rules: Rules) -> tuple[LayeredTables, npt.NDArray[np.int64]]:
 
 def _solve_masks(
     t: LayeredTables, maxpts: npt.NDArray[np.int64], masks: npt.NDArray[np.int64], values: npt.NDArray[Any],
-    cap: int, bound: Bound,
+    cap: int, bound: Bound, priced: npt.NDArray[Any], prices: npt.NDArray[np.float64], iterations: int,
 ) -> None:  # fmt: skip
+    """One block: the priced games' values first (upper bound), then the capped game's."""
     rounding = 0 if values.dtype == np.float64 else (-1 if bound == "lower" else 1)
+    if bound == "upper" and prices.size:
+        saved_kernels.solve_block_priced(
+            masks, priced, prices, rounding, t.rules.turns, t.pts, t.is_upper, t.slot_face, t.closes, maxpts,
+            t.upper_slot, t.upper_face, t.rules.dice, t.threshold, t.bonus, t.dice.add, t.dice.remove,
+            t.dice.first_roll, iterations, 4,
+        )  # fmt: skip
     saved_kernels.solve_block_saved(
         masks, values, cap, int(bound == "upper"), rounding, t.rules.turns, t.pts, t.is_upper, t.slot_face,
         t.closes, maxpts, t.upper_slot, t.upper_face, t.rules.dice, t.threshold, t.bonus, t.rules.throws,
-        t.dice.add, t.dice.remove, t.dice.first_roll, 4,
+        t.dice.add, t.dice.remove, t.dice.first_roll, priced[:, :, 0, :], prices, 4,
     )  # fmt: skip
 
 
@@ -136,11 +147,15 @@ def solve_saved(
     progress: Progress | None = None,
     block: int = BLOCK,
     stop_after: int | None = None,
+    prices: Sequence[float] = PRICES,
+    iterations: int = ITERATIONS,
 ) -> SavedSolution | None:
     """Solve one bound of ``rules`` with the bank capped at ``cap`` into ``directory``, layer by layer.
 
     As :func:`cubilete.solver.layered.solve_layered`: ``resume`` goes on from the last checkpoint of a
-    matching run; ``stop_after`` blocks ends the call early with None, the work so far saved.
+    matching run; ``stop_after`` blocks ends the call early with None, the work so far saved. The upper
+    bound also solves, sheet by sheet in the same pass, the games where throws are unlimited but cost
+    each of ``prices`` (at most ``iterations`` value-iteration steps per turn; fewer only loosen it).
     """
     if bound not in BOUNDS:
         raise ValueError(f"bound must be 'lower' or 'upper', not {bound!r}")
@@ -148,9 +163,13 @@ def solve_saved(
     t, maxpts = _tables(rules)
     folder = directory or default_dir(rules, cap, bound)
     folder.mkdir(parents=True, exist_ok=True)
-    key = _key(rules, cap, bound, dtype)
+    prices = tuple(prices) if bound == "upper" else ()
+    if any(not p > 0 for p in prices):
+        raise ValueError(f"prices of a throw must be positive, not {prices}")
+    key = _key(rules, cap, bound, dtype, prices)
     path = folder / "values.npy"
     shape = (1 << t.n_slots, cap + 1, t.n_upper)
+    priced_shape = (len(prices), 1 << t.n_slots, 1, t.n_upper)
     state = _read_progress(folder) if resume else None
     if state is not None and (state.get("key") != key or not path.is_file()):
         state = None
@@ -158,11 +177,15 @@ def solve_saved(
         path.unlink(missing_ok=True)
         values = np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=shape)
         del values
+        priced = np.lib.format.open_memmap(folder / "priced.npy", mode="w+", dtype=dtype, shape=priced_shape)
+        del priced
         state = {"key": key, "rules": rules.name, "cap": cap, "bound": bound, "shape": list(shape),
                  "dtype": np.dtype(dtype).name, "layer": 0, "block": 0, "block_size": block, "done": False,
                  "seconds": 0.0, "cpu_seconds": 0.0, "peak_rss": 0}  # fmt: skip
         _write_progress(folder, state)
     values = np.lib.format.open_memmap(path, mode="r+")
+    priced = np.lib.format.open_memmap(folder / "priced.npy", mode="r+")
+    lams = np.array(prices, dtype=np.float64)
     block = int(state.get("block_size", BLOCK))
     all_layers = layers(t.n_slots)
     total = 1 << t.n_slots
@@ -177,7 +200,8 @@ def solve_saved(
                 return None
             start, cpu_start = time.perf_counter(), time.process_time()
             part = masks[bi * block : (bi + 1) * block]
-            _solve_masks(t, maxpts, part, np.asarray(values), cap, bound)
+            _solve_masks(t, maxpts, part, np.asarray(values), cap, bound, np.asarray(priced), lams, iterations)
+            priced.flush()
             values.flush()
             seconds += time.perf_counter() - start
             cpu += time.process_time() - cpu_start
@@ -207,7 +231,12 @@ def _solution(
 
 
 def load_saved(
-    rules: Rules, cap: int, bound: Bound, directory: Path | None = None, dtype: npt.DTypeLike = np.float32
+    rules: Rules,
+    cap: int,
+    bound: Bound,
+    directory: Path | None = None,
+    dtype: npt.DTypeLike = np.float32,
+    prices: Sequence[float] = PRICES,
 ) -> SavedSolution | None:
     """A finished table of one bound (memory-mapped read-only), or None."""
     try:
@@ -216,7 +245,7 @@ def load_saved(
         return None
     folder = directory or default_dir(rules, cap, bound)
     state = _read_progress(folder)
-    if state is None or state.get("key") != _key(rules, cap, bound, dtype) or not state.get("done"):
+    if state is None or state.get("key") != _key(rules, cap, bound, dtype, prices) or not state.get("done"):
         return None
     try:
         values = np.load(folder / "values.npy", mmap_mode="r")
@@ -227,11 +256,13 @@ def load_saved(
     return _solution(rules, cap, bound, values, state, folder)
 
 
-def partial_saved(rules: Rules, cap: int, bound: Bound, directory: Path | None = None) -> float | None:
+def partial_saved(
+    rules: Rules, cap: int, bound: Bound, directory: Path | None = None, prices: Sequence[float] = PRICES
+) -> float | None:
     """The share of sheets done by an unfinished run of one bound, or None if there is none."""
     folder = directory or default_dir(rules, cap, bound)
     state = _read_progress(folder)
-    if state is None or state.get("key") != _key(rules, cap, bound, np.float32) or state.get("done"):
+    if state is None or state.get("key") != _key(rules, cap, bound, np.float32, prices) or state.get("done"):
         return None
     all_layers = layers(len(rules.slots))
     layer, blk, size = int(state.get("layer", 0)), int(state.get("block", 0)), int(state.get("block_size", BLOCK))
@@ -272,9 +303,11 @@ def estimate_saved(rules: Rules, cap: int, bound: Bound = "upper", sample: int =
     masks = np.sort(rng.choice(n_masks, size=min(sample, n_masks), replace=False)).astype(np.int64)
     # zero pages are only allocated when touched: the sample's rows and the sheets they write to
     scratch = np.zeros((n_masks, cap + 1, t.n_upper), dtype=np.float32)
-    _solve_masks(t, maxpts, masks[:2], scratch, cap, bound)  # compile outside the timing
+    lams = np.array(PRICES if bound == "upper" else (), dtype=np.float64)
+    priced = np.zeros((lams.size, n_masks, 1, t.n_upper), dtype=np.float32)
+    _solve_masks(t, maxpts, masks[:2], scratch, cap, bound, priced, lams, ITERATIONS)  # compile outside the timing
     start = time.perf_counter()
-    _solve_masks(t, maxpts, masks, scratch, cap, bound)
+    _solve_masks(t, maxpts, masks, scratch, cap, bound, priced, lams, ITERATIONS)
     per_mask = (time.perf_counter() - start) / masks.size
     return SavedEstimate(
         cap=cap,
