@@ -16,6 +16,7 @@ from cubilete.rules.model import Rules
 from cubilete.solver import SolverUnsupportedError
 from cubilete.solver.layered import solve_layered
 from cubilete.solver.maxi_saved import (
+    SOME_PRICES,
     check_saved,
     load_saved,
     partial_saved,
@@ -71,6 +72,10 @@ def test_the_bounds_bracket_the_uncapped_optimum(rules: Rules, tmp_path: Path) -
         up = solve_saved(rules, cap, "upper", tmp_path / f"up{cap}", dtype=np.float64)
         assert lo is not None and up is not None
         assert lo.expected_score <= exact + 1e-9 <= up.expected_score + 2e-9
+        if cap in (0, full - 1):  # the priced games can only tighten the upper bound, never cross the optimum
+            priced = solve_saved(rules, cap, "upper", tmp_path / f"pr{cap}", dtype=np.float64, prices=SOME_PRICES)
+            assert priced is not None
+            assert exact - 1e-9 <= priced.expected_score <= up.expected_score + 1e-9
         lowers.append(lo.expected_score)
         uppers.append(up.expected_score)
     assert lowers[0] < exact < uppers[0]  # a cap of 0 loses something here
@@ -128,17 +133,18 @@ def test_float32_tables_round_each_bound_outwards(tmp_path: Path) -> None:
 
 
 def test_an_interrupted_run_resumes_to_the_same_table(tmp_path: Path) -> None:
-    whole = solve_saved(THREE, 2, "upper", tmp_path / "whole", block=1)
+    p = (1.0, 4.0)
+    whole = solve_saved(THREE, 2, "upper", tmp_path / "whole", block=1, prices=p)
     assert whole is not None
-    assert solve_saved(THREE, 2, "upper", tmp_path / "cut", block=1, stop_after=3) is None
-    assert load_saved(THREE, 2, "upper", tmp_path / "cut") is None
-    assert partial_saved(THREE, 2, "upper", tmp_path / "cut") == pytest.approx(3 / 8)
-    again = solve_saved(THREE, 2, "upper", tmp_path / "cut", block=1)
+    assert solve_saved(THREE, 2, "upper", tmp_path / "cut", block=1, stop_after=3, prices=p) is None
+    assert load_saved(THREE, 2, "upper", tmp_path / "cut", prices=p) is None
+    assert partial_saved(THREE, 2, "upper", tmp_path / "cut", prices=p) == pytest.approx(3 / 8)
+    again = solve_saved(THREE, 2, "upper", tmp_path / "cut", block=1, prices=p)
     assert again is not None and again.sha256 == whole.sha256
     assert np.array_equal(again.values, whole.values)
-    loaded = load_saved(THREE, 2, "upper", tmp_path / "cut")
+    loaded = load_saved(THREE, 2, "upper", tmp_path / "cut", prices=p)
     assert loaded is not None and loaded.expected_score == whole.expected_score
-    assert load_saved(THREE, 2, "upper", tmp_path / "cut", prices=(1.0,)) is None  # other prices: another table
+    assert load_saved(THREE, 2, "upper", tmp_path / "cut") is None  # other prices: another table
 
 
 def test_what_the_saved_solver_refuses() -> None:
