@@ -14,10 +14,11 @@ from tests.solver.saved_oracle import SavedOracle
 from cubilete.rules import find_rules
 from cubilete.rules.model import Rules
 from cubilete.solver import SolverUnsupportedError
-from cubilete.solver.layered import solve_layered
+from cubilete.solver.layered import reachable_states, solve_layered
 from cubilete.solver.maxi_saved import (
     SOME_PRICES,
     check_saved,
+    estimate_saved,
     load_saved,
     partial_saved,
     saved_bytes,
@@ -157,3 +158,11 @@ def test_what_the_saved_solver_refuses() -> None:
     check_saved(MAXI, useful_cap(MAXI))  # the exact game fits in 16 GB of float32
     assert useful_cap(MAXI) == 38
     assert saved_bytes(MAXI, 10) == (1 << 20) * 11 * 85 * 4
+
+
+def test_the_estimate_counts_every_bank() -> None:
+    cost = estimate_saved(THREE, 2, "lower", sample=4)
+    assert cost.cap == 2 and cost.threads >= 1 and cost.seconds >= 0.0
+    assert cost.disk_bytes == saved_bytes(THREE, 2) == 8 * 3 * 7 * 4  # 2^3 sheets x 3 banks x 7 upper totals
+    assert cost.states == 3 * reachable_states(THREE.replace(carry_over_throws=False))
+    assert "cap 2" in cost.describe()
