@@ -67,6 +67,8 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument(
         "--resume", action="store_true", help=_("layered solves (maxi-yatzy-no-saved): go on from the last checkpoint")
     )
+    p.add_argument("--cap", type=int, metavar="K", help=_("maxi-yatzy: saved throws capped at K, certified bounds"))
+    p.add_argument("--bound", choices=("lower", "upper", "both"), default="both", help=_("with --cap: which bound"))
     p.set_defaults(func=run)
 
 
@@ -89,6 +91,10 @@ def run(args: argparse.Namespace) -> int:
         from cubilete.cli.duel_cmd import run_duel
 
         return run_duel(rules, args)
+    if getattr(args, "cap", None) is not None:  # saved throws capped at K: certified bounds, layer by layer
+        from cubilete.cli.solve_saved import run_saved
+
+        return run_saved(rules, args)
     from cubilete.solver.layered import needs_layered
 
     if needs_layered(rules):  # too large for the in-memory table: layer by layer on disk, resumable

@@ -1,0 +1,61 @@
+"""``cubilete solve --cap K`` on Maxi Yatzy with saved throws: certified bounds from the capped solver."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cubilete.cli import main
+
+PROFILE = """\
+base = "maxi-yatzy"
+name = "maxi-pocket"
+title = "Maxi pocket"
+description = "Maxi Yatzy with three boxes and saved throws."
+upper_bonus_threshold = 6
+upper_bonus = 10
+remove = [{boxes}]
+"""
+KEEP = ("2", "full-straight", "maxi-yatzy")
+
+
+def profile(tmp_path: Path) -> Path:
+    from cubilete.rules import find_rules
+
+    boxes = ", ".join(f'"{b}"' for b in find_rules("maxi-yatzy").box_ids if b not in KEEP)
+    path = tmp_path / "pocket.toml"
+    path.write_text(PROFILE.format(boxes=boxes))
+    return path
+
+
+def test_cap_prints_both_bounds_and_loads_them_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path / "cache"))
+    rules = str(profile(tmp_path))
+    assert main(["solve", "--rules", rules, "--cap", "4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["exact"] is True and data["cap"] == 4  # 3 boxes: at most 4 throws saved at a turn start
+    # the oracle's value of this game (tests/solver/test_maxi_saved.py checks the solver against it)
+    assert data["lower"]["expected_score"] == pytest.approx(29.687051, abs=1e-4)
+    assert data["upper"]["expected_score"] == pytest.approx(29.687051, abs=1e-4)
+    assert main(["solve", "--rules", rules, "--cap", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "lower bound" in out and "upper bound" in out and "capped at 1" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--rules", "generala", "--cap", "3"], "--cap is for rules with saved throws"),
+        (["--rules", "maxi-yatzy", "--cap", "-1"], "0 or more"),
+        (["--rules", "maxi-yatzy", "--cap", "60"], "larger than 16 GB"),
+    ],
+)
+def test_bad_caps_are_one_line_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["solve", *argv])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
