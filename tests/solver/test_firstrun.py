@@ -172,8 +172,15 @@ class TestAFreshInstall:
 
     @pytest.mark.slow
     def test_the_background_compile_fills_numba_cache(self, tmp_path: Path) -> None:
-        started = run_fresh(tmp_path, FIRST_HINT + "child.wait(); print(json.dumps({'rc': child.returncode}))")
-        assert started["rc"] == 0
+        then = (
+            "child.wait()\n"
+            "again = advise(sol, (None,) * len(rules.slots), (1, 1, 3, 4, 5), 2)[0]\n"
+            "entry = sol.__dict__['_advice_query'].options.entry\n"
+            "print(json.dumps({'rc': child.returncode, 'switched': entry is not None, 'same': again == best}))\n"
+        )
+        started = run_fresh(tmp_path, FIRST_HINT + then)
+        # the compile ended, and this process took the compiled query at its next question (the same answer)
+        assert started == {"rc": 0, "switched": True, "same": True}
         shutil.rmtree(tmp_path / "solver")  # solve again (the table would load from the cache)
         later = run_fresh(tmp_path, FIRST_HINT)  # the same caches: now the kernels load compiled
         assert later["child"] is False

@@ -41,7 +41,8 @@ BATCH_CELLS = 1 << 21  # states x keeps x upper totals per numpy batch (16 MiB o
 _LOCK = threading.Lock()
 _READY: dict[str, bool] = {}
 _CHILD: subprocess.Popen[bytes] | None = None
-_CHECKED = 0.0
+_CHECKED: dict[str, float] = {}  # when numba's cache was last looked at, per kernel family
+_SEEN_DONE: dict[str, bool] = {}  # looked again after the compiling process ended
 
 
 def mode() -> str:
@@ -64,19 +65,21 @@ def _on_disk(kernel: Any) -> bool:
 
 
 def compiled(what: str) -> bool:
-    """True once the kernels of ``what`` ("solve" or "query") are compiled (here or in numba's cache)."""
-    global _CHECKED
+    """True once the kernels of ``what`` ("solve" or "query") are compiled (here or in numba's cache).
+
+    While this process's compiling process runs, the answer is no without looking; after it ends, and
+    every few seconds without one, numba's cache index is read again (a few milliseconds)."""
     if _READY.get(what):
         return True
     with _LOCK:
-        child = _CHILD
         now = time.monotonic()
-        # look again only when the compiling process is done, or every few seconds without one
-        if what in _READY and (child is None or child.poll() is None) and now - _CHECKED < 5.0:
-            return False
-        if what in _READY and child is not None and child.poll() is None:
-            return False
-        _CHECKED = now
+        if what in _READY:
+            running = _CHILD is not None and _CHILD.poll() is None
+            just_done = _CHILD is not None and not running and not _SEEN_DONE.get(what)
+            if running or (not just_done and now - _CHECKED.get(what, 0.0) < 5.0):
+                return False
+            _SEEN_DONE[what] = _CHILD is not None and not running
+        _CHECKED[what] = now
         if what == "solve":
             ready = _on_disk(kernels.solve_layer)
         else:
