@@ -4,7 +4,7 @@ numba's kernels are not compiled yet (a fresh install, a wiped numba cache).
 Compiling :func:`cubilete.solver.kernels.solve_layer` and :func:`cubilete.solver.query.options` takes
 about 35 s of CPU; solving Generala (4,096 sheet states) in numpy takes about a second, and one query a
 few milliseconds. So on first use, for small rule sets, the solve and the queries run here while one
-niced process (``python -m cubilete.solver.firstrun``) compiles the kernels into numba's on-disk cache;
+niced process (:func:`main`) compiles the kernels into numba's on-disk cache;
 once it is done, the compiled kernels take over (in this process at the next query, and in every later
 one).
 
@@ -37,6 +37,8 @@ SMALL_STATES = 1 << 15
 # "auto": numpy until the kernels are compiled; "numba": always the kernels; "numpy": always numpy where it can
 MODE_ENV = "CUBILETE_FIRST_RUN"
 BATCH_CELLS = 1 << 21  # states x keeps x upper totals per numpy batch (16 MiB of float64)
+
+COMPILE = "from cubilete.solver.firstrun import main; main()"  # what the compiling process runs
 
 _LOCK = threading.Lock()
 _READY: dict[str, bool] = {}
@@ -115,7 +117,7 @@ def compile_in_background() -> None:
         env = dict(os.environ, **{MODE_ENV: "numba"})
         try:
             _CHILD = subprocess.Popen(
-                [sys.executable, "-m", "cubilete.solver.firstrun"],
+                [sys.executable, "-c", COMPILE],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 env=env, start_new_session=True, preexec_fn=_nice,
             )  # fmt: skip
@@ -421,7 +423,3 @@ def main() -> int:
     tiny = rules.replace(name="tiny", boxes=rules.boxes[:2])
     advise(solve(tiny), [None, None], (1, 1, 2, 2, 3), throw=2)
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
