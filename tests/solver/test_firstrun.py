@@ -170,6 +170,16 @@ class TestAFreshInstall:
         want = advise(solve(rules), (None,) * len(rules.slots), (1, 1, 3, 4, 5), 2)[0]
         assert (got["expected"], tuple(got["keep"])) == (want.expected, want.keep)  # type: ignore[arg-type]
 
+    def test_one_compiling_process_per_cache(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        import fcntl
+
+        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+        with open(firstrun._lock_path(), "a") as held:  # another process is compiling into this cache
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            got = run_fresh(tmp_path, firstrun.COMPILE + "\nprint('{}')")
+        assert got == {}
+        assert not any((tmp_path / "numba").rglob("*.nbi"))  # it left at once, compiling nothing
+
     @pytest.mark.slow
     def test_the_background_compile_fills_numba_cache(self, tmp_path: Path) -> None:
         then = (

@@ -16,12 +16,15 @@ the compiled kernels (``tests/solver/test_firstrun.py`` compares them).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,7 +41,7 @@ SMALL_STATES = 1 << 15
 MODE_ENV = "CUBILETE_FIRST_RUN"
 BATCH_CELLS = 1 << 21  # states x keeps x upper totals per numpy batch (16 MiB of float64)
 
-COMPILE = "from cubilete.solver.firstrun import main; main()"  # what the compiling process runs
+COMPILE = "from cubilete.solver.firstrun import main; main(exclusive=True)"  # what the compiling process runs
 
 _LOCK = threading.Lock()
 _READY: dict[str, bool] = {}
@@ -112,7 +115,7 @@ def compile_in_background() -> None:
     """Start (once per process) a niced process that compiles the kernels into numba's cache."""
     global _CHILD
     with _LOCK:
-        if _CHILD is not None or os.environ.get("CUBILETE_NO_BACKGROUND_COMPILE"):
+        if _CHILD is not None or os.environ.get("CUBILETE_NO_BACKGROUND_COMPILE") or os.name != "posix":
             return
         env = dict(os.environ, **{MODE_ENV: "numba"})
         try:
@@ -121,7 +124,7 @@ def compile_in_background() -> None:
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 env=env, start_new_session=True, preexec_fn=_nice,
             )  # fmt: skip
-        except OSError:
+        except (OSError, ValueError):
             _CHILD = None
 
 
@@ -412,9 +415,26 @@ def sub_keeps_of(T: KernelTables, n_states: int) -> Callable[[IntArray, int, int
     return sub_keeps if use_numpy("query", T, n_states) else query.sub_keeps
 
 
-def main() -> int:
-    """Compile the solve and the query into numba's cache (solving a two-box Generala: instant)."""
+def _lock_path() -> Path:
+    """One lock file per numba cache folder (and per package folder, where numba's default cache lives)."""
+    where = f"{os.environ.get('NUMBA_CACHE_DIR', '')}|{Path(__file__).resolve().parent}"
+    return Path(tempfile.gettempdir()) / f"cubilete-compile-{hashlib.sha256(where.encode()).hexdigest()[:16]}.lock"
+
+
+def main(exclusive: bool = False) -> int:
+    """Compile the solve and the query into numba's cache (solving a two-box Generala: instant).
+
+    With ``exclusive`` (the background process) nothing is done if another process is compiling
+    into the same cache already: several first runs at once compile once."""
     os.environ[MODE_ENV] = "numba"
+    if exclusive:
+        import fcntl  # POSIX; the background compile starts only there (preexec_fn)
+
+        lock = open(_lock_path(), "a")  # noqa: SIM115 - held until this process ends
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return 0
     from cubilete.rules import find_rules
     from cubilete.solver.advisor import advise
     from cubilete.solver.solve import solve
