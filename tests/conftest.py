@@ -13,6 +13,10 @@ from cubilete import Game, Roll, Rules, Score, ScriptedDice, Stand, find_rules
 from cubilete.rules import Start
 from cubilete.state import GameState
 
+# the tests run the compiled kernels, as before a first run; tests/solver/test_firstrun.py checks the numpy
+# first-run path (no compiling) on its own, and no test starts the background compile
+os.environ.setdefault("CUBILETE_FIRST_RUN", "numba")
+
 
 class Table:
     """A :class:`Game` fed by :class:`ScriptedDice`: each ``roll`` says what the thrown dice show."""

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from cubilete.errors import IllegalActionError
-from cubilete.solver import query
+from cubilete.solver import firstrun, query
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.kernels import turn_values
 from cubilete.solver.solve import Solution
@@ -120,7 +120,8 @@ class _Query:
         self.index = {k: i for i, k in enumerate(d.keeps)}
         self.hand_index = {k: i for i, k in enumerate(d.keeps[: d.n_hands])}
         self.sheets: dict[tuple[int | None, ...], tuple[int, int, int, int]] = {}
-        self.sub_keeps = [query.sub_keeps(d.remove, h, d.n_keeps) for h in range(d.n_hands)]
+        sub_keeps = firstrun.sub_keeps_of(solution.tables, space.n_states)  # numpy until compiled
+        self.sub_keeps = [sub_keeps(d.remove, h, d.n_keeps) for h in range(d.n_hands)]
         self.no_keeps = np.zeros((rules.throws + 1, d.n_keeps))
         self.no_keep_list = np.zeros(0, dtype=np.int64)
         self.memo: dict[tuple[int, int, int], tuple[np.ndarray, int]] = {}
@@ -128,7 +129,9 @@ class _Query:
         Ks = np.zeros((rules.throws + 1, d.n_keeps))
         out = np.empty((space.n_slots, 4))
         last = rules.throws
-        self.options = _entry(query.options, T, V, 0, 0, 0, 0, last, 0, Ks, last, self.no_keep_list, out)
+        args = (T, V, 0, 0, 0, 0, last, 0, Ks, last, self.no_keep_list, out)
+        # numpy until the kernels are compiled (a fresh install), then the compiled query
+        self.options = firstrun.query_entry(T, space.n_states, lambda: _entry(query.options, *args))
 
 
 def _query(solution: Solution) -> _Query:

@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from cubilete.rules.model import Rules
-from cubilete.solver import kernels
+from cubilete.solver import firstrun, kernels
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.moments import solve_layer12
 from cubilete.solver.space import StateSpace, build_space
@@ -74,10 +74,12 @@ def solve_space(space: StateSpace, progress: Progress | None = None, moments: bo
     tables = kernel_tables(space)
     second = np.zeros(shape) if moments else None
     variance = np.zeros(shape) if moments else None  # W - V^2, what the layers before read
+    # numpy (the same values) while the kernels are not compiled yet, for small rules
+    solve_layer = kernels.solve_layer if moments else firstrun.layer_kernel(tables, space.n_states)
     for done, masks in enumerate(all_layers, 1):
         if masks.size:
             if second is None or variance is None:
-                kernels.solve_layer(tables, masks, values)
+                solve_layer(tables, masks, values)
             else:  # one pass: the same values, and the second moment along the same decisions
                 solve_layer12(tables, masks, values, second, variance)
         if progress is not None:

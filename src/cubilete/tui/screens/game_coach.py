@@ -66,6 +66,8 @@ class CoachKeys(Screen[None]):
         """The coach's options for a copy of the game (the first solve of a preset takes a few seconds)."""
         try:
             advice, exact = coach.hint(copy, top=5)
+            if len(copy.players) > 1:  # the points first: the chances to win may still be computing (first run)
+                self.app.call_from_thread(self.show_hint, advice, exact, moment)
             both = two_ways(copy) if len(copy.players) > 1 else None
             to_win = two_ways_lines(copy, both) if both is not None else []
         except Exception as exc:  # the coach must never take the game down: say what went wrong
