@@ -345,7 +345,7 @@ class Site:
     # --- chances to win ----------------------------------------------------------------
     def publish_win(self, table_id: str, version: int, probabilities: list[float], exact: bool) -> None:
         """Tell the other processes the chances to win this process (the lease holder) computed."""
-        payload = f"{table_id} {version} win {int(exact)} {','.join(repr(p) for p in probabilities)}"
+        payload = f"{table_id} {version} win {int(exact)} {','.join(repr(float(p)) for p in probabilities)}"
         task = asyncio.create_task(self._send(payload))
         self._tasks.append(task)
         self._tasks = [t for t in self._tasks if not t.done()]
