@@ -159,3 +159,24 @@ def test_two_writer_threads_commit_every_tables_moves_in_order(store: WebStore) 
         row = store.load_table(f"t{i}")
         assert row is not None and row.version == 20
         assert [json for _, json in row.actions] == [f'{{"roll": [{v % 5}]}}' for v in range(1, 21)]
+
+
+def test_a_refused_seat_goes_alone_and_takes_no_other_write_down(
+        store: WebStore, caplog: pytest.LogCaptureFixture) -> None:
+    """A seat is the write that two processes of a site refuse each other now and then: it gets a transaction of
+    its own, so its refusal never sends the batch it came with back to be written one by one."""
+    caplog.set_level(logging.INFO, logger="cubilete.store")
+    writer = GroupWriter(store, threads=1)
+    hold = Hold()
+    writer.submit(hold)
+    assert hold.started.wait(WAIT)
+    good = [append(store, writer, f"t{i}", 1) for i in range(5)]
+    seat = writer.submit(store.sit, "t7", 3, SeatRow(1, "human", None, "Bea", None, None), "playing")  # t7 is at 0
+    hold.release.set()
+    for f in good:
+        f.result(WAIT)
+    with pytest.raises(StoreError, match="not at version 2"):
+        seat.result(WAIT)
+    writer.close()
+    assert writer.transactions == 2 and writer.writes == 6  # the hold; the five moves together
+    assert not [r for r in caplog.records if "one by one" in r.getMessage()]

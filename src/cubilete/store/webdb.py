@@ -255,9 +255,9 @@ class WebStore:
                     try:
                         yield
                         raw.commit()  # in the pipeline: the statements and the commit in one round trip
-                    except psycopg.Error:  # a refused statement aborted the pipeline: end the aborted part
-                        with contextlib.suppress(psycopg.Error):  # here (its own errors repeat the first),
-                            pipeline.sync()  # so leaving the pipeline is clean (not a logged "error ignored")
+                    except Exception:  # a refused statement (plain or through SQLAlchemy) aborted the pipeline:
+                        with contextlib.suppress(psycopg.Error):  # end the aborted part here (its errors repeat
+                            pipeline.sync()  # the first), so leaving it is clean, not a logged "error ignored"
                         raise
             else:
                 yield
@@ -354,6 +354,10 @@ class WebStore:
                 .where(seats.c.table_id == table_id, seats.c.idx == seat.idx)
                 .values(name=seat.name, token_hash=seat.token_hash, pid=seat.pid)
             )
+
+    # two people sitting at one table through two processes of a site at once: one of the two writes is
+    # refused (and tried again, web/room.py); alone, it takes no other table's moves down with it
+    sit.alone = True  # type: ignore[attr-defined]
 
     def append_action(
         self, table_id: str, version: int, seq: int, seat: int, action_json: str,
