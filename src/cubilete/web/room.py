@@ -135,6 +135,10 @@ class Room:
         # the lease holder computes the chances to win and hands them to the other processes (web/site.py)
         self.published: Callable[[str, int, list[float], bool], None] | None = None
         self._tick = asyncio.Event()  # set (and replaced) at each broadcast: see reach()
+        # while a move (or an undo) is being written, the game already shows it but the version does not: no
+        # state is built from them then (a frame of version v showing v+1's game made players act out of turn)
+        self._unsettled = False
+        self._shown: str | None = None  # the last state frame sent to everyone: a newcomer's, meanwhile
         self.rematch: str | None = None  # the table of the rematch, once someone asked for it (web/api.py)
         if self.status != "waiting":
             self.game = self._new_game()
@@ -175,10 +179,12 @@ class Room:
     def broadcast(self) -> None:
         """Send the state to everyone at the table (one JSON text for all)."""
         self.touched = time.monotonic()
+        if self._unsettled:  # the chances of the version being left: the move's own broadcast follows
+            return
         self._tick.set()
         self._tick = asyncio.Event()
         self._want_win()
-        text = json.dumps({"type": "state", **self.state()}, ensure_ascii=False)
+        text = self._shown = json.dumps({"type": "state", **self.state()}, ensure_ascii=False)
         for client in list(self.clients):
             client.send(text)
 
@@ -244,7 +250,10 @@ class Room:
         self.clients.add(client)
         self.touched = time.monotonic()
         client.send({"type": "welcome", "table": self.table, "you": {"seat": client.seat, "pid": client.pid}})
-        client.send(json.dumps({"type": "state", **self.state()}, ensure_ascii=False))
+        if self._unsettled and self._shown is not None:  # a move is being written: the state before it
+            client.send(self._shown)
+        else:
+            client.send(json.dumps({"type": "state", **self.state()}, ensure_ascii=False))
         self.schedule()
         self._presence(before, client)
         return True
@@ -372,6 +381,7 @@ class Room:
         result = None
         if game.is_over:
             result = (game.totals(), list(game.state.winners))
+        self._unsettled = True
         try:
             await self._write(
                 self.store.append_action, self.id, self.version + 1, len(game.history), seat,
@@ -381,6 +391,8 @@ class Room:
             game.undo()
             self.acted.pop()
             raise
+        finally:
+            self._unsettled = False
         self.version += 1
         self.last = (seat, action)
         if result is not None:
@@ -423,12 +435,15 @@ class Room:
                 if not game.is_over and game.state.current == human:
                     break
             keep = len(game.history)
+            self._unsettled = True
             try:
                 await self._write(self.store.undo_actions, self.id, self.version + 1, keep)
             except ProtocolError:
                 for action in reversed(taken):
                     game.apply(action)
                 raise
+            finally:
+                self._unsettled = False
             del self.acted[keep:]
             self.version += 1
             self.last = (self.acted[-1], game.history[-1]) if game.history else None
