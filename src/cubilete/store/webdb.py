@@ -393,6 +393,15 @@ class WebStore:
                         .values(total=total, winner=idx in winners)
                     )
 
+    def announce(self, channel: str, payload: str) -> None:
+        """NOTIFY ``channel`` with ``payload`` when the transaction commits (PostgreSQL only)."""
+        with self._write() as conn:
+            raw = getattr(self._batch, "raw", None)
+            if raw is not None:
+                raw.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+            else:
+                conn.execute(_NOTIFY, {"n_channel": channel, "n_payload": payload})
+
     def undo_actions(self, table_id: str, version: int, keep: int) -> None:
         """Take back actions: only the first ``keep`` stay, and the table moves to ``version``, in one
         transaction (a restart replays exactly what the players were shown)."""

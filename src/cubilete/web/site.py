@@ -98,8 +98,6 @@ class Site:
         self._listener: psycopg.AsyncConnection[Any] | None = None
         self._pending: dict[str, int] = {}  # table id -> newest version announced, while catching up
         self._notes: dict[str, dict[int, tuple[int, int, str]]] = {}  # table -> version -> (seq, seat, action)
-        self._sender: psycopg.AsyncConnection[Any] | None = None  # announces the chances to win
-        self._sending = asyncio.Lock()
         self.applied = self.read = 0  # versions caught up from announcements / by reading the database
         self._catching: dict[str, asyncio.Task[None]] = {}
         self._recent: OrderedDict[str, int] = OrderedDict()
@@ -122,7 +120,7 @@ class Site:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        for conn in (self._listener, self.lease, self._sender):
+        for conn in (self._listener, self.lease):
             if conn is not None:
                 with contextlib.suppress(Exception):
                     await conn.close()
@@ -346,22 +344,9 @@ class Site:
     def publish_win(self, table_id: str, version: int, probabilities: list[float], exact: bool) -> None:
         """Tell the other processes the chances to win this process (the lease holder) computed."""
         payload = f"{table_id} {version} win {int(exact)} {','.join(repr(float(p)) for p in probabilities)}"
-        task = asyncio.create_task(self._send(payload))
-        self._tasks.append(task)
-        self._tasks = [t for t in self._tasks if not t.done()]
-
-    async def _send(self, payload: str) -> None:
-        async with self._sending:
-            try:
-                if self._sender is None or self._sender.closed:
-                    self._sender = await site_connection(self.dsn)
-                await self._sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
-            except psycopg.Error as exc:  # the chances are an extra: the next version brings new ones
-                log.warning("site: chances to win not announced (%s)", exc)
-                if self._sender is not None:
-                    with contextlib.suppress(Exception):
-                        await self._sender.close()
-                self._sender = None
+        # with the moves' next group commit: off the event loop, no round trip of its own (the chances are an
+        # extra: one lost with a failed batch is replaced by the next version's)
+        self.hub.store.writer.submit(self.hub.store.announce, CHANNEL, payload)
 
     def _chances(self, table_id: str, version: int, exact: bool, probabilities: list[float]) -> None:
         room = self.hub.rooms.get(table_id)
