@@ -3,8 +3,9 @@
 Two ``cubilete serve`` processes on one throw-away PostgreSQL (Debian's ``postgresql``, as the tests
 start it). Two players play through the real WebSocket protocol; the time measured is from a player's
 ``act`` to the *other* player's state frame of the new version. Peer: the other player connected to
-the same process (no fan-out); measured: the other player connected to the second process (NOTIFY,
-reload, broadcast). Rounds alternate, so load from elsewhere falls on both alike.
+the same process (no fan-out); measured: the other player connected to the second process (the
+NOTIFY that carries the move, applied there without reading the database, broadcast). Rounds alternate,
+so load from elsewhere falls on both alike.
 
     PYTHONPATH=src:. python benchmarks/site_fanout.py [--moves 80] [--rounds 2]
 """

@@ -9,13 +9,14 @@ gets ``server-error``, and no one, the mover included, ever receives a state car
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from starlette.testclient import WebSocketTestSession
-from tests.web.inproc import create, new_token, receive_json, running_app, state_at_least, table_socket
+from tests.web.inproc import create, new_token, next_frame, receive_json, running_app, state_at_least, table_socket
 
 REFUSE = {
     "sqlite": [
@@ -92,3 +93,46 @@ def test_a_move_the_database_refuses_is_never_broadcast(db_url: str) -> None:
             for ws in (mover, other, watcher):
                 after = state_at_least(ws, before["version"] + 1)
                 assert after["version"] == before["version"] + 1 and after["turn"]["throws"] == 1
+
+
+def test_while_a_move_is_being_written_no_frame_shows_it_under_the_old_version(tmp_path: Path) -> None:
+    """The game takes the move before the write is committed (to check it and to know if it ends the game), the
+    version only after. A state built in between (a newcomer's; a broadcast such as the chances') showed version
+    v with v+1's game: a player whose turn it became acted on v and was refused as stale under load. Now such a
+    frame is the state before the move, and no frame of v is sent after the move's."""
+    from tests.web.test_group_commit import WAIT, Hold
+
+    with running_app(f"sqlite:///{tmp_path / 'w.sqlite3'}") as client:
+        table = create(client, [{"kind": "human"}, {"kind": "human"}], rules="generala-sin-gana")
+        with table_socket(client, table, new_token()) as ana, table_socket(client, table, new_token()) as bea:
+            ana.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            bea.send_json({"type": "sit", "seat": 1, "name": "Bea"})
+            before = state_at_least(ana, 2)
+            mover = ana if before["current"] == 0 else bea
+            hub = client.app.state.hub  # type: ignore[attr-defined]
+            hold = Hold()
+            hub.store.writer.submit(hold)  # the writer thread waits: the next move's commit is pending
+            assert hold.started.wait(WAIT)
+            try:
+                mover.send_json({"type": "act", "version": 2, "action": {"roll": []}})
+                room = hub.rooms[table]
+
+                async def moved() -> bool:
+                    return room.game.history != ()  # the game has the throw; the commit has not happened
+
+                deadline = time.monotonic() + WAIT
+                while not client.portal.call(moved):
+                    assert time.monotonic() < deadline, "the move never reached the game"
+
+                async def show() -> None:
+                    room.broadcast()
+
+                client.portal.call(show)
+                with table_socket(client, table) as newcomer:
+                    seen = state_at_least(newcomer, 0)
+            finally:
+                hold.release.set()
+            while (after := next_frame(mover, "state"))["version"] < 3:
+                assert after["turn"] == before["turn"], "a frame of version 2 showed version 3's throw"
+    assert seen["version"] == 2 and seen["turn"] == before["turn"] and seen["current"] == before["current"]
+    assert after["version"] == 3 and after["turn"]["throws"] == 1

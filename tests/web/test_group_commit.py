@@ -3,6 +3,7 @@ each table's writes stay in order, a caller resumes only after the commit, and a
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Future
@@ -80,13 +81,15 @@ def test_a_caller_resumes_only_after_its_write_is_committed(store: WebStore) -> 
     writer.close()
 
 
-def test_a_refused_write_fails_alone_and_the_rest_of_its_batch_is_committed(store: WebStore) -> None:
+def test_a_refused_write_fails_alone_and_the_rest_of_its_batch_is_committed(
+        store: WebStore, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="psycopg")
     writer = GroupWriter(store, threads=1)  # one thread: the batches are exactly what queued behind the hold
     hold = Hold()
     writer.submit(hold)
     assert hold.started.wait(WAIT)
-    good = [append(store, writer, f"t{i}", 1) for i in range(5)]
     stale = append(store, writer, "t7", 4)  # t7 is at version 0: a second writer's move, refused
+    good = [append(store, writer, f"t{i}", 1) for i in range(5)]
     duplicate = writer.submit(store.append_action, "t2", 1, 1, 0, "{}")  # t2's version 1 is already taken
     hold.release.set()
     for f in good:
@@ -101,6 +104,28 @@ def test_a_refused_write_fails_alone_and_the_rest_of_its_batch_is_committed(stor
         assert row is not None and row.version == 1 and len(row.actions) == 1
     row = store.load_table("t7")
     assert row is not None and row.version == 0 and row.actions == ()
+    assert not [r for r in caplog.records if "error ignored" in r.getMessage()]
+
+
+def test_a_refusal_early_in_a_long_batch_is_handled_quietly(store: WebStore, caplog: pytest.LogCaptureFixture) -> None:
+    """The refused statement's error comes back while the batch's later statements are still being sent (psycopg
+    reads results as it goes); the aborted pipeline is ended where the refusal is handled, not left for psycopg
+    to complain about in the log at every conflict."""
+    caplog.set_level(logging.WARNING, logger="psycopg")
+    writer = GroupWriter(store, threads=1, max_batch=64)
+    hold = Hold()
+    writer.submit(hold)
+    assert hold.started.wait(WAIT)
+    stale = append(store, writer, "t7", 4)
+    good = [append(store, writer, f"t{i}", v) for v in range(1, 11) for i in range(5)]
+    hold.release.set()
+    for f in good:
+        f.result(WAIT)
+    with pytest.raises(StoreError):
+        stale.result(WAIT)
+    writer.close()
+    assert [store.load_table(f"t{i}").version for i in range(5)] == [10] * 5  # type: ignore[union-attr]
+    assert not [r for r in caplog.records if "error ignored" in r.getMessage()]
 
 
 def test_close_finishes_the_queued_writes_and_refuses_new_ones(store: WebStore) -> None:
@@ -134,3 +159,24 @@ def test_two_writer_threads_commit_every_tables_moves_in_order(store: WebStore) 
         row = store.load_table(f"t{i}")
         assert row is not None and row.version == 20
         assert [json for _, json in row.actions] == [f'{{"roll": [{v % 5}]}}' for v in range(1, 21)]
+
+
+def test_a_refused_seat_goes_alone_and_takes_no_other_write_down(
+        store: WebStore, caplog: pytest.LogCaptureFixture) -> None:
+    """A seat is the write that two processes of a site refuse each other now and then: it gets a transaction of
+    its own, so its refusal never sends the batch it came with back to be written one by one."""
+    caplog.set_level(logging.INFO, logger="cubilete.store")
+    writer = GroupWriter(store, threads=1)
+    hold = Hold()
+    writer.submit(hold)
+    assert hold.started.wait(WAIT)
+    good = [append(store, writer, f"t{i}", 1) for i in range(5)]
+    seat = writer.submit(store.sit, "t7", 3, SeatRow(1, "human", None, "Bea", None, None), "playing")  # t7 is at 0
+    hold.release.set()
+    for f in good:
+        f.result(WAIT)
+    with pytest.raises(StoreError, match="not at version 2"):
+        seat.result(WAIT)
+    writer.close()
+    assert writer.transactions == 2 and writer.writes == 6  # the hold; the five moves together
+    assert not [r for r in caplog.records if "one by one" in r.getMessage()]

@@ -84,6 +84,9 @@ _APPEND = actions.insert().values(
 )
 
 
+_NOTIFY = sa.text("SELECT pg_notify(:n_channel, :n_payload)")
+
+
 class StoreError(CubileteError):
     """The database refused or lost a write (the action was not accepted)."""
 
@@ -187,6 +190,9 @@ class WebStore:
         self.local = self.engine.dialect.name == "sqlite"  # a file on this machine: commits take microseconds
         self._batch = threading.local()  # the writer thread's shared transaction (store/writer.py)
         self._writer: GroupWriter | None = None
+        # a process of a site (web/site.py) sends each action it commits to the others with the commit
+        # (NOTIFY on ``notify_channel``), so they apply it without reading the database
+        self.notify_channel: str | None = None
 
     @property
     def writer(self) -> GroupWriter:
@@ -241,11 +247,18 @@ class WebStore:
         self._batch.conn = conn
         try:
             if self.engine.dialect.name == "postgresql":
+                import psycopg  # a database server's driver: only where one is used
+
                 raw: Any = conn.connection.driver_connection
                 self._batch.raw = raw.cursor()  # the moves' statements in plain SQL: no SQLAlchemy per statement
-                with raw.pipeline():
-                    yield
-                    raw.commit()  # in the pipeline: the statements and the commit in one round trip
+                with raw.pipeline() as pipeline:
+                    try:
+                        yield
+                        raw.commit()  # in the pipeline: the statements and the commit in one round trip
+                    except Exception:  # a refused statement (plain or through SQLAlchemy) aborted the pipeline:
+                        with contextlib.suppress(psycopg.Error):  # end the aborted part here (its errors repeat
+                            pipeline.sync()  # the first), so leaving it is clean, not a logged "error ignored"
+                        raise
             else:
                 yield
             conn.commit()  # SQLite's commit; after the pipeline's, only SQLAlchemy's own bookkeeping
@@ -342,6 +355,10 @@ class WebStore:
                 .values(name=seat.name, token_hash=seat.token_hash, pid=seat.pid)
             )
 
+    # two people sitting at one table through two processes of a site at once: one of the two writes is
+    # refused (and tried again, web/room.py); alone, it takes no other table's moves down with it
+    sit.alone = True  # type: ignore[attr-defined]
+
     def append_action(
         self, table_id: str, version: int, seq: int, seat: int, action_json: str,
         result: tuple[list[int], list[int]] | None = None,
@@ -352,8 +369,14 @@ class WebStore:
             changes: dict[str, object] = {}
             if result is not None:
                 changes = {"status": "finished", "finished_at": now}
-            self._bump(conn, table_id, version, **changes)
             raw = getattr(self._batch, "raw", None)
+            if self.notify_channel is not None:  # first: it reaches the others before the trigger's own
+                payload = f"{table_id} {version} {seq} {seat} {action_json}"
+                if raw is not None:
+                    raw.execute("SELECT pg_notify(%s, %s)", (self.notify_channel, payload))
+                else:
+                    conn.execute(_NOTIFY, {"n_channel": self.notify_channel, "n_payload": payload})
+            self._bump(conn, table_id, version, **changes)
             if raw is not None:  # a pipelined batch: the cursor at hand, no SQLAlchemy statement
                 raw.execute("INSERT INTO web_actions (table_id, seq, seat, action_json, created_at) "
                             "VALUES (%s, %s, %s, %s, %s)", (table_id, seq, seat, action_json, now))
@@ -369,6 +392,15 @@ class WebStore:
                         .where(seats.c.table_id == table_id, seats.c.idx == idx)
                         .values(total=total, winner=idx in winners)
                     )
+
+    def announce(self, channel: str, payload: str) -> None:
+        """NOTIFY ``channel`` with ``payload`` when the transaction commits (PostgreSQL only)."""
+        with self._write() as conn:
+            raw = getattr(self._batch, "raw", None)
+            if raw is not None:
+                raw.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+            else:
+                conn.execute(_NOTIFY, {"n_channel": channel, "n_payload": payload})
 
     def undo_actions(self, table_id: str, version: int, keep: int) -> None:
         """Take back actions: only the first ``keep`` stay, and the table moves to ``version``, in one
@@ -407,6 +439,24 @@ class WebStore:
                 conn = conn.execution_options(isolation_level="REPEATABLE READ")
             r = conn.execute(tables.select().where(tables.c.id == table_id)).first()
             return self._table(conn, r, True) if r is not None else None
+
+    def load_since(self, table_id: str, seq: int) -> tuple[int, str, tuple[tuple[int, int, str], ...]] | None:
+        """The table's version and status and its actions after the first ``seq`` ones: (seq, seat, action
+        JSON) in order; None if there is no such table. One statement, so one snapshot on any database:
+        the version read matches the actions read. (A catch-up reads only what it has not seen; whether
+        that extends its game, the version count tells: see :meth:`Room.extend`.)"""
+        query = (
+            sa.select(tables.c.version, tables.c.status, actions.c.seq, actions.c.seat, actions.c.action_json)
+            .select_from(tables.outerjoin(actions, sa.and_(actions.c.table_id == tables.c.id, actions.c.seq > seq)))
+            .where(tables.c.id == table_id)
+            .order_by(actions.c.seq)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        if not rows:
+            return None
+        moves = tuple((r.seq, r.seat, r.action_json) for r in rows if r.seq is not None)
+        return rows[0].version, rows[0].status, moves
 
     def unfinished_ids(self) -> list[str]:
         """The tables still waiting or being played (to resume after a restart)."""

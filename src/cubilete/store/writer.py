@@ -11,7 +11,9 @@ awaits :meth:`GroupWriter.run` under its lock, then broadcasts).
 
 A write that fails (a version conflict, a refused statement) must not take the others down: the batch
 is rolled back and each of its writes runs again in a transaction of its own, so exactly the failing
-ones fail. ``synchronous_commit`` stays on: a commit acknowledged is on disk.
+ones fail. A write that is expected to fail now and then (a write method marked ``alone``: a seat taken
+while another process seats someone else at the same table) gets a transaction of its own from the start.
+``synchronous_commit`` stays on: a commit acknowledged is on disk.
 """
 
 from __future__ import annotations
@@ -139,6 +141,13 @@ class GroupWriter:
                 or job[2].set_running_or_notify_cancel()]  # fmt: skip
         if not live:
             return conn
+        together = [job for job in live if not getattr(job[0], "alone", False)]
+        for group in ([together] if together else []) + [[job] for job in live if getattr(job[0], "alone", False)]:
+            conn = self._commit(group, conn)
+        return conn
+
+    def _commit(self, live: list[Job], conn: Connection | None) -> Connection | None:
+        """One transaction for ``live``; see :meth:`_write`."""
         done: list[tuple[Target, BaseException | None]] = []
         try:
             if conn is None:

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cubilete.web")
 SEND_QUEUE = 256  # frames waiting for a slow client before it is dropped
+CATCH_UP_WAIT = 2.0  # seconds a frame of a version this process has not seen yet waits for it (web/site.py)
+SIT_TRIES = 3  # a seat taken through another process at the same moment: take it in and try again
 
 
 async def store_write(store: WebStore, write: Callable[..., None], *args: Any) -> None:
@@ -130,6 +132,13 @@ class Room:
         # compare-and-set tells the site that this copy is behind
         self.drives = True
         self.moved_on: Callable[[str, int], None] | None = None
+        # the lease holder computes the chances to win and hands them to the other processes (web/site.py)
+        self.published: Callable[[str, int, list[float], bool], None] | None = None
+        self._tick = asyncio.Event()  # set (and replaced) at each broadcast: see reach()
+        # while a move (or an undo) is being written, the game already shows it but the version does not: no
+        # state is built from them then (a frame of version v showing v+1's game made players act out of turn)
+        self._unsettled = False
+        self._shown: str | None = None  # the last state frame sent to everyone: a newcomer's, meanwhile
         self.rematch: str | None = None  # the table of the rematch, once someone asked for it (web/api.py)
         if self.status != "waiting":
             self.game = self._new_game()
@@ -170,16 +179,20 @@ class Room:
     def broadcast(self) -> None:
         """Send the state to everyone at the table (one JSON text for all)."""
         self.touched = time.monotonic()
+        if self._unsettled:  # the chances of the version being left: the move's own broadcast follows
+            return
+        self._tick.set()
+        self._tick = asyncio.Event()
         self._want_win()
-        text = json.dumps({"type": "state", **self.state()}, ensure_ascii=False)
+        text = self._shown = json.dumps({"type": "state", **self.state()}, ensure_ascii=False)
         for client in list(self.clients):
             client.send(text)
 
     def _want_win(self) -> None:
         """Compute the seats' chances to win for this version in a worker thread (one at a time),
         then broadcast them; a version that has moved on meanwhile is computed next."""
-        if not self.settings.win_chances or self.game is None or len(self.seats) < 2 or (
-                self.win is not None and self.win[0] == self.version):
+        if not self.settings.win_chances or self.game is None or len(self.seats) < 2 or not self.drives or (
+                self.win is not None and self.win[0] >= self.version):  # elsewhere: from the lease holder
             return
         if self._win_task is None or self._win_task.done():
             self._win_task = asyncio.create_task(self._compute_win())
@@ -187,7 +200,7 @@ class Room:
     async def _compute_win(self) -> None:
         if self.solver is not None:  # exact chances need the win tables the solving processes build
             await self.solver.ready(self.rules)
-        while self.game is not None and (self.win is None or self.win[0] != self.version):
+        while self.drives and self.game is not None and (self.win is None or self.win[0] != self.version):
             try:
                 if self.chances is not None:  # the server: a niced process, the newest version when it is free
                     done = await self.chances.compute(self._win_job)
@@ -202,8 +215,19 @@ class Room:
                 log.warning("table %s: no win chances (%s)", self.id, exc)
                 return
             self.win = (version, probabilities, exact)
+            if self.published is not None:
+                self.published(self.id, version, probabilities, exact)
             if version == self.version:
                 self.broadcast()
+
+    def receive_win(self, version: int, probabilities: list[float], exact: bool) -> None:
+        """The chances to win of ``version``, computed by the lease holder (another process of the site): shown
+        now if this copy is at that version, or with the state of that version when this copy gets there."""
+        if len(probabilities) != len(self.seats) or (self.win is not None and self.win[0] >= version):
+            return
+        self.win = (version, probabilities, exact)
+        if version == self.version:
+            self.broadcast()
 
     def _win_job(self) -> WinJob | None:
         """The table's position now, for the chances' worker (None: already computed, or no game)."""
@@ -226,7 +250,10 @@ class Room:
         self.clients.add(client)
         self.touched = time.monotonic()
         client.send({"type": "welcome", "table": self.table, "you": {"seat": client.seat, "pid": client.pid}})
-        client.send(json.dumps({"type": "state", **self.state()}, ensure_ascii=False))
+        if self._unsettled and self._shown is not None:  # a move is being written: the state before it
+            client.send(self._shown)
+        else:
+            client.send(json.dumps({"type": "state", **self.state()}, ensure_ascii=False))
         self.schedule()
         self._presence(before, client)
         return True
@@ -274,6 +301,17 @@ class Room:
     async def _sit(self, client: Client, frame: Sit) -> None:
         if client.token_hash is None:
             raise ProtocolError("not-seated", "open the table's link in a browser to take a seat (no token given)")
+        for attempt in range(SIT_TRIES):
+            try:
+                await self._sit_once(client, frame)
+                break
+            except ProtocolError as exc:  # someone sat at another seat through another process of the site
+                if exc.code != "stale" or attempt == SIT_TRIES - 1:  # first: take their seat in and try again
+                    raise
+                await self.reach(self.version + 1)
+        self.schedule()
+
+    async def _sit_once(self, client: Client, frame: Sit) -> None:
         async with self.lock:
             if client.seat is not None or any(s.token_hash == client.token_hash for s in self.seats):
                 raise ProtocolError("already-seated", "you already have a seat at this table")
@@ -295,7 +333,6 @@ class Room:
                 self.game = self._new_game()
                 self._update_deadline()
             self.broadcast()
-        self.schedule()
 
     # --- playing -----------------------------------------------------------------------
     async def _act(self, client: Client, frame: Act) -> None:
@@ -303,6 +340,7 @@ class Room:
             action = action_from_json(frame.action)
         except CubileteError as exc:
             raise ProtocolError("bad-message", str(exc)) from None
+        await self.reach(frame.version)
         async with self.lock:
             game = self._playing()
             if client.seat is None:
@@ -343,6 +381,7 @@ class Room:
         result = None
         if game.is_over:
             result = (game.totals(), list(game.state.winners))
+        self._unsettled = True
         try:
             await self._write(
                 self.store.append_action, self.id, self.version + 1, len(game.history), seat,
@@ -352,6 +391,8 @@ class Room:
             game.undo()
             self.acted.pop()
             raise
+        finally:
+            self._unsettled = False
         self.version += 1
         self.last = (seat, action)
         if result is not None:
@@ -375,6 +416,7 @@ class Room:
         """Take back actions, the bots' included, until the person's last decision is next again (as the
         terminal game's undo does). The dice of a throw taken back come again when it is thrown again
         (they are derived from the seed and the throw's index), so the record still verifies."""
+        await self.reach(frame.version)
         async with self.lock:
             game = self._playing()
             if client.seat is None:
@@ -393,12 +435,15 @@ class Room:
                 if not game.is_over and game.state.current == human:
                     break
             keep = len(game.history)
+            self._unsettled = True
             try:
                 await self._write(self.store.undo_actions, self.id, self.version + 1, keep)
             except ProtocolError:
                 for action in reversed(taken):
                     game.apply(action)
                 raise
+            finally:
+                self._unsettled = False
             del self.acted[keep:]
             self.version += 1
             self.last = (self.acted[-1], game.history[-1]) if game.history else None
@@ -521,6 +566,68 @@ class Room:
         self.drives = drives
         self._cancel_timer()
         self.schedule()
+        self._want_win()  # the chances, too, are the lease holder's to compute
+
+    async def reach(self, version: int, timeout: float = CATCH_UP_WAIT) -> None:
+        """Wait (at most ``timeout`` seconds) until this copy is at ``version``: a client that saw a version
+        through another process of the site (after reconnecting) is ahead of this copy, which catches up
+        first rather than refusing its frame as stale. At once in one process (nothing to wait for)."""
+        if self.version >= version or self.moved_on is None:
+            return
+        self.moved_on(self.id, version)
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self.version < version:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._tick.wait(), left)
+
+    def apply_note(self, version: int, seq: int, seat: int, action_json: str) -> bool:
+        """One action committed by another process of the site, as its announcement carried it (the caller
+        holds the lock): applied if it is exactly the next one (version and place in the game), then
+        shown. False if it is not (nothing changed: the caller reads the database instead)."""
+        game = self.game
+        if version != self.version + 1 or self.status != "playing" or game is None or seq != len(game.history) + 1:
+            return False
+        try:
+            action = action_from_json(json.loads(action_json))
+            game.apply(action)
+        except (CubileteError, ValueError) as exc:
+            log.warning("table %s: announced action %d not applied (%s)", self.id, version, exc)
+            return False
+        self.acted.append(seat)
+        self.version, self.last = version, (seat, action)
+        if game.is_over:
+            self.status = "finished"
+        self._update_deadline()
+        self.broadcast()
+        return True
+
+    def extend(self, version: int, status: str, moves: tuple[tuple[int, int, str], ...]) -> bool:
+        """Catch up with what the database holds after this copy's actions (:meth:`WebStore.load_since`:
+        ``version``, ``status``, the actions (seq, seat, JSON) after ours), if that only extends our game:
+        the table was playing, and every version since ours is one of these actions, in place. An undo or a
+        seat taken would show as a version without an action (and an undo removes actions), so then this
+        returns False, changes nothing, and the caller reloads the whole table (:meth:`adopt`)."""
+        game = self.game
+        if self.status != "playing" or game is None or version - self.version != len(moves) or any(
+                seq != len(game.history) + 1 + i for i, (seq, _, _) in enumerate(moves)):
+            return False
+        try:
+            for _, _, text in moves:
+                game.apply(action_from_json(json.loads(text)))
+        except (CubileteError, ValueError) as exc:
+            log.warning("table %s: stored actions not applied (%s); reloading it", self.id, exc)
+            while len(game.history) > len(self.acted):  # back to where it was
+                game.undo()
+            return False
+        self.acted.extend(seat for _, seat, _ in moves)
+        self.version, self.status = version, status
+        self.last = (self.acted[-1], game.history[-1]) if game.history else None
+        self._update_deadline()
+        self.broadcast()
+        return True
 
     def adopt(self, row: TableRow) -> None:
         """Take the table as stored, moved on by another process of the site (the caller holds the lock):

@@ -7,9 +7,17 @@ Any process serves any table. Three things keep them one site:
   nothing and answers ``stale``. So two processes never both commit a move on the same table.
 * **Fan-out by LISTEN/NOTIFY.** A trigger (migration 0002) sends ``'<table id> <version>'`` on channel
   ``cubilete_tables`` when a table's version changes, from the sessions of a site only (``cubilete.notify``
-  is set on the store's connections). Each process listens on a connection of its own; a table it has in
-  memory and that is behind is reloaded from the database under the table's lock and broadcast to the
-  process's own clients.
+  is set on the store's connections). A move's own transaction also sends the move itself, just before:
+  ``'<table id> <version> <seq> <seat> <action JSON>'`` (:meth:`WebStore.append_action`). Both are
+  delivered at commit, in commit order, only if the commit happens. Each process listens on a connection
+  of its own; a table it has in memory and that is behind is caught up under the table's lock: the
+  announced moves that follow its version are applied as they are, without reading the database; past a
+  gap (a seat taken, an undo, a missed announcement) it reads what follows its own actions in one
+  statement (:meth:`WebStore.load_since`), and only a change that does not extend its game (an undo)
+  reloads the whole table. Each version reached is broadcast to the process's own clients.
+* **Chances to win from the lease holder.** Only the process driving a table computes its seats' chances
+  to win; it announces them (``'<table id> <version> win <exact 0/1> <p0,p1,...>'``) and the others show
+  them with that version's state.
 * **A lease per table: a session advisory lock.** The process holding ``pg_advisory_lock(hashtextextended(id,
   7))`` drives that table's bots and turn timer; the others only show them. Locks live on one connection of
   the process (:attr:`Site.lease`), so they vanish with a killed process; every ``site_poll`` seconds each
@@ -36,6 +44,7 @@ log = logging.getLogger("cubilete.web")
 CHANNEL = "cubilete_tables"
 KEY = "hashtextextended(%s, 7)"  # the advisory lock key of a table id (bigint)
 RECENT = 4096  # versions announced for tables not in memory, kept to catch up a table loaded meanwhile
+NOTES = 256  # announced moves kept per table while it catches up (more: it reads the database)
 # both ends of a site connection notice a peer that vanished without closing (a machine that lost power) in
 # about 10 + 3 x 5 = 25 s rather than the kernel's two hours: the server then ends the session, and its locks
 KEEPALIVE = "keepalives=1 keepalives_idle=10 keepalives_interval=5 keepalives_count=3"
@@ -88,6 +97,8 @@ class Site:
         self.lease: psycopg.AsyncConnection[Any] | None = None
         self._listener: psycopg.AsyncConnection[Any] | None = None
         self._pending: dict[str, int] = {}  # table id -> newest version announced, while catching up
+        self._notes: dict[str, dict[int, tuple[int, int, str]]] = {}  # table -> version -> (seq, seat, action)
+        self.applied = self.read = 0  # versions caught up from announcements / by reading the database
         self._catching: dict[str, asyncio.Task[None]] = {}
         self._recent: OrderedDict[str, int] = OrderedDict()
         self._tasks: list[asyncio.Task[None]] = []
@@ -98,6 +109,7 @@ class Site:
     async def start(self) -> None:
         """Announce this process's writes, listen to the others', and keep the leases up to date."""
         announce_moves(self.hub.store.engine)
+        self.hub.store.notify_channel = CHANNEL  # each move travels with its commit's announcement
         self.lease = await site_connection(self.dsn)
         self._tasks.append(asyncio.create_task(self._listen()))
         await asyncio.wait_for(self._listening.wait(), 30)
@@ -122,6 +134,7 @@ class Site:
     async def attach(self, room: Room) -> None:
         """A table this process has just loaded or created: it drives it if it can take its lease."""
         room.moved_on = self.behind
+        room.published = self.publish_win
         room.drives = await self.claim(room.id)
         seen = self._recent.pop(room.id, None)
         if seen is not None and seen > room.version:  # announced while the table was being loaded
@@ -242,15 +255,25 @@ class Site:
                 await asyncio.sleep(1.0)
 
     def announced(self, payload: str) -> None:
-        """One announcement ``'<table id> <version>'``."""
-        table_id, _, text = payload.partition(" ")
+        """One announcement: ``'<table id> <version>'`` (the trigger's), ``'<table id> <version> <seq> <seat>
+        <action JSON>'`` (a move, sent by its own transaction) or ``'<table id> <version> win <exact>
+        <chances>'`` (the lease holder's chances to win)."""
+        parts = payload.split(" ", 4)
         try:
-            version = int(text)
-        except ValueError:
+            table_id, version = parts[0], int(parts[1])
+            if len(parts) == 5 and parts[2] == "win":
+                self._chances(table_id, version, parts[3] == "1", [float(p) for p in parts[4].split(",")])
+                return
+            note = (int(parts[2]), int(parts[3]), parts[4]) if len(parts) == 5 else None
+        except (ValueError, IndexError):
             return
         room = self.hub.rooms.get(table_id)
         if room is not None:
             if room.version < version:
+                if note is not None:
+                    notes = self._notes.setdefault(table_id, {})
+                    if len(notes) < NOTES:
+                        notes[version] = note
                 self.behind(table_id, version)
             return
         self._recent[table_id] = version
@@ -265,6 +288,8 @@ class Site:
         room = await self.hub.room(table_id)
         if room is not None:
             room.schedule()
+            if room.drives:  # the others show the chances this process computes
+                room._want_win()
 
     def behind(self, table_id: str, version: int) -> None:
         """The table is at ``version`` in the database (or later): catch up (one task per table)."""
@@ -276,15 +301,54 @@ class Site:
         try:
             while (room := self.hub.rooms.get(table_id)) is not None and room.version < self._pending[table_id]:
                 async with room.lock:
-                    if room.version >= self._pending[table_id]:
-                        continue
-                    row = await asyncio.to_thread(self.hub.store.load_table, table_id)
-                    if row is None or row.version <= room.version:
+                    target = self._pending[table_id]
+                    if not self._apply_notes(room) and not await self._read(room) and (
+                            self._pending[table_id] == target):  # nothing announced since: nothing to wait for
                         break
-                    room.adopt(row)
                 room.schedule()
         except Exception:
             log.exception("table %s: catching up failed", table_id)
         finally:
             self._pending.pop(table_id, None)
             self._catching.pop(table_id, None)
+            self._notes.pop(table_id, None)
+
+    def _apply_notes(self, room: Room) -> bool:
+        """Apply the announced moves that follow the table's version (the caller holds its lock); True if
+        that reached every version announced so far."""
+        notes = self._notes.get(room.id, {})
+        while (note := notes.pop(room.version + 1, None)) is not None and room.apply_note(room.version + 1, *note):
+            self.applied += 1
+        for version in [v for v in notes if v <= room.version]:
+            del notes[version]
+        return room.version >= self._pending[room.id]
+
+    async def _read(self, room: Room) -> bool:
+        """Catch the table up from the database (the caller holds its lock): what follows our actions if it
+        extends our game, else the whole table. False if the database has nothing newer (the announcement
+        was this process's own, or one already caught up)."""
+        store = self.hub.store
+        game = room.game
+        found = await asyncio.to_thread(store.load_since, room.id, len(game.history) if game is not None else 0)
+        if found is not None and found[0] > room.version:
+            self.read += 1
+            if room.extend(*found):
+                return True
+            row = await asyncio.to_thread(store.load_table, room.id)
+            if row is not None and row.version > room.version:
+                room.adopt(row)
+                return True
+        return False
+
+    # --- chances to win ----------------------------------------------------------------
+    def publish_win(self, table_id: str, version: int, probabilities: list[float], exact: bool) -> None:
+        """Tell the other processes the chances to win this process (the lease holder) computed."""
+        payload = f"{table_id} {version} win {int(exact)} {','.join(repr(float(p)) for p in probabilities)}"
+        # with the moves' next group commit: off the event loop, no round trip of its own (the chances are an
+        # extra: one lost with a failed batch is replaced by the next version's)
+        self.hub.store.writer.submit(self.hub.store.announce, CHANNEL, payload)
+
+    def _chances(self, table_id: str, version: int, exact: bool, probabilities: list[float]) -> None:
+        room = self.hub.rooms.get(table_id)
+        if room is not None and not room.drives:
+            room.receive_win(version, probabilities, exact)
