@@ -137,11 +137,14 @@ def test_a_seat_taken_through_another_process_meanwhile_is_taken_in_and_the_sit_
 def test_a_move_on_a_version_this_process_has_not_seen_yet_waits_for_it(fresh_pg_url: str, quiet: WebStore) -> None:
     with running_app(fresh_pg_url) as a, running_app(fresh_pg_url) as b:
         table, tokens = playing_table(a, ["Ana", "Bea"])
-        with table_socket(b, table, tokens[0]) as ana:
+        start = stored(quiet, table)
+        assert start.game is not None
+        first = start.game.state.current  # the start throw decides who begins
+        with table_socket(b, table, tokens[first]) as ana:
             assert next_frame(ana, "state")["version"] == 0
             quiet_move(quiet, table)  # her first throw, committed (as through A) but not yet heard of by B
             ref = stored(quiet, table)
-            assert ref.game is not None and ref.game.state.current == 0
+            assert ref.game is not None and ref.game.state.current == first
             action = ref.game.legal_actions()[0]
             ana.send_json({"type": "act", "version": 1, "action": action_to_json(action)})  # seen through A
             while True:
