@@ -149,15 +149,21 @@ class Advice(Sequence[Option]):
     score)``, for callers that want the numbers without objects.
     """
 
-    __slots__ = ("_options", "_q", "table")
+    __slots__ = ("_n", "_options", "_out", "_q")
 
-    def __init__(self, table: FloatArray, q: _Query) -> None:
-        self.table = table
+    def __init__(self, out: FloatArray, n: int, q: _Query) -> None:
+        self._out = out  # rows 0 .. n - 1 are the options (the query's buffer, not sliced: one object less)
+        self._n = n
         self._q = q
         self._options: list[Option] | None = None
 
+    @property
+    def table(self) -> FloatArray:
+        """Every option as a row ``(0 = score or 1 = keep, slot or keep number, points, expected)``, best first."""
+        return self._out[: self._n]
+
     def __len__(self) -> int:
-        return len(self.table)
+        return self._n
 
     @overload
     def __getitem__(self, i: int) -> Option: ...
@@ -167,9 +173,13 @@ class Advice(Sequence[Option]):
         if self._options is not None:
             return self._options[i]
         if isinstance(i, slice):  # the first N: N objects
-            return [self[j] for j in range(*i.indices(len(self.table)))]
-        k, number, points, value = self.table[i].tolist()  # one row: one Option, whatever the index
-        best = float(self.table[0, 3])
+            return [self[j] for j in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("option index out of range")
+        k, number, points, value = self._out[i].tolist()  # one row: one Option, whatever the index
+        best = float(self._out[0, 3])
         if k == 0.0:
             return _new_tuple(Option, ("score", value, best - value, self._q.slot_by_number[number], int(points), ()))
         return _new_tuple(Option, ("keep", value, best - value, None, 0, self._q.keep_by_number[number]))
@@ -183,7 +193,7 @@ class Advice(Sequence[Option]):
     def options(self) -> list[Option]:
         """Every option, best first, as a list (built once)."""
         if self._options is None:
-            rows = self.table.tolist()
+            rows = self._out[: self._n].tolist()
             best = rows[0][3]
             slots, keep_faces, new = self._q.slot_by_number, self._q.keep_by_number, _new_tuple
             self._options = [
@@ -227,7 +237,7 @@ def advise(
     """
     q = _query(solution)
     out, n = _table(q, solution, card, dice, throw, extra_bonuses, held)
-    return Advice(out[:n], q)
+    return Advice(out, n, q)
 
 
 def option_table(
