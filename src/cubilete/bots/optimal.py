@@ -66,18 +66,26 @@ _OPTIONS: dict[tuple[object, ...], tuple[Rules, Advice]] = {}
 
 
 def exact_options(
-    rules: Rules, card: tuple[int | None, ...], hand: tuple[int, ...], throw: int, extras: int, held: tuple[int, ...]
+    rules: Rules,
+    card: tuple[int | None, ...],
+    hand: tuple[int, ...],
+    throw: int,
+    extras: int,
+    held: tuple[int, ...],
+    solution: Solution | None = None,
 ) -> Advice:
     """The advisor's options for one situation (cached: bots and the loss judge ask the same questions).
 
     The cache knows a rule set by identity (a game keeps the same object): hashing a :class:`Rules`
     costs more than the query itself. The options are built as they are read (:class:`Advice`).
+    ``solution`` is the rules' table if the caller has it already.
     """
     key = (id(rules), card, hand, throw, extras, held)
     hit = _OPTIONS.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    solution = solution_for(rules)
+    if solution is None:
+        solution = solution_for(rules)
     assert solution is not None
     options = advise(solution, card, hand, throw, extras, held)
     if len(_OPTIONS) >= 4096:
@@ -144,8 +152,9 @@ class OptimalBot:
     def choose(self, game: Game) -> Action:
         """The best option, as a game action (the first throw of a turn keeps nothing)."""
         exact_now = self.exact and not game.is_over and in_play(game) and game.state.turn.throws
-        if exact_now and solution_for(game.rules) is not None:  # the fast path: only the best option is built
-            return action_for(game, exact_options(*_situation(game)).best)
+        solution = solution_for(game.rules) if exact_now else None
+        if solution is not None:  # the fast path: only the best option is built
+            return action_for(game, exact_options(*_situation(game), solution).best)
         return action_for(game, self.analyse(game)[0])
 
 
