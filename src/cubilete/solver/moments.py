@@ -467,7 +467,7 @@ def turn_values12(
     if T.servida:
         best_scores12(T, mask, fl, V, D, INT1, A)  # first throw
     else:
-        A[:] = B
+        A = B  # the same scores on every throw: no copy
     if throws == 1:
         E[:] = A
     elif T.locked:
