@@ -131,3 +131,45 @@ class TestErrors:
     def test_bad_dice_or_throw(self, solved: Solved, dice: tuple[int, ...], throw: int) -> None:
         with pytest.raises(IllegalActionError):
             advise(solved("generala"), [None] * 11, dice, throw)
+
+
+class TestAdviceBuiltAsRead:
+    """advise's result builds an Option only when it is read; whatever is read agrees with the whole list."""
+
+    @pytest.mark.parametrize("seed", range(4))
+    def test_each_option_read_alone_is_the_listed_one(self, solved: Solved, seed: int) -> None:
+        sol = solved("generala")
+        rng = random.Random(seed)
+        card: list[int | None] = [None] * len(sol.rules.slots)
+        for _ in range(rng.randint(0, 6)):
+            card[rng.randrange(len(card))] = 0
+        dice = tuple(rng.randint(1, 6) for _ in range(5))
+        throw = rng.randint(1, 3)
+        listed = list(advise(sol, card, dice, throw))
+        n = len(listed)
+        assert len(advise(sol, card, dice, throw)) == n
+        assert [advise(sol, card, dice, throw)[i] for i in range(n)] == listed  # a fresh result per read
+        assert advise(sol, card, dice, throw)[-1] == listed[-1]
+        assert advise(sol, card, dice, throw)[1:3] == listed[1:3]
+        assert advise(sol, card, dice, throw).best == listed[0]
+        got = advise(sol, card, dice, throw)
+        assert got == listed and got == tuple(listed) and got == advise(sol, card, dice, throw)
+        assert got[:] == listed  # read after the whole list was built, too
+        with pytest.raises(IndexError):
+            advise(sol, card, dice, throw)[n]
+        with pytest.raises(TypeError):
+            hash(got)
+
+    def test_table_rows_are_the_options(self, solved: Solved) -> None:
+        sol = solved("generala")
+        card = generala_card("1", "full", "poker")
+        got = advise(sol, card, (1, 1, 4, 4, 4), throw=2)
+        keeps = sol.space.dice.keeps
+        for (kind, number, points, expected), option in zip(got.table.tolist(), got, strict=True):
+            assert expected == option.expected
+            if kind == 0:
+                assert (option.kind, option.slot, option.points) == ("score", sol.rules.slots[int(number)], points)
+            else:
+                assert (option.kind, option.keep) == ("keep", keeps[int(number)])
+        # every open box takes 1 1 4 4 4: the aces (2), the full (30), the poker (0, a scratch)
+        assert {o.slot for o in got if o.kind == "score"} == {"1", "full", "poker"}

@@ -13,6 +13,8 @@ The objective is the expected final score of one player: instant wins are not mo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cubilete.actions import Action, Roll, Score
 from cubilete.bots.approx import approx_note, approx_options, tiebreak_options, turn_start_value
 from cubilete.bots.base import Analysis, action_for, bot_seed, check_playable, held_faces, in_play
@@ -20,7 +22,7 @@ from cubilete.game import Game
 from cubilete.rules import scoring
 from cubilete.rules.model import Rules
 from cubilete.solver import Solution, SolverUnsupportedError, check_solvable
-from cubilete.solver.advisor import Option, advise, sheet_state
+from cubilete.solver.advisor import Advice, Option, advise, sheet_state
 from cubilete.solver.cache import shared_solution
 from cubilete.solver.layered import LayeredSolution, layered_options, load_layered, needs_layered
 from cubilete.solver.layered import turn_start_value as layered_turn_start
@@ -60,24 +62,32 @@ def is_exact(rules: Rules) -> bool:
     return True
 
 
-_OPTIONS: dict[tuple[object, ...], tuple[Rules, tuple[Option, ...]]] = {}
+_OPTIONS: dict[tuple[object, ...], tuple[Rules, Advice]] = {}
 
 
 def exact_options(
-    rules: Rules, card: tuple[int | None, ...], hand: tuple[int, ...], throw: int, extras: int, held: tuple[int, ...]
-) -> tuple[Option, ...]:
+    rules: Rules,
+    card: tuple[int | None, ...],
+    hand: tuple[int, ...],
+    throw: int,
+    extras: int,
+    held: tuple[int, ...],
+    solution: Solution | None = None,
+) -> Advice:
     """The advisor's options for one situation (cached: bots and the loss judge ask the same questions).
 
     The cache knows a rule set by identity (a game keeps the same object): hashing a :class:`Rules`
-    costs more than the query itself.
+    costs more than the query itself. The options are built as they are read (:class:`Advice`).
+    ``solution`` is the rules' table if the caller has it already.
     """
     key = (id(rules), card, hand, throw, extras, held)
     hit = _OPTIONS.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    solution = solution_for(rules)
+    if solution is None:
+        solution = solution_for(rules)
     assert solution is not None
-    options = tuple(advise(solution, card, hand, throw, extras, held))
+    options = advise(solution, card, hand, throw, extras, held)
     if len(_OPTIONS) >= 4096:
         _OPTIONS.clear()
     _OPTIONS[key] = (rules, options)
@@ -141,6 +151,10 @@ class OptimalBot:
 
     def choose(self, game: Game) -> Action:
         """The best option, as a game action (the first throw of a turn keeps nothing)."""
+        exact_now = self.exact and not game.is_over and in_play(game) and game.state.turn.throws
+        solution = solution_for(game.rules) if exact_now else None
+        if solution is not None:  # the fast path: only the best option is built
+            return action_for(game, exact_options(*_situation(game), solution).best)
         return action_for(game, self.analyse(game)[0])
 
 
@@ -160,7 +174,7 @@ def action_loss(game: Game, action: Action) -> float | None:
     if game.is_over or not in_play(game) or game.state.turn.throws == 0:
         return None
     if solution_for(game.rules) is not None:
-        options: tuple[Option, ...] | list[Option] = exact_options(*_situation(game))
+        options: Sequence[Option] = exact_options(*_situation(game))
     elif (layered := layered_for(game.rules)) is not None:
         options = layered_options(layered, game.seat().card, game.state.turn.dice, game.state.turn.throws)
     else:

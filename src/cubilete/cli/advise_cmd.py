@@ -200,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
             options = layered_options(layered, card, hand, args.throw)
         else:
             assert solution is not None
-            options = advise(solution, card, hand, args.throw, args.bonuses, held)
+            options = list(advise(solution, card, hand, args.throw, args.bonuses, held))  # sorted below
         extra = _win_columns(rules, card, hand, args, held)
     except SolverUnsupportedError as exc:
         raise CliError(str(exc), DATA_ERROR) from None

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 
@@ -142,6 +142,87 @@ def _query(solution: Solution) -> _Query:
     return q
 
 
+class Advice(Sequence[Option]):
+    """The options of one situation, best first: the compiled query's rows, read as :class:`Option`.
+
+    A sequence of :class:`Option` (index it, iterate it, compare it with a list), but an ``Option``
+    is built only when it is read: a bot that plays the best option builds one (:attr:`best`), a
+    coach or the CLI's top N build what they show. :attr:`table` holds every option as a row of
+    one array, ``(0 = score or 1 = keep, slot or keep number, points written, expected final
+    score)``, for callers that want the numbers without objects.
+    """
+
+    __slots__ = ("_n", "_options", "_out", "_q")
+
+    def __init__(self, out: FloatArray, n: int, q: _Query) -> None:
+        self._out = out  # rows 0 .. n - 1 are the options (the query's buffer, not sliced: one object less)
+        self._n = n
+        self._q = q
+        self._options: list[Option] | None = None
+
+    @property
+    def table(self) -> FloatArray:
+        """Every option as a row ``(0 = score or 1 = keep, slot or keep number, points, expected)``, best first."""
+        return self._out[: self._n]
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Option: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Option]: ...
+    def __getitem__(self, i: int | slice) -> Option | list[Option]:
+        if self._options is not None:
+            return self._options[i]
+        if isinstance(i, slice):  # the first N: N objects
+            return [self[j] for j in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("option index out of range")
+        k, number, points, value = self._out[i].tolist()  # one row: one Option, whatever the index
+        best = float(self._out[0, 3])
+        if k == 0.0:
+            return _new_tuple(Option, ("score", value, best - value, self._q.slot_by_number[number], int(points), ()))
+        return _new_tuple(Option, ("keep", value, best - value, None, 0, self._q.keep_by_number[number]))
+
+    @property
+    def best(self) -> Option:
+        """The best option (the first)."""
+        return self[0]
+
+    @property
+    def options(self) -> list[Option]:
+        """Every option, best first, as a list (built once)."""
+        if self._options is None:
+            rows = self._out[: self._n].tolist()
+            best = rows[0][3]
+            slots, keep_faces, new = self._q.slot_by_number, self._q.keep_by_number, _new_tuple
+            self._options = [
+                new(Option, ("score", v, best - v, slots[i], int(p), ()))
+                if k == 0.0
+                else new(Option, ("keep", v, best - v, None, 0, keep_faces[i]))
+                for k, i, p, v in rows
+            ]
+        return self._options
+
+    def __iter__(self) -> Iterator[Option]:
+        return iter(self.options)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Advice):
+            return self.options == other.options
+        if isinstance(other, list | tuple):
+            return self.options == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, so unhashable like them
+
+    def __repr__(self) -> str:
+        return f"Advice({self.options!r})"
+
+
 def advise(
     solution: Solution,
     card: Sequence[int | None],
@@ -149,24 +230,17 @@ def advise(
     throw: int,
     extra_bonuses: int = 0,
     held: Sequence[int] = (),
-) -> list[Option]:
+) -> Advice:
     """Every distinct option after throw number ``throw`` with ``dice`` on the table, best first.
 
     ``held`` lists the faces that must stay kept (locked holds only). The whole query runs in
     one compiled call (:func:`option_table`); ties keep the slots first, in sheet order, then
-    the keeps, largest first.
+    the keeps, largest first. The result is a sequence of :class:`Option` built as they are read
+    (:class:`Advice`).
     """
     q = _query(solution)
     out, n = _table(q, solution, card, dice, throw, extra_bonuses, held)
-    rows = out.tolist()
-    best = rows[0][3]
-    slots, keep_faces, new = q.slot_by_number, q.keep_by_number, _new_tuple
-    return [
-        new(Option, ("score", v, best - v, slots[i], int(p), ()))
-        if k == 0.0
-        else new(Option, ("keep", v, best - v, None, 0, keep_faces[i]))
-        for k, i, p, v in rows[:n]
-    ]
+    return Advice(out, n, q)
 
 
 def option_table(

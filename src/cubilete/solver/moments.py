@@ -195,9 +195,14 @@ def moments_layer(T: KernelTables, masks: I, V: F, W: F) -> None:
 
 
 # One pass for both moments: the values kernel's arithmetic for V (bit for bit what
-# kernels.solve_layer writes), the second moment carried along the same argmax. The rows are
-# 1-d views over the upper totals (contiguous), so the loops vectorise and nothing is allocated
-# inside them.
+# kernels.solve_layer writes), the second moment carried along the same argmax.
+#
+# Layout: every buffer row holds both moments of one hand or keep side by side, the first moment
+# in [0, width) and the second in [width, 2 width) (width = upper totals solved). A loop then
+# reads and writes a handful of rows (as the values kernel's loops do), not two arrays per moment:
+# with ten arrays in a loop, two of them written, LLVM gives up the run-time alias checks and the
+# loop stays scalar; with one written row it vectorises. The keep sums run over whole rows
+# (both moments in one loop).
 
 
 # best_scores12 carries, for the best write per hand and upper total, the variance still to come
@@ -207,48 +212,56 @@ def moments_layer(T: KernelTables, masks: I, V: F, W: F) -> None:
 
 
 @njit(cache=True, inline="always")
-def take12_plain(row: F, row2: F, after: F, after_d: F, reward: float) -> None:
+def take12_plain(row: F, width: int, after: F, after_d: F, reward: float) -> None:
     """Where a write that leaves the upper total alone has a higher mean: its value, and the variance after it."""
-    for u in range(row.shape[0]):
+    for u in range(width):
         val = reward + after[u]
-        better = val > row[u]  # branch-free, so that the loop vectorises
-        row2[u] = after_d[u] if better else row2[u]
-        row[u] = val if better else row[u]
+        cur = row[u]
+        d = after_d[u]  # every load outside the selects: a load inside one would be conditional, and scalar
+        cur2 = row[width + u]
+        better = val > cur  # branch-free, so that the loop vectorises
+        row[width + u] = d if better else cur2
+        row[u] = val if better else cur
 
 
 @njit(cache=True, inline="always")
-def take12_const(row: F, row2: F, start: int, end: int, val: float, d: float) -> None:
+def take12_const(row: F, width: int, start: int, end: int, val: float, d: float) -> None:
     """Where one option worth the same at every upper total in start .. end - 1 is better: take it."""
     for u in range(start, end):
-        better = val > row[u]
-        row2[u] = d if better else row2[u]
-        row[u] = val if better else row[u]
+        cur = row[u]
+        cur2 = row[width + u]
+        better = val > cur
+        row[width + u] = d if better else cur2
+        row[u] = val if better else cur
 
 
 @njit(cache=True, inline="always")
 def take12_upper(
-    row: F, row2: F, after: F, after_d: F, reward: float, p: int, threshold: int, upper_bonus: int
+    row: F, width: int, after: F, after_d: F, reward: float, p: int, threshold: int, upper_bonus: int
 ) -> None:  # fmt: skip
     """Writing p points in an upper box (three ranges of u, as :func:`kernels.take_upper`)."""
-    width = row.shape[0]
     a_end = min(width, max(0, threshold - p))  # u + p < threshold: no bonus, no cap
     for u in range(a_end):
         val = reward + after[u + p]
-        better = val > row[u]
-        row2[u] = after_d[u + p] if better else row2[u]
-        row[u] = val if better else row[u]
+        cur = row[u]
+        d = after_d[u + p]
+        cur2 = row[width + u]
+        better = val > cur
+        row[width + u] = d if better else cur2
+        row[u] = val if better else cur
     b_end = min(width, max(a_end, threshold))  # u < threshold <= u + p: capped, bonus paid
     val = reward + after[threshold]
     val += upper_bonus
-    take12_const(row, row2, a_end, b_end, val, after_d[threshold])
-    take12_const(row, row2, b_end, width, reward + after[threshold], after_d[threshold])  # u == threshold
+    take12_const(row, width, a_end, b_end, val, after_d[threshold])
+    take12_const(row, width, b_end, width, reward + after[threshold], after_d[threshold])  # u == threshold
 
 
 @njit(cache=True)
-def best_scores12(T: KernelTables, mask: int, fl: int, V: F, D: F, first: int, out1: F, out2: F) -> None:
+def best_scores12(T: KernelTables, mask: int, fl: int, V: F, D: F, first: int, out: F) -> None:
     """:func:`kernels.best_scores` (upper totals 0 .. width - 1) that also gives the best write's second
-    moment (``D``: the variance still to come of every state, W - V^2)."""
-    n_hands = out1.shape[0]
+    moment (``D``: the variance still to come of every state, W - V^2); rows of ``out`` as above."""
+    n_hands = out.shape[0]
+    width = out.shape[1] // 2
     n_upper = V.shape[2]
     joker_on, extra_holds = sheet_context(T, mask, fl)
     threshold, upper_bonus, is_upper, usable, equal_face = (
@@ -277,22 +290,21 @@ def best_scores12(T: KernelTables, mask: int, fl: int, V: F, D: F, first: int, o
         fl1[n_usable] = fl | (1 << flag_bit[j]) if flag_bit[j] >= 0 else fl
         n_usable += 1
     for h in range(n_hands):
-        row = out1[h]
-        row2 = out2[h]
-        row[:] = NEG
-        row2[:] = 0.0
+        row = out[h]
+        row[:width] = NEG
+        row[width:] = 0.0
         face = equal_face[h]
         if face == 0:
             for s in range(n_usable):
                 j = slots[s]
                 p = 0 if blocked[s] else pts[first, j, h]
                 if p == 0:
-                    take12_plain(row, row2, V[mask0[s], fl], D[mask0[s], fl], 0.0)
+                    take12_plain(row, width, V[mask0[s], fl], D[mask0[s], fl], 0.0)
                 elif is_upper[j] == 1 and n_upper > 1:
                     m, f = mask1[s], fl1[s]
-                    take12_upper(row, row2, V[m, f], D[m, f], float(p), p, threshold, upper_bonus)
+                    take12_upper(row, width, V[m, f], D[m, f], float(p), p, threshold, upper_bonus)
                 else:
-                    take12_plain(row, row2, V[mask1[s], fl1[s]], D[mask1[s], fl1[s]], float(p))
+                    take12_plain(row, width, V[mask1[s], fl1[s]], D[mask1[s], fl1[s]], float(p))
         else:
             for j in range(n_slots):
                 if (usable[mask, face] >> j) & 1 == 0:
@@ -302,164 +314,187 @@ def best_scores12(T: KernelTables, mask: int, fl: int, V: F, D: F, first: int, o
                     mask, fl, h, face, j, first, joker_on, extra_holds,
                 )  # fmt: skip
                 if is_upper[j] == 1 and n_upper > 1:
-                    take12_upper(row, row2, V[nmask, nfl], D[nmask, nfl], reward, p, threshold, upper_bonus)
+                    take12_upper(row, width, V[nmask, nfl], D[nmask, nfl], reward, p, threshold, upper_bonus)
                 else:
-                    take12_plain(row, row2, V[nmask, nfl], D[nmask, nfl], reward)
-        for u in range(row.shape[0]):
-            row2[u] += row[u] * row[u]
+                    take12_plain(row, width, V[nmask, nfl], D[nmask, nfl], reward)
+        for u in range(width):
+            x = row[u]
+            row[width + u] += x * x
 
 
 @njit(cache=True)
-def keep_values12(E1: F, E2: F, add: I, remove: I, K1: F, K2: F, M1: F, M2: F) -> None:
+def keep_values12(E: F, add: I, remove: I, K: F, M: F) -> None:
     """:func:`kernels.keep_values` for both moments (the first exactly as there: same sums, same order)."""
-    n_hands, n_upper = E1.shape
-    n_keeps = K1.shape[0]
-    K1[:n_hands] = E1
-    K2[:n_hands] = E2
+    n_hands, n_cols = E.shape
+    n_keeps = K.shape[0]
+    K[:n_hands] = E
     sixth = 1.0 / 6.0
-    for k in range(n_hands, n_keeps):
-        for K in (K1, K2):
-            row = K[k]
-            c0, c1, c2 = K[add[k, 0]], K[add[k, 1]], K[add[k, 2]]
-            c3, c4, c5 = K[add[k, 3]], K[add[k, 4]], K[add[k, 5]]
-            for u in range(n_upper):
-                acc = 0.0 + c0[u]
-                acc += c1[u]
-                acc += c2[u]
-                acc += c3[u]
-                acc += c4[u]
-                acc += c5[u]
-                row[u] = acc * sixth
-    closure12(K1, K2, remove, n_hands, M1, M2)
+    for k in range(n_hands, n_keeps):  # both moments in one loop over the whole row
+        row = K[k]
+        c0, c1, c2 = K[add[k, 0]], K[add[k, 1]], K[add[k, 2]]
+        c3, c4, c5 = K[add[k, 3]], K[add[k, 4]], K[add[k, 5]]
+        for u in range(n_cols):
+            acc = 0.0 + c0[u]
+            acc += c1[u]
+            acc += c2[u]
+            acc += c3[u]
+            acc += c4[u]
+            acc += c5[u]
+            row[u] = acc * sixth
+    closure12(K, remove, n_hands, M)
 
 
 @njit(cache=True, inline="always")
-def take3(row: F, row2: F, base: F, base2: F, a: F, a2: F, b: F, b2: F, c: F, c2: F) -> None:
-    """(row, row2) = the option of highest mean among base, a, b, c (earliest on ties), in one pass."""
-    for u in range(row.shape[0]):
+def take3(row: F, base: F, a: F, b: F, c: F) -> None:
+    """row = the option of highest mean among base, a, b, c (earliest on ties), both moments, in one pass."""
+    width = row.shape[0] // 2
+    for u in range(width):
         m = base[u]
-        m2 = base2[u]
-        x = a[u]
+        m2 = base[width + u]
+        x, x2 = a[u], a[width + u]  # loads outside the selects (a conditional load stays scalar)
         better = x > m
-        m2 = a2[u] if better else m2
+        m2 = x2 if better else m2
         m = x if better else m
-        x = b[u]
+        x, x2 = b[u], b[width + u]
         better = x > m
-        m2 = b2[u] if better else m2
+        m2 = x2 if better else m2
         m = x if better else m
-        x = c[u]
+        x, x2 = c[u], c[width + u]
         better = x > m
-        m2 = c2[u] if better else m2
+        m2 = x2 if better else m2
         m = x if better else m
         row[u] = m
-        row2[u] = m2
+        row[width + u] = m2
 
 
 @njit(cache=True, inline="always")
-def take_subs(row: F, row2: F, base: F, base2: F, remove: I, k: int, M1: F, M2: F) -> None:
-    """(row, row2) = the best of base and the sub-keeps of k with one die less (three a pass)."""
+def take6(row: F, base: F, a: F, b: F, c: F, d: F, e: F, f: F) -> None:
+    """:func:`take3` over six options (a second pass of three would read ``row`` while writing it: LLVM's
+    run-time alias check then fails and the loop runs scalar)."""
+    width = row.shape[0] // 2
+    for u in range(width):
+        m = base[u]
+        m2 = base[width + u]
+        x, x2 = a[u], a[width + u]
+        better = x > m
+        m2 = x2 if better else m2
+        m = x if better else m
+        x, x2 = b[u], b[width + u]
+        better = x > m
+        m2 = x2 if better else m2
+        m = x if better else m
+        x, x2 = c[u], c[width + u]
+        better = x > m
+        m2 = x2 if better else m2
+        m = x if better else m
+        x, x2 = d[u], d[width + u]
+        better = x > m
+        m2 = x2 if better else m2
+        m = x if better else m
+        x, x2 = e[u], e[width + u]
+        better = x > m
+        m2 = x2 if better else m2
+        m = x if better else m
+        x, x2 = f[u], f[width + u]
+        better = x > m
+        m2 = x2 if better else m2
+        m = x if better else m
+        row[u] = m
+        row[width + u] = m2
+
+
+@njit(cache=True, inline="always")
+def take_subs(row: F, base: F, remove: I, k: int, M: F) -> None:
+    """row = the best of base and the sub-keeps of k with one die less, in one pass (the same choice on
+    ties as the values kernel's two passes of three: the earliest option)."""
     n, s0, s1, s2, s3, s4, s5 = subs_of(remove, k)
     if n == 0:
         row[:] = base
-        row2[:] = base2
-        return
-    take3(row, row2, base, base2, M1[s0], M2[s0], M1[s1], M2[s1], M1[s2], M2[s2])
-    if n > 3:
-        take3(row, row2, row, row2, M1[s3], M2[s3], M1[s4], M2[s4], M1[s5], M2[s5])
+    elif n <= 3:
+        take3(row, base, M[s0], M[s1], M[s2])
+    else:
+        take6(row, base, M[s0], M[s1], M[s2], M[s3], M[s4], M[s5])
 
 
 @njit(cache=True)
-def closure12(K1: F, K2: F, remove: I, n_hands: int, M1: F, M2: F) -> None:
+def closure12(K: F, remove: I, n_hands: int, M: F) -> None:
     """:func:`kernels.closure`, carrying the second moment of the best sub-keep."""
-    n_keeps = K1.shape[0]
+    n_keeps = K.shape[0]
     for k in range(n_keeps - 1, n_hands - 1, -1):
-        take_subs(M1[k], M2[k], K1[k], K2[k], remove, k, M1, M2)
+        take_subs(M[k], K[k], remove, k, M)
 
 
 @njit(cache=True)
-def improve12(S1: F, S2: F, M1: F, M2: F, remove: I, E1: F, E2: F) -> None:
+def improve12(S: F, M: F, remove: I, E: F) -> None:
     """:func:`kernels.improve_with_rethrow` for both moments."""
-    for h in range(E1.shape[0]):
-        take_subs(E1[h], E2[h], S1[h], S2[h], remove, h, M1, M2)
+    for h in range(E.shape[0]):
+        take_subs(E[h], S[h], remove, h, M)
 
 
 @njit(cache=True)
-def locked_keep_values12(T: KernelTables, S1: F, S2: F, K1: F, K2: F, N1: F, N2: F) -> None:
+def locked_keep_values12(T: KernelTables, S: F, K: F, N: F) -> None:
     """:func:`kernels.locked_keep_values` for both moments."""
-    n_keeps, n_upper = K1.shape
-    n_hands = S1.shape[0]
-    b1 = np.empty(n_upper)
-    b2 = np.empty(n_upper)
+    n_keeps, n_cols = K.shape
+    width = n_cols // 2
+    n_hands = S.shape[0]
+    b = np.empty(n_cols)
     for k in range(n_hands, n_keeps):
-        row = N1[k]
-        row2 = N2[k]
+        row = N[k]
         row[:] = 0.0
-        row2[:] = 0.0
         for e in range(T.edge_ptr[k], T.edge_ptr[k + 1]):
-            b1[:] = S1[T.edge_hand[e]]
-            b2[:] = S2[T.edge_hand[e]]
-            for b in range(T.between_ptr[e], T.between_ptr[e + 1]):
-                sub = K1[T.between[b]]
-                sub2 = K2[T.between[b]]
-                for u in range(n_upper):
-                    better = sub[u] > b1[u]
-                    b2[u] = sub2[u] if better else b2[u]
-                    b1[u] = sub[u] if better else b1[u]
+            b[:] = S[T.edge_hand[e]]
+            for i in range(T.between_ptr[e], T.between_ptr[e + 1]):
+                sub = K[T.between[i]]
+                for u in range(width):
+                    x, x2, cur, cur2 = sub[u], sub[width + u], b[u], b[width + u]
+                    better = x > cur
+                    b[width + u] = x2 if better else cur2
+                    b[u] = x if better else cur
             p = T.edge_prob[e]
-            for u in range(n_upper):
-                row[u] += p * b1[u]
-                row2[u] += p * b2[u]
+            for u in range(n_cols):
+                row[u] += p * b[u]
 
 
 @njit(cache=True)
 def turn_values12(
-    T: KernelTables, mask: int, fl: int, V: F, D: F,
-    A1: F, A2: F, B1: F, B2: F, E1: F, E2: F, K1: F, K2: F, M1: F, M2: F, out1: F, out2: F,
+    T: KernelTables, mask: int, fl: int, V: F, D: F, A: F, B: F, E: F, K: F, M: F, out: F,
 ) -> None:  # fmt: skip
-    """:func:`kernels.turn_values` (lo = 0, every upper total) for both moments at once."""
-    n_hands, n_upper = E1.shape
+    """:func:`kernels.turn_values` (lo = 0, every upper total) for both moments at once: ``out[:width]``
+    the values, ``out[width:]`` the second moments."""
+    n_hands, n_cols = E.shape
     throws = T.throws
-    best_scores12(T, mask, fl, V, D, INT0, B1, B2)  # later throws
+    best_scores12(T, mask, fl, V, D, INT0, B)  # later throws
     if T.servida:
-        best_scores12(T, mask, fl, V, D, INT1, A1, A2)  # first throw
+        best_scores12(T, mask, fl, V, D, INT1, A)  # first throw
     else:
-        A1[:] = B1
-        A2[:] = B2
+        A = B  # the same scores on every throw: no copy
     if throws == 1:
-        E1[:] = A1
-        E2[:] = A2
+        E[:] = A
     elif T.locked:
-        n_keeps = K1.shape[0]
-        K1[:] = 0.0
-        K2[:] = 0.0
-        keep_values12(B1, B2, T.add, T.remove, K1, K2, M1, M2)  # Ks[throws]
-        N1, N2 = np.empty((n_keeps, n_upper)), np.empty((n_keeps, n_upper))
+        n_keeps = K.shape[0]
+        K[:] = 0.0
+        keep_values12(B, T.add, T.remove, K, M)  # Ks[throws]
+        N = np.empty((n_keeps, n_cols))
         for _t in range(throws - 1, 1, -1):  # earlier throws: the next keep must contain this one
-            locked_keep_values12(T, B1, B2, K1, K2, N1, N2)
-            K1[n_hands:] = N1[n_hands:]
-            K2[n_hands:] = N2[n_hands:]
-            K1[:n_hands] = B1
-            K2[:n_hands] = B2
-        closure12(K1, K2, T.remove, n_hands, M1, M2)
-        improve12(A1, A2, M1, M2, T.remove, E1, E2)
+            locked_keep_values12(T, B, K, N)
+            K[n_hands:] = N[n_hands:]
+            K[:n_hands] = B
+        closure12(K, T.remove, n_hands, M)
+        improve12(A, M, T.remove, E)
     else:
-        E1[:] = B1
-        E2[:] = B2
+        E[:] = B
         for t in range(throws, 1, -1):  # E holds the values after throw t
-            keep_values12(E1, E2, T.add, T.remove, K1, K2, M1, M2)
+            keep_values12(E, T.add, T.remove, K, M)
             if t == 2:
-                improve12(A1, A2, M1, M2, T.remove, E1, E2)
+                improve12(A, M, T.remove, E)
             else:
-                improve12(B1, B2, M1, M2, T.remove, E1, E2)
-    out1[:] = 0.0
-    out2[:] = 0.0
+                improve12(B, M, T.remove, E)
+    out[:] = 0.0
     for h in range(n_hands):
         p = T.first_roll[h]
-        row = E1[h]
-        row2 = E2[h]
-        for u in range(n_upper):
-            out1[u] += p * row[u]
-            out2[u] += p * row2[u]
+        row = E[h]
+        for u in range(n_cols):
+            out[u] += p * row[u]
 
 
 @njit(cache=True, parallel=True)
@@ -482,17 +517,16 @@ def solve_layer12(T: KernelTables, masks: I, V: F, W: F, D: F) -> None:
         if filled >= T.rounds:
             continue
         width = upper_width(T, mask, n_upper)
-        sh, sk = (n_hands, width), (n_keeps, width)
-        A1, A2, B1, B2, E1, E2 = (np.empty(sh), np.empty(sh), np.empty(sh), np.empty(sh), np.empty(sh), np.empty(sh))
-        K1, K2, M1, M2 = np.empty(sk), np.empty(sk), np.empty(sk), np.empty(sk)
-        out1 = np.empty(width)
-        out2 = np.empty(width)
+        sh, sk = (n_hands, 2 * width), (n_keeps, 2 * width)
+        A, B, E = np.empty(sh), np.empty(sh), np.empty(sh)
+        K, M = np.empty(sk), np.empty(sk)
+        out = np.empty(2 * width)
         for fl in range(1 << T.n_flags):
             if fl & ~flag_ok:
                 continue
-            turn_values12(T, mask, fl, V, D, A1, A2, B1, B2, E1, E2, K1, K2, M1, M2, out1, out2)
+            turn_values12(T, mask, fl, V, D, A, B, E, K, M, out)
             for u in range(width):
                 if T.reach[mask, u] == 1:
-                    V[mask, fl, u] = out1[u]
-                    W[mask, fl, u] = out2[u]
-                    D[mask, fl, u] = out2[u] - out1[u] * out1[u]
+                    V[mask, fl, u] = out[u]
+                    W[mask, fl, u] = out[width + u]
+                    D[mask, fl, u] = out[width + u] - out[u] * out[u]

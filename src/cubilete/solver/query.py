@@ -215,7 +215,6 @@ def options(
     bits = T.usable[mask, face]
     n_slots = T.req.shape[0]
     n = 0
-    values = np.empty(n_slots + keeps.shape[0])
     for j in range(n_slots):
         if (bits >> j) & 1 == 0:
             continue
@@ -235,21 +234,26 @@ def options(
         for i in range(n_slots):
             filled += (nmask >> i) & 1
         future = V[nmask, nfl, nu] if filled < T.rounds else 0.0
-        out[n, 0] = KIND_SCORE
-        out[n, 1] = j
-        out[n, 2] = p
-        values[n] = (so_far + p + bonus) + future
+        _put(out, n, KIND_SCORE, j, p, (so_far + p + bonus) + future)
         n += 1
     for i in range(keeps.shape[0]):
-        k = keeps[i]
-        out[n, 0] = KIND_KEEP
-        out[n, 1] = k
-        out[n, 2] = 0
-        values[n] = so_far + Ks[throw + 1, k]
+        _put(out, n, KIND_KEEP, keeps[i], 0, so_far + Ks[throw + 1, keeps[i]])
         n += 1
-    order = np.argsort(-values[:n], kind="mergesort")  # stable: ties keep slots first, then keeps in order
-    rows = out[:n].copy()
-    for i in range(n):
-        out[i, :3] = rows[order[i], :3]
-        out[i, 3] = values[order[i]]
     return n
+
+
+@njit(cache=True, inline="always")
+def _put(out: F, n: int, kind: int, number: int, points: int, value: float) -> None:
+    """Insert row n (kind, number, points, value) into the rows 0 .. n - 1, sorted best first: after every
+    row worth at least as much (a stable sort, so ties keep slots first, then keeps in order)."""
+    at = n
+    while at > 0 and out[at - 1, 3] < value:
+        out[at, 0] = out[at - 1, 0]
+        out[at, 1] = out[at - 1, 1]
+        out[at, 2] = out[at - 1, 2]
+        out[at, 3] = out[at - 1, 3]
+        at -= 1
+    out[at, 0] = kind
+    out[at, 1] = number
+    out[at, 2] = points
+    out[at, 3] = value
