@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from cubilete.duel.kernels import DuelTables, row_widget
+from cubilete.duel.kernels import DuelTables, joint_scores, throws_widget
 from cubilete.solver.kernels import sheet_context, slot_outcome
 from cubilete.solver.query import turn_keeps
 from cubilete.solver.tables import KernelTables
@@ -198,12 +198,46 @@ def _win(D: DuelTables, X: Duel, mover_first: bool, a: int, b: int, lead: int) -
 
 
 @njit(cache=True)
+def _turn_keeps(
+    T: KernelTables, D: DuelTables, X: Duel, mover_first: bool, s: int, o: int, lead: int, buf: np.ndarray,
+    Kx: np.ndarray,
+) -> None:  # fmt: skip
+    """Kx[t, k, 0]: P(mover wins) with keep k thrown for throw t, at the turn's one lead.
+
+    The lead is clamped into the row's window first (``JointSpace.lead_index``): the values are then
+    those of that lead's column of ``row_widget`` (the same operations on one lead instead of the whole
+    window, which the Python advisor computes), each successor read at that lead plus the box's points,
+    clamped into its own row. A turn costs about what the optimal bot's uncached turn does, whatever
+    the window's width.
+    """
+    n_hands = T.first_roll.shape[0]
+    n_keeps = Kx.shape[1]
+    row = D.pair_row[0 if mover_first else 1, s, o]
+    lo = D.row_lo[row]
+    width = D.row_off[row + 1] - D.row_off[row]
+    at = lo + min(max(lead - lo, 0), width - 1)
+    S1 = buf[:n_hands].reshape(n_hands, 1)
+    S23 = buf[n_hands : 2 * n_hands].reshape(n_hands, 1)
+    E = buf[2 * n_hands : 3 * n_hands].reshape(n_hands, 1)
+    M = buf[3 * n_hands : 3 * n_hands + n_keeps].reshape(n_keeps, 1)
+    m = D.row_m[row]
+    joint_scores(T, D, X.V, 0, at, m, s, o, 0, S23)
+    S1[:] = S23
+    if T.servida:
+        joint_scores(T, D, X.V, 0, at, m, s, o, 1, S1)
+    throws_widget(T, S1, S23, E, Kx, M)
+
+
+@njit(cache=True)
 def _choose_exact(
     T: KernelTables, D: DuelTables, X: Duel, Kx: np.ndarray, sub_ptr: np.ndarray, sub_list: np.ndarray,
     mover_first: bool, mask: int, fl: int, upraw: int, s: int, o: int, lead: int, other_done: bool, h: int,
-    throw: int, width: int,
+    throw: int,
 ) -> int:  # fmt: skip
-    """The exact bot's first option (duel.advisor.duel_advise): SCORE_BASE + slot, or a keep number."""
+    """The exact bot's first option (duel.advisor.duel_advise): SCORE_BASE + slot, or a keep number.
+
+    A box is valued at the real lead plus its points (``after_move``), a keep by ``Kx[throw + 1, k, 0]``
+    (the advisor's keep values at the lead clamped into the row, as ``_keep_values`` and ``lead_index``)."""
     first = 1 if throw == 1 else 0
     joker_on, extra_holds = sheet_context(T, mask, fl)
     face = T.equal_face[h]
@@ -243,12 +277,10 @@ def _choose_exact(
         if value > best:
             best = value
             choice = SCORE_BASE + j
-    if throw < T.throws:
-        row = D.pair_row[0 if mover_first else 1, s, o]
-        i = min(max(lead - D.row_lo[row], 0), width - 1)  # JointSpace.lead_index
+    if throw < T.throws:  # Kx: the keeps' values at the turn's lead clamped into its row (_turn_keeps)
         for q in range(sub_ptr[h], sub_ptr[h + 1]):
             k = sub_list[q]
-            value = Kx[throw + 1, k, i]
+            value = Kx[throw + 1, k, 0]
             if value > best:
                 best = value
                 choice = k
@@ -287,12 +319,9 @@ def _play(
         if kinds[seats[s]] == 1:
             exact = True
     n_hands = T.first_roll.shape[0]
-    wmax = X.max_width if exact else 1
-    size = n_hands * wmax
-    ksize = P.n_keeps * wmax
-    buf = np.empty(3 * size + (T.throws + 2) * ksize) if exact else np.empty(1)
-    Kx = np.zeros((1, 1, 1))
-    sx = so = lead = width = 0
+    buf = np.empty(3 * n_hands + P.n_keeps) if exact else np.empty(1)  # S1, S23, E, M of one lead
+    Kx = np.zeros((T.throws + 1, P.n_keeps, 1)) if exact else np.zeros((1, 1, 1))
+    sx = so = lead = 0
     other_done = mover_first = False
     idx = 0
     steps = 0
@@ -349,15 +378,6 @@ def _play(
             mover_first = cur == order[0]
             sx = _sheet(D, m, f0, upraw[cur])
             so = _sheet(D, mask[other], fl[other], upraw[other])
-            row = D.pair_row[0 if mover_first else 1, sx, so]
-            width = D.row_off[row + 1] - D.row_off[row]
-            sz, kz = n_hands * width, P.n_keeps * width
-            S1 = buf[:sz].reshape(n_hands, width)
-            S23 = buf[sz : 2 * sz].reshape(n_hands, width)
-            E = buf[2 * sz : 3 * sz].reshape(n_hands, width)
-            M = buf[3 * sz : 3 * sz + kz].reshape(P.n_keeps, width)
-            Kx = buf[3 * sz + kz : 3 * sz + kz + (T.throws + 1) * kz].reshape(T.throws + 1, P.n_keeps, width)
-            row_widget(T, D, X.V, 0, row, S1, S23, E, Kx, M)
             other_total = 0
             for j in range(n_slots):
                 if card[other, j] > 0:
@@ -367,6 +387,8 @@ def _play(
             other_total += extras[other] * T.extra_bonus
             lead = so_far - other_total
             other_done = not (turns[other] < P.turns and mask[other] != full)
+            if T.throws > 1:
+                _turn_keeps(T, D, X, mover_first, sx, so, lead, buf, Kx)
         elif cached:
             Ks = Kc[(m * n_f + f0) * n_upper + u]
         elif T.throws > 1:
@@ -388,7 +410,7 @@ def _play(
             if kind == 1:
                 c = _choose_exact(
                     T, D, X, Kx, P.sub_ptr, P.sub_list, mover_first, m, f0, upraw[cur], sx, so, lead, other_done, h,
-                    throw, width,
+                    throw,
                 )  # fmt: skip
             else:
                 c = _choose(T, V, Ks, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far)
