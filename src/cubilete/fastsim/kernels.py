@@ -26,8 +26,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from cubilete.duel.kernels import DuelTables, joint_scores, throws_widget
-from cubilete.solver.kernels import sheet_context, slot_outcome
+from cubilete.duel.kernels import DuelTables, instant_wins, throws_widget
+from cubilete.solver.kernels import NEG, sheet_context, slot_outcome
 from cubilete.solver.query import turn_keeps
 from cubilete.solver.tables import KernelTables
 
@@ -44,6 +44,7 @@ STAND = 20_000
 # end reasons, as cubilete.state.EndReason
 POINTS, INSTANT, TIEBREAK, SHARED = 0, 1, 2, 3
 MAX_TIEBREAK_ROUNDS = 100
+MEMO = 512  # points a move can bring that the exact bot's turn remembers successors for (more: read each time)
 
 
 class Params(NamedTuple):
@@ -200,7 +201,7 @@ def _win(D: DuelTables, X: Duel, mover_first: bool, a: int, b: int, lead: int) -
 @njit(cache=True)
 def _turn_keeps(
     T: KernelTables, D: DuelTables, X: Duel, mover_first: bool, s: int, o: int, lead: int, buf: np.ndarray,
-    Kx: np.ndarray,
+    Kx: np.ndarray, memo_s: np.ndarray, memo_v: np.ndarray,
 ) -> None:  # fmt: skip
     """Kx[t, k, 0]: P(mover wins) with keep k thrown for throw t, at the turn's one lead.
 
@@ -221,11 +222,70 @@ def _turn_keeps(
     E = buf[2 * n_hands : 3 * n_hands].reshape(n_hands, 1)
     M = buf[3 * n_hands : 3 * n_hands + n_keeps].reshape(n_keeps, 1)
     m = D.row_m[row]
-    joint_scores(T, D, X.V, 0, at, m, s, o, 0, S23)
+    memo_s[:] = -1
+    _turn_scores(T, D, X, m, s, o, at, 0, S23, memo_s, memo_v)
     S1[:] = S23
     if T.servida:
-        joint_scores(T, D, X.V, 0, at, m, s, o, 1, S1)
+        _turn_scores(T, D, X, m, s, o, at, 1, S1, memo_s, memo_v)
     throws_widget(T, S1, S23, E, Kx, M)
+
+
+@njit(cache=True)
+def _turn_scores(
+    T: KernelTables, D: DuelTables, X: Duel, m: int, s: int, o: int, at: int, first: int, out: np.ndarray,
+    memo_s: np.ndarray, memo_v: np.ndarray,
+) -> None:  # fmt: skip
+    """out[h, 0] = best P(mover wins) over the usable slots for hand h at the lead ``at``: the column of
+    :func:`cubilete.duel.kernels.joint_scores` at that lead (the same values: a successor's value is read
+    at the lead plus the points, clamped into its row). Many hands lead to the same successor and points
+    (a scratch, the same upper count): ``memo_v[j, points]`` keeps the value read for the successor
+    ``memo_s[j, points]`` (-1: none yet), so the table is read a few dozen times a turn, not thousands."""
+    n_hands = out.shape[0]
+    n_memo = memo_s.shape[1]
+    mask, fl, u = D.sheet_mask[s], D.sheet_fl[s], D.sheet_u[s]
+    n_upper = D.sheet_id.shape[2]
+    joker_on, extra_holds = sheet_context(T, mask, fl)
+    other_done = D.sheet_done[o] == 1
+    for h in range(n_hands):
+        if first == 1 and (D.servida_hand[h] == 0 or instant_wins(D, s, h)):
+            continue  # the later-throw score stands (an instant win's is never read)
+        best = NEG
+        face = T.equal_face[h]
+        bits = T.usable[mask, face]
+        for j in range(T.req.shape[0]):
+            if (bits >> j) & 1 == 0:
+                continue
+            p, nmask, nfl, reward = slot_outcome(
+                T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus,
+                mask, fl, h, face, j, first, joker_on, extra_holds,
+            )  # fmt: skip
+            rew = int(reward)
+            nu = u
+            if T.is_upper[j] == 1 and n_upper > 1:
+                nu = min(n_upper - 1, u + p)
+                if u < T.threshold <= u + p:
+                    rew += T.upper_bonus
+            s2 = D.sheet_id[nmask, nfl, nu]
+            if 0 <= rew < n_memo and memo_s[j, rew] == s2:
+                v = memo_v[j, rew]
+            else:
+                shift = rew + at
+                if not other_done:
+                    nr = D.pair_row[1 - m, o, s2]
+                    top = D.row_off[nr + 1] - D.row_off[nr] - 1
+                    v = 1.0 - X.V[D.row_off[nr] + min(max(-shift - D.row_lo[nr], 0), top)]
+                elif D.sheet_done[s2] == 0:
+                    nr = D.pair_row[m, s2, o]
+                    top = D.row_off[nr + 1] - D.row_off[nr] - 1
+                    v = X.V[D.row_off[nr] + min(max(shift - D.row_lo[nr], 0), top)]
+                else:
+                    v = 1.0 if shift > 0 else (D.tie[m] if shift == 0 else 0.0)
+                if 0 <= rew < n_memo:
+                    memo_s[j, rew] = s2
+                    memo_v[j, rew] = v
+            if v > best:
+                best = v
+        out[h, 0] = best
 
 
 @njit(cache=True)
@@ -321,6 +381,8 @@ def _play(
     n_hands = T.first_roll.shape[0]
     buf = np.empty(3 * n_hands + P.n_keeps) if exact else np.empty(1)  # S1, S23, E, M of one lead
     Kx = np.zeros((T.throws + 1, P.n_keeps, 1)) if exact else np.zeros((1, 1, 1))
+    memo_s = np.full((n_slots, MEMO if exact else 1), -1, dtype=np.int64)
+    memo_v = np.zeros((n_slots, MEMO if exact else 1))
     sx = so = lead = 0
     other_done = mover_first = False
     idx = 0
@@ -388,7 +450,7 @@ def _play(
             lead = so_far - other_total
             other_done = not (turns[other] < P.turns and mask[other] != full)
             if T.throws > 1:
-                _turn_keeps(T, D, X, mover_first, sx, so, lead, buf, Kx)
+                _turn_keeps(T, D, X, mover_first, sx, so, lead, buf, Kx, memo_s, memo_v)
         elif cached:
             Ks = Kc[(m * n_f + f0) * n_upper + u]
         elif T.throws > 1:
