@@ -155,6 +155,7 @@ def duel_study(games: int, check_games: int = 0) -> list[str]:
         "|---|---:|---:|---:|---|---:|---|---|---|",
     ]
     checks: list[str] = []
+    tables: list[str] = []
     played: list[str] = []
     for rules in duel_rules():
         assert isinstance(rules, Rules)
@@ -198,6 +199,7 @@ def duel_study(games: int, check_games: int = 0) -> list[str]:
             print(f"exact vs exact {rules.name}: first player {x.mean():.5f} (table {table:.5f})", flush=True)
         else:
             checks.append(f"| {rules.name} | {table:.6f} | - | - | - | - | - | - |")
+        tables.append(f"{rules.name} `{solution.digest[:16]}` ({solution.joint.n_cells:,} values)")
     lines += [
         "",
         "What the two-player tables predict (the first player's chance when **both** play the exact bot; "
@@ -207,6 +209,8 @@ def duel_study(games: int, check_games: int = 0) -> list[str]:
         "| rules | table: first player wins | games | measured | 95% interval | table inside | seed | SHA-256 |",
         "|---|---:|---:|---:|---|---|---|---|",
         *checks,
+        "",
+        "The two-player tables read (SHA-256 of their values, first 16 hex digits): " + "; ".join(tables) + ".",
         "",
         "The table does not predict the exact bot's result against the optimal bot: the table assumes an "
         "opponent who also plays to win, and the optimal bot plays for expected points instead (a weaker "
