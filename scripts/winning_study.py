@@ -3,6 +3,7 @@
     PYTHONPATH=src python scripts/winning_study.py                          # 200,000 games a study (~5 CPU min)
     PYTHONPATH=src python scripts/winning_study.py --games 20000 --print    # smaller, to the terminal only
     PYTHONPATH=src python scripts/winning_study.py --win-deals FILE         # add the win bot's paired deals
+    PYTHONPATH=src python scripts/winning_study.py --exact-only --exact-check 50000   # only exact vs optimal
 
 Compiled studies (:mod:`cubilete.fastsim`, the optimal bot in every seat): the advantage of the seat
 that starts, heads-up and at 3 and 4 players, in Generala and a few other presets. The win bot is
@@ -32,6 +33,7 @@ from cubilete.sim import Z95, wilson
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "WINNING.md"
 BEGIN, END = "<!-- fastsim:begin -->", "<!-- fastsim:end -->"
+EXACT_BEGIN, EXACT_END = "<!-- exact-study:begin -->", "<!-- exact-study:end -->"
 SEED = "winning-study"
 ORDINALS = ["1st", "2nd", "3rd", "4th"]
 
@@ -133,21 +135,41 @@ def win_bot_lines(path: Path | None) -> list[str]:
     ]
 
 
-def duel_study(games: int) -> list[str]:
-    """Exact against optimal, compiled and paired, on the rule sets with a two-player table."""
+def duel_rules() -> list[object]:
+    """The rule sets of the exact-bot study: the pocket Generala, and full Generala once its table is cached."""
     from cubilete.rules import load_rules
 
+    return [load_rules(str(ROOT / "examples" / "house-rules" / "generala-mini-duel.toml")), find_rules("generala")]
+
+
+def duel_study(games: int, check_games: int = 0) -> list[str]:
+    """Exact against optimal, compiled and paired, on the rule sets with a two-player table; with
+    ``check_games``, exact against exact too (the first player's share against the table's value)."""
+    from cubilete.bots.exact import duel_for
+    from cubilete.rules.model import Rules
+
     lines = [
+        EXACT_BEGIN,
         "| rules | deals | games | exact - optimal, wins (percentage points) | 95% interval | points per game "
         "| 95% interval | seed | SHA-256 |",
         "|---|---:|---:|---:|---|---:|---|---|---|",
     ]
-    for path in [ROOT / "examples" / "house-rules" / "generala-mini-duel.toml"]:
-        rules = load_rules(str(path))
-        if fastsim.unsupported(rules, ["exact", "optimal"], "paired") is not None:
+    checks: list[str] = []
+    tables: list[str] = []
+    played: list[str] = []
+    for rules in duel_rules():
+        assert isinstance(rules, Rules)
+        why = fastsim.unsupported(rules, ["exact", "optimal"], "paired")
+        if why is not None:
+            print(f"exact vs optimal {rules.name}: skipped ({why})", flush=True)
             continue
+        solution = duel_for(rules)
+        assert solution is not None
+        played.append(rules.name)
         seed = f"{SEED}:{rules.name}:exact"
+        cpu = time.process_time()
         batch = fastsim.play(rules, ["exact", "optimal"], seed, games, "paired")
+        cpu = time.process_time() - cpu
         s, w = batch.scores.astype(np.float64), batch.won.astype(np.float64)
         wins = (w[:, 0, 0] + w[:, 1, 1] - w[:, 0, 1] - w[:, 1, 0]) / 2
         points = (s[:, 0, 0] + s[:, 1, 1] - s[:, 0, 1] - s[:, 1, 0]) / 2
@@ -158,18 +180,69 @@ def duel_study(games: int) -> list[str]:
             cells.append(f"{scale * m:+.2f} | [{scale * (m - half):+.2f}, {scale * (m + half):+.2f}]")
         lines.append(f"| {rules.name} | {games:,} | {2 * games:,} | {cells[0]} | {cells[1]} | `{seed}` | "
                      f"`{digest(batch)}` |")  # fmt: skip
-        print(f"exact vs optimal {rules.name}: {cells}", flush=True)
+        print(f"exact vs optimal {rules.name}: {cells} ({cpu:.0f} CPU s)", flush=True)
+        table = solution.first_player_wins
+        if check_games:
+            cseed = f"{SEED}:{rules.name}:exact-self"
+            cb = fastsim.play(rules, ["exact", "exact"], cseed, check_games, "table")
+            rows = np.arange(check_games)
+            won = cb.won[rows, 0, cb.starter[:, 0]].astype(np.float64)
+            both = cb.won[:, 0, :2].sum(axis=1) == 2  # a shared win (rare): half to each
+            x = np.where(both, 0.5, won)
+            half = Z95 * float(x.std(ddof=1)) / math.sqrt(check_games)
+            inside = abs(float(x.mean()) - table) <= half
+            checks.append(
+                f"| {rules.name} | {table:.6f} | {check_games:,} | {pct(float(x.mean()))} | "
+                f"{pct(float(x.mean()) - half)} - {pct(float(x.mean()) + half)} | {'yes' if inside else 'NO'} | "
+                f"`{cseed}` | `{digest(cb)}` |"
+            )
+            print(f"exact vs exact {rules.name}: first player {x.mean():.5f} (table {table:.5f})", flush=True)
+        else:
+            checks.append(f"| {rules.name} | {table:.6f} | - | - | - | - | - | - |")
+        tables.append(f"{rules.name} `{solution.digest[:16]}` ({solution.joint.n_cells:,} values)")
     lines += [
+        "",
+        "What the two-player tables predict (the first player's chance when **both** play the exact bot; "
+        "the compiled exact bot against itself over the games shown, the first player's share of the wins with "
+        "its 95% interval):",
+        "",
+        "| rules | table: first player wins | games | measured | 95% interval | table inside | seed | SHA-256 |",
+        "|---|---:|---:|---:|---|---|---|---|",
+        *checks,
+        "",
+        "The two-player tables read (SHA-256 of their values, first 16 hex digits): " + "; ".join(tables) + ".",
+        "",
+        "The table does not predict the exact bot's result against the optimal bot: the table assumes an "
+        "opponent who also plays to win, and the optimal bot plays for expected points instead (a weaker "
+        "opponent for the purpose of winning, but not the one the table's values describe); that edge is only "
+        "measured, above.",
         "",
         "The pocket Generala is `examples/house-rules/generala-mini-duel.toml`. The reduced Generalas of the "
         "two-player section are not measured here (their tables are solved by `scripts/winning_duel.py` and not "
-        "kept in the repository), nor full Generala, whose two-player table is not solved yet: once it is in the "
-        "cache, add its rules to `duel_study` and the exact bot plays it compiled.",
+        "kept in the repository)"
+        + (
+            "."
+            if "generala" in played
+            else ", nor full Generala, whose two-player table (3.2 GB) was not in the cache of this run "
+            "(`cubilete solve --rules generala --players 2`, then run this script again)."
+        )
+        + " Full Generala's exact bot is compiled like the optimal bot: each turn it values only the lead on the "
+        "table (the successors' values read at that lead plus the points), not the whole window of leads.",
+        EXACT_END,
     ]
     return lines
 
 
-def section(games: int, win_deals: Path | None) -> str:
+def write_exact(text: str) -> None:
+    """Replace only the exact-bot block of the doc (``--exact-only``)."""
+    doc = DOC.read_text(encoding="utf-8")
+    if EXACT_BEGIN not in doc or EXACT_END not in doc:
+        raise SystemExit(f"{DOC}: no {EXACT_BEGIN} ... {EXACT_END} block; run the whole study once")
+    doc = doc[: doc.index(EXACT_BEGIN)] + text.rstrip("\n") + doc[doc.index(EXACT_END) + len(EXACT_END) :]
+    DOC.write_text(doc, encoding="utf-8")
+
+
+def section(games: int, win_deals: Path | None, check_games: int = 0) -> str:
     started = time.perf_counter()
     cpu0 = os.times()
     load = os.getloadavg()[0]
@@ -232,7 +305,7 @@ def section(games: int, win_deals: Path | None) -> str:
         "The exact bot against the optimal bot, compiled, paired deals (the edge is the exact bot's win rate "
         "minus the optimal bot's, per deal; a shared win counts for both):",
         "",
-        *duel_study(games),
+        *duel_study(games, check_games),
         "",
     ]
     cpu1 = os.times()
@@ -262,8 +335,24 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200_000, help="games per study (default 200,000)")
     parser.add_argument("--win-deals", type=Path, help="the win bot's deals, as written by win_study.py --out")
     parser.add_argument("--print", action="store_true", help="print the section instead of writing the doc")
+    parser.add_argument("--exact-check", type=int, default=0, metavar="N",
+                        help="also play N games of the exact bot against itself (the table's prediction)")
+    parser.add_argument("--exact-only", action="store_true",
+                        help="only the exact-bot block (exact vs optimal, the tables' predictions)")
     args = parser.parse_args()
-    text = section(args.games, args.win_deals)
+    if args.exact_only:
+        started, load = time.perf_counter(), os.getloadavg()[0]
+        block = "\n".join(duel_study(args.games, args.exact_check)) + "\n"
+        note = (f"(This block: `scripts/winning_study.py --exact-only --exact-check {args.exact_check}`, "
+                f"{time.perf_counter() - started:.0f} s wall, load average {load:.1f} at the start.)")
+        block = block.replace(EXACT_END, note + "\n" + EXACT_END)
+        if args.print:
+            sys.stdout.write(block)
+        else:
+            write_exact(block)
+            print(f"wrote the exact-bot block of {DOC.relative_to(ROOT)}")
+        return
+    text = section(args.games, args.win_deals, args.exact_check)
     if args.print:
         sys.stdout.write(text)
     else:

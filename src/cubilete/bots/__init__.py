@@ -13,6 +13,7 @@ changes the game. ``analyse`` returns the options it weighs, best first. Levels:
 * ``lookahead``: that approximate search on every rule set;
 * ``win``: the best probability of winning against the opponents' positions (:mod:`cubilete.bots.win`).
 * ``exact``: plays heads-up to win from the exact two-player table (:mod:`cubilete.duel`).
+* ``target:T``: the best probability of a final score of at least T (:mod:`cubilete.bots.target`).
 
 Every bot is reproducible from its seed.
 
@@ -37,6 +38,7 @@ from cubilete.bots.heuristic import HeuristicBot
 from cubilete.bots.levels import LEVEL_SLIPS, LevelBot, Slips
 from cubilete.bots.optimal import LookaheadBot, OptimalBot, action_loss, is_exact, optimal_options, solution_for
 from cubilete.bots.random_bot import RandomBot
+from cubilete.bots.target import TargetBot, parse_target
 from cubilete.bots.win import WinBot
 
 BotFactory = Callable[[int | str | None], Strategy]
@@ -59,6 +61,7 @@ BOT_LEVELS: dict[str, BotFactory] = {
     "exact": ExactBot,
 }
 DEFAULT_LEVEL = "random"
+FAMILIES = ("target:T",)  # levels with a number: bot:target:200
 
 
 def is_bot_spec(spec: str) -> bool:
@@ -81,8 +84,13 @@ def bot_level(spec: str) -> str:
     if not is_bot_spec(word):
         raise UnknownBotError(f"{spec!r} is not a bot; write bot or bot:LEVEL (levels: {', '.join(BOT_LEVELS)})")
     level = word.partition(":")[2].strip() or DEFAULT_LEVEL
+    family, _, number = level.partition(":")
+    if family.strip() == "target":
+        return f"target:{parse_target(number)}"
     if level not in BOT_LEVELS:
-        raise UnknownBotError(f"unknown bot level {level!r} in {spec!r}; levels: {', '.join(BOT_LEVELS)}")
+        raise UnknownBotError(
+            f"unknown bot level {level!r} in {spec!r}; levels: {', '.join([*BOT_LEVELS, *FAMILIES])}"
+        )
     return level
 
 
@@ -92,7 +100,10 @@ def make_bot(spec: str, seed: int | str | None = None) -> Strategy:
     >>> make_bot("bot:optimal", seed=3).name
     'optimal'
     """
-    return BOT_LEVELS[bot_level(spec)](seed)
+    level = bot_level(spec)
+    if level.startswith("target:"):
+        return TargetBot(int(level.partition(":")[2]), seed)
+    return BOT_LEVELS[level](seed)
 
 
 __all__ = [
@@ -109,6 +120,7 @@ __all__ = [
     "RandomBot",
     "Slips",
     "Strategy",
+    "TargetBot",
     "UnknownBotError",
     "WinBot",
     "action_loss",

@@ -26,8 +26,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from cubilete.duel.kernels import DuelTables, row_widget
-from cubilete.solver.kernels import sheet_context, slot_outcome
+from cubilete.duel.kernels import DuelTables, instant_wins, throws_widget
+from cubilete.solver.kernels import NEG, sheet_context, slot_outcome
 from cubilete.solver.query import turn_keeps
 from cubilete.solver.tables import KernelTables
 
@@ -44,6 +44,7 @@ STAND = 20_000
 # end reasons, as cubilete.state.EndReason
 POINTS, INSTANT, TIEBREAK, SHARED = 0, 1, 2, 3
 MAX_TIEBREAK_ROUNDS = 100
+MEMO = 512  # points a move can bring that the exact bot's turn remembers successors for (more: read each time)
 
 
 class Params(NamedTuple):
@@ -198,12 +199,105 @@ def _win(D: DuelTables, X: Duel, mover_first: bool, a: int, b: int, lead: int) -
 
 
 @njit(cache=True)
+def _turn_keeps(
+    T: KernelTables, D: DuelTables, X: Duel, mover_first: bool, s: int, o: int, lead: int, buf: np.ndarray,
+    Kx: np.ndarray, memo_s: np.ndarray, memo_v: np.ndarray,
+) -> None:  # fmt: skip
+    """Kx[t, k, 0]: P(mover wins) with keep k thrown for throw t, at the turn's one lead.
+
+    The lead is clamped into the row's window first (``JointSpace.lead_index``): the values are then
+    those of that lead's column of ``row_widget`` (the same operations on one lead instead of the whole
+    window, which the Python advisor computes), each successor read at that lead plus the box's points,
+    clamped into its own row. A turn costs about what the optimal bot's uncached turn does, whatever
+    the window's width.
+    """
+    n_hands = T.first_roll.shape[0]
+    n_keeps = Kx.shape[1]
+    row = D.pair_row[0 if mover_first else 1, s, o]
+    lo = D.row_lo[row]
+    width = D.row_off[row + 1] - D.row_off[row]
+    at = lo + min(max(lead - lo, 0), width - 1)
+    S1 = buf[:n_hands].reshape(n_hands, 1)
+    S23 = buf[n_hands : 2 * n_hands].reshape(n_hands, 1)
+    E = buf[2 * n_hands : 3 * n_hands].reshape(n_hands, 1)
+    M = buf[3 * n_hands : 3 * n_hands + n_keeps].reshape(n_keeps, 1)
+    m = D.row_m[row]
+    memo_s[:] = -1
+    _turn_scores(T, D, X, m, s, o, at, 0, S23, memo_s, memo_v)
+    S1[:] = S23
+    if T.servida:
+        _turn_scores(T, D, X, m, s, o, at, 1, S1, memo_s, memo_v)
+    throws_widget(T, S1, S23, E, Kx, M)
+
+
+@njit(cache=True)
+def _turn_scores(
+    T: KernelTables, D: DuelTables, X: Duel, m: int, s: int, o: int, at: int, first: int, out: np.ndarray,
+    memo_s: np.ndarray, memo_v: np.ndarray,
+) -> None:  # fmt: skip
+    """out[h, 0] = best P(mover wins) over the usable slots for hand h at the lead ``at``: the column of
+    :func:`cubilete.duel.kernels.joint_scores` at that lead (the same values: a successor's value is read
+    at the lead plus the points, clamped into its row). Many hands lead to the same successor and points
+    (a scratch, the same upper count): ``memo_v[j, points]`` keeps the value read for the successor
+    ``memo_s[j, points]`` (-1: none yet), so the table is read a few dozen times a turn, not thousands."""
+    n_hands = out.shape[0]
+    n_memo = memo_s.shape[1]
+    mask, fl, u = D.sheet_mask[s], D.sheet_fl[s], D.sheet_u[s]
+    n_upper = D.sheet_id.shape[2]
+    joker_on, extra_holds = sheet_context(T, mask, fl)
+    other_done = D.sheet_done[o] == 1
+    for h in range(n_hands):
+        if first == 1 and (D.servida_hand[h] == 0 or instant_wins(D, s, h)):
+            continue  # the later-throw score stands (an instant win's is never read)
+        best = NEG
+        face = T.equal_face[h]
+        bits = T.usable[mask, face]
+        for j in range(T.req.shape[0]):
+            if (bits >> j) & 1 == 0:
+                continue
+            p, nmask, nfl, reward = slot_outcome(
+                T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus,
+                mask, fl, h, face, j, first, joker_on, extra_holds,
+            )  # fmt: skip
+            rew = int(reward)
+            nu = u
+            if T.is_upper[j] == 1 and n_upper > 1:
+                nu = min(n_upper - 1, u + p)
+                if u < T.threshold <= u + p:
+                    rew += T.upper_bonus
+            s2 = D.sheet_id[nmask, nfl, nu]
+            if 0 <= rew < n_memo and memo_s[j, rew] == s2:
+                v = memo_v[j, rew]
+            else:
+                shift = rew + at
+                if not other_done:
+                    nr = D.pair_row[1 - m, o, s2]
+                    top = D.row_off[nr + 1] - D.row_off[nr] - 1
+                    v = 1.0 - X.V[D.row_off[nr] + min(max(-shift - D.row_lo[nr], 0), top)]
+                elif D.sheet_done[s2] == 0:
+                    nr = D.pair_row[m, s2, o]
+                    top = D.row_off[nr + 1] - D.row_off[nr] - 1
+                    v = X.V[D.row_off[nr] + min(max(shift - D.row_lo[nr], 0), top)]
+                else:
+                    v = 1.0 if shift > 0 else (D.tie[m] if shift == 0 else 0.0)
+                if 0 <= rew < n_memo:
+                    memo_s[j, rew] = s2
+                    memo_v[j, rew] = v
+            if v > best:
+                best = v
+        out[h, 0] = best
+
+
+@njit(cache=True)
 def _choose_exact(
     T: KernelTables, D: DuelTables, X: Duel, Kx: np.ndarray, sub_ptr: np.ndarray, sub_list: np.ndarray,
     mover_first: bool, mask: int, fl: int, upraw: int, s: int, o: int, lead: int, other_done: bool, h: int,
-    throw: int, width: int,
+    throw: int,
 ) -> int:  # fmt: skip
-    """The exact bot's first option (duel.advisor.duel_advise): SCORE_BASE + slot, or a keep number."""
+    """The exact bot's first option (duel.advisor.duel_advise): SCORE_BASE + slot, or a keep number.
+
+    A box is valued at the real lead plus its points (``after_move``), a keep by ``Kx[throw + 1, k, 0]``
+    (the advisor's keep values at the lead clamped into the row, as ``_keep_values`` and ``lead_index``)."""
     first = 1 if throw == 1 else 0
     joker_on, extra_holds = sheet_context(T, mask, fl)
     face = T.equal_face[h]
@@ -243,12 +337,10 @@ def _choose_exact(
         if value > best:
             best = value
             choice = SCORE_BASE + j
-    if throw < T.throws:
-        row = D.pair_row[0 if mover_first else 1, s, o]
-        i = min(max(lead - D.row_lo[row], 0), width - 1)  # JointSpace.lead_index
+    if throw < T.throws:  # Kx: the keeps' values at the turn's lead clamped into its row (_turn_keeps)
         for q in range(sub_ptr[h], sub_ptr[h + 1]):
             k = sub_list[q]
-            value = Kx[throw + 1, k, i]
+            value = Kx[throw + 1, k, 0]
             if value > best:
                 best = value
                 choice = k
@@ -287,12 +379,11 @@ def _play(
         if kinds[seats[s]] == 1:
             exact = True
     n_hands = T.first_roll.shape[0]
-    wmax = X.max_width if exact else 1
-    size = n_hands * wmax
-    ksize = P.n_keeps * wmax
-    buf = np.empty(3 * size + (T.throws + 2) * ksize) if exact else np.empty(1)
-    Kx = np.zeros((1, 1, 1))
-    sx = so = lead = width = 0
+    buf = np.empty(3 * n_hands + P.n_keeps) if exact else np.empty(1)  # S1, S23, E, M of one lead
+    Kx = np.zeros((T.throws + 1, P.n_keeps, 1)) if exact else np.zeros((1, 1, 1))
+    memo_s = np.full((n_slots, MEMO if exact else 1), -1, dtype=np.int64)
+    memo_v = np.zeros((n_slots, MEMO if exact else 1))
+    sx = so = lead = 0
     other_done = mover_first = False
     idx = 0
     steps = 0
@@ -349,15 +440,6 @@ def _play(
             mover_first = cur == order[0]
             sx = _sheet(D, m, f0, upraw[cur])
             so = _sheet(D, mask[other], fl[other], upraw[other])
-            row = D.pair_row[0 if mover_first else 1, sx, so]
-            width = D.row_off[row + 1] - D.row_off[row]
-            sz, kz = n_hands * width, P.n_keeps * width
-            S1 = buf[:sz].reshape(n_hands, width)
-            S23 = buf[sz : 2 * sz].reshape(n_hands, width)
-            E = buf[2 * sz : 3 * sz].reshape(n_hands, width)
-            M = buf[3 * sz : 3 * sz + kz].reshape(P.n_keeps, width)
-            Kx = buf[3 * sz + kz : 3 * sz + kz + (T.throws + 1) * kz].reshape(T.throws + 1, P.n_keeps, width)
-            row_widget(T, D, X.V, 0, row, S1, S23, E, Kx, M)
             other_total = 0
             for j in range(n_slots):
                 if card[other, j] > 0:
@@ -367,6 +449,8 @@ def _play(
             other_total += extras[other] * T.extra_bonus
             lead = so_far - other_total
             other_done = not (turns[other] < P.turns and mask[other] != full)
+            if T.throws > 1:
+                _turn_keeps(T, D, X, mover_first, sx, so, lead, buf, Kx, memo_s, memo_v)
         elif cached:
             Ks = Kc[(m * n_f + f0) * n_upper + u]
         elif T.throws > 1:
@@ -388,7 +472,7 @@ def _play(
             if kind == 1:
                 c = _choose_exact(
                     T, D, X, Kx, P.sub_ptr, P.sub_list, mover_first, m, f0, upraw[cur], sx, so, lead, other_done, h,
-                    throw, width,
+                    throw,
                 )  # fmt: skip
             else:
                 c = _choose(T, V, Ks, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far)
