@@ -50,6 +50,13 @@ def unsupported(rules: Rules, levels: Sequence[str], mode: Mode = "table") -> st
     """Why the compiled simulation cannot play these bots on these rules (None if it can)."""
     from cubilete.solver.space import SolverUnsupportedError, check_solvable
 
+    if "win" in levels:  # the compiled win bot: cubilete.fastsim.win
+        from cubilete.fastsim.win import win_unsupported
+
+        why_win = win_unsupported(rules, levels)
+        if why_win is not None:
+            return why_win
+        levels = ["optimal" if lv == "win" else lv for lv in levels]
     other = sorted({lv for lv in levels if lv not in COMPILED_BOTS})
     if other:
         plays = ", ".join(sorted(COMPILED_BOTS))
@@ -260,6 +267,10 @@ def play(
     why = unsupported(rules, levels, mode)
     if why is not None:
         raise ValueError(why)
+    if "win" in levels:
+        from cubilete.fastsim.win import play_win
+
+        return play_win(rules, levels, seed, deals, mode, first, progress, threads, trace)
     prep = _prepare(rules, "exact" in levels)
     D, duel = prep.X if "exact" in levels and prep.X is not None else _no_duel()
     kinds = np.array([KINDS[level] for level in levels], dtype=np.int64)
