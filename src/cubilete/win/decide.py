@@ -85,7 +85,8 @@ def sheet_share(row: F, terminal: bool, u: F, du: F, lo: int, hi: int, c: int) -
             r = row[t]
             if r != 0.0:
                 s += r * du[c + t]
-    return u[c] + s
+    out: float = u[c] + s
+    return out
 
 
 @njit(cache=True, inline="always")
@@ -94,26 +95,42 @@ def _slot_share(
     stamp: int, h: int, face: int, j: int, first: int, joker_on: bool, extra_holds: bool,
 ) -> float:  # fmt: skip
     """The share of writing hand h in slot j (memoised for the turn)."""
+    return _share(
+        T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus, T.is_upper,
+        T.threshold, T.upper_bonus, T.rounds, mask, fl, u, Wt, uu, du, lo, hi, memo, stamps, stamp, h, face, j,
+        first, joker_on, extra_holds,
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _share(
+    pts: I, jpts: I, req: I, flag_bit: I, closes: I, ebonus_ok: I, upper_slot_of_face: I, extra_bonus: int,
+    is_upper: I, threshold: int, upper_bonus: int, rounds: int, mask: int, fl: int, u: int, Wt: F, uu: F, du: F,
+    lo: int, hi: int, memo: F, stamps: I, stamp: int, h: int, face: int, j: int, first: int, joker_on: bool,
+    extra_holds: bool,
+) -> float:  # fmt: skip
+    """:func:`_slot_share` on the tables one by one (no named tuple in the inner loop)."""
     n_upper = Wt.shape[2]
     p, nmask, nfl, reward = slot_outcome(
-        T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus,
+        pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot_of_face, extra_bonus,
         mask, fl, h, face, j, first, joker_on, extra_holds,
     )  # fmt: skip
     nu = u
     r = reward
-    if T.is_upper[j] == 1 and n_upper > 1:
+    if is_upper[j] == 1 and n_upper > 1:
         nu = min(n_upper - 1, u + p)
-        if u < T.threshold <= u + p:
-            r += T.upper_bonus
+        if u < threshold <= u + p:
+            r += upper_bonus
     ri = int(r + 0.5)
     a = 0 if nmask == mask | (1 << j) else 1
     b = 0 if nfl == fl else 1
     if stamps[j, a, b, nu - u, ri] == stamp:
-        return memo[j, a, b, nu - u, ri]
+        got: float = memo[j, a, b, nu - u, ri]
+        return got
     filled = 0
-    for i in range(T.req.shape[0]):
+    for i in range(req.shape[0]):
         filled += (nmask >> i) & 1
-    val = sheet_share(Wt[nmask, nfl, nu], filled >= T.rounds, uu, du, lo, hi, ri)
+    val = sheet_share(Wt[nmask, nfl, nu], filled >= rounds, uu, du, lo, hi, ri)
     memo[j, a, b, nu - u, ri] = val
     stamps[j, a, b, nu - u, ri] = stamp
     return val
@@ -132,17 +149,33 @@ def win_scores(
     """S[h, 0] = best share of scoring hand h now (0 when nothing is better), as vec_scores in target mode."""
     n_hands = S.shape[0]
     joker_on, extra_holds = sheet_context(T, mask, fl)
+    pts, jpts, req, flag_bit, closes, ebonus_ok, usf = (
+        T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face,
+    )  # fmt: skip
+    extra_bonus, is_upper, threshold, upper_bonus, rounds = (
+        T.extra_bonus,
+        T.is_upper,
+        T.threshold,
+        T.upper_bonus,
+        T.rounds,
+    )
+    usable, equal_face = T.usable, T.equal_face
+    n_slots = req.shape[0]
     for h in range(n_hands):
-        S[h, 0] = 0.0
-        face = T.equal_face[h]
-        bits = T.usable[mask, face]
-        for j in range(T.req.shape[0]):
+        best = 0.0
+        face = equal_face[h]
+        bits = usable[mask, face]
+        for j in range(n_slots):
             if (bits >> j) & 1 == 0:
                 continue
-            x = _slot_share(T, mask, fl, u, Wt, uu, du, lo, hi, memo, stamps, stamp, h, face, j, first,
-                            joker_on, extra_holds)  # fmt: skip
-            if x > S[h, 0]:
-                S[h, 0] = x
+            x = _share(
+                pts, jpts, req, flag_bit, closes, ebonus_ok, usf, extra_bonus, is_upper, threshold, upper_bonus,
+                rounds, mask, fl, u, Wt, uu, du, lo, hi, memo, stamps, stamp, h, face, j, first, joker_on,
+                extra_holds,
+            )  # fmt: skip
+            if x > best:
+                best = x
+        S[h, 0] = best
 
 
 @njit(cache=True)
@@ -160,6 +193,43 @@ def slot_shares(
         else:
             out[j] = _slot_share(T, mask, fl, u, Wt, uu, du, lo, hi, memo, stamps, stamp, h, face, j, first,
                                  joker_on, extra_holds)  # fmt: skip
+
+
+@njit(cache=True)
+def _keep_values1(E: F, add: I, K: F) -> None:
+    """vec_keep_values for width 1, on scalars (the same additions in the same order)."""
+    n_hands = E.shape[0]
+    for k in range(n_hands):
+        K[k, 0] = E[k, 0]
+    for k in range(n_hands, K.shape[0]):
+        acc = 0.0
+        for f in range(6):
+            acc += K[add[k, f], 0]
+        K[k, 0] = acc * (1.0 / 6.0)
+
+
+@njit(cache=True)
+def _closure1(K: F, remove: I, n_hands: int, M: F) -> None:
+    """vec_closure (target mode) for width 1."""
+    for k in range(K.shape[0] - 1, n_hands - 1, -1):
+        best = K[k, 0]
+        for f in range(6):
+            r = remove[k, f]
+            if r >= 0 and M[r, 0] > best:
+                best = M[r, 0]
+        M[k, 0] = best
+
+
+@njit(cache=True)
+def _improve1(S: F, M: F, remove: I, E: F) -> None:
+    """vec_improve (target mode) for width 1."""
+    for h in range(E.shape[0]):
+        best = S[h, 0]
+        for f in range(6):
+            r = remove[h, f]
+            if r >= 0 and M[r, 0] > best:
+                best = M[r, 0]
+        E[h, 0] = best
 
 
 @njit(cache=True)
@@ -188,6 +258,6 @@ def win_turn(
     else:
         E[:] = S23
         for t in range(throws, 1, -1):
-            vec_keep_values(E, T.add, Ks[t])
-            vec_closure(Ks[t], T.remove, n_hands, False, M)
-            vec_improve(S1 if t == 2 else S23, M, T.remove, False, E)
+            _keep_values1(E, T.add, Ks[t])
+            _closure1(Ks[t], T.remove, n_hands, M)
+            _improve1(S1 if t == 2 else S23, M, T.remove, E)
