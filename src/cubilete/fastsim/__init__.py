@@ -10,13 +10,15 @@ through :class:`~cubilete.game.Game` with :class:`~cubilete.fastsim.dice.Counter
 bots and get the same moves, scores and winners.
 
 What it does not play (:func:`unsupported` says which, in one line; ``cubilete simulate`` then uses
-the engine): the other bots (``win``, the levels with slips, ...); ``exact`` alone or at more than two
+the engine): the other bots (the levels with slips, ...); ``exact`` alone or at more than two
 seats, or on rules without a two-player table; rules the solver does not solve (several columns, carried
 throws, too many states); locked holds (``generala-apartada``); a start throw that ranks every seat
 (``order_by_start``).
 
 The dice are counter-based (:mod:`cubilete.fastsim.dice`), not the engine's SHA-256 dice: the same
 seed gives the same games, but not the games of ``simulate --engine`` with that seed.
+
+The ``win`` bot (with optimal bots, on rules with win tables) is compiled in :mod:`cubilete.fastsim.win`.
 """
 
 from __future__ import annotations
