@@ -40,7 +40,7 @@ BEGIN, END = "<!-- winbot:begin -->", "<!-- winbot:end -->"
 SEED = "win-study"
 Z95 = 1.959963984540054
 MINI = ROOT / "examples" / "house-rules" / "generala-mini-duel.toml"
-STUDIES = ["generala:2", "generala:3", "generala:4", "mini:exact"]
+STUDIES = ["generala:2", "generala:3", "generala:4", "mini:exact", "examples"]
 
 
 def digest(batch: fastsim.Batch) -> str:
@@ -134,9 +134,10 @@ def card_words(rules: Rules, card: Any, total: int) -> str:
     return f"{total} points, open: {', '.join(open_) if open_ else 'none (finished)'}"
 
 
-def examples(seed: str, deals: int, wanted: int = 2, budget: float = 120.0) -> list[dict[str, Any]]:
+def examples(seed: str, deals: int, wanted: int = 2, budget: float = 150.0) -> list[dict[str, Any]]:
     """Departures from the points choice in the last turns (the clearest to follow), found by replaying the
-    study's first deals through the engine with the Python win bot (the compiled bot's moves)."""
+    study's first deals through the engine with the Python win bot (the compiled bot's moves): the ``wanted``
+    that gain the most probability of winning among those found within ``budget`` CPU seconds."""
     from cubilete.bots import make_bot
     from cubilete.bots.base import in_play
     from cubilete.bots.optimal import optimal_options
@@ -149,7 +150,7 @@ def examples(seed: str, deals: int, wanted: int = 2, budget: float = 120.0) -> l
     found: list[dict[str, Any]] = []
     start = time.process_time()
     for deal in range(deals):
-        if len(found) >= wanted or time.process_time() - start > budget:
+        if time.process_time() - start > budget:
             break
         for run in range(2):
             game = Game(rules, ["win", "optimal"] if run == 0 else ["optimal", "win"], dice=CounterDice(key, deal))
@@ -181,9 +182,8 @@ def examples(seed: str, deals: int, wanted: int = 2, budget: float = 120.0) -> l
                         })  # fmt: skip
                         break
                 game.apply(bot.choose(game))
-            if len(found) >= wanted:
-                break
-    return found
+    found.sort(key=lambda e: e["points_win"] - e["win_win"])
+    return found[:wanted]
 
 
 def departure_lines(study: dict[str, Any]) -> list[str]:
@@ -339,10 +339,11 @@ def main() -> None:
             if got is not None:
                 results[key] = got
         else:
+            if key == "examples":
+                results[key] = examples(f"{SEED}:generala:2", args.deals)
+                continue
             name, players = key.split(":")
             results[key] = win_vs_optimal(name, int(players), args.deals)
-            if key == "generala:2":
-                results["examples"] = examples(results[key]["seed"], 400)
     results["run"] = {"wall": time.perf_counter() - started, "load": load}
     if args.print:
         sys.stdout.write(block(results))
