@@ -7,13 +7,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.test_fastsim import check_replay, picks
 
 from cubilete import fastsim
+from cubilete.bots import make_bot
 from cubilete.fastsim import kernels as K
 from cubilete.fastsim.win import rotated
 from cubilete.rules import find_rules, load_rules
 from cubilete.sim import simulate
-from tests.test_fastsim import check_replay, picks
 
 MINI = Path(__file__).parent.parent / "examples" / "house-rules" / "generala-mini-duel.toml"
 
@@ -53,6 +54,40 @@ def test_the_win_bot_departs_from_the_points_choice() -> None:
     win = fastsim.play(mini, ["win", "optimal"], "departs", 400, "table")
     opt = fastsim.play(mini, ["optimal", "optimal"], "departs", 400, "table")
     assert (win.scores != opt.scores).any()
+
+
+def test_departures_from_the_points_choice_are_the_python_bots() -> None:
+    """The counts by turn and box of the decisions where the win bot does not play the optimal bot's move,
+    compiled, equal those found by replaying the deals through the engine with both Python bots."""
+    from cubilete.bots.base import in_play
+    from cubilete.bots.optimal import optimal_options
+    from cubilete.fastsim.dice import CounterDice
+    from cubilete.fastsim.win import play_win
+    from cubilete.game import Game
+
+    mini = load_rules(str(MINI))
+    deals = 40
+    dep = np.zeros((mini.turns, len(mini.slots) + 3), dtype=np.int64)
+    batch = play_win(mini, ["win", "optimal"], "departures", deals, "paired", departures=dep)
+    want = np.zeros_like(dep)
+    win, opt = make_bot("bot:win", 0), make_bot("bot:optimal", 0)
+    for d in range(deals):
+        for r in range(2):
+            game = Game(mini, ["a", "b"], dice=CounterDice(batch.key, d))
+            me = int(np.flatnonzero(batch.seating[r] == 0)[0])
+            while not game.is_over:
+                st = game.state
+                if st.current == me and st.turn.throws > 0 and in_play(game):
+                    best, points = win.analyse(game)[0], optimal_options(game)[0]
+                    turn = st.seats[me].turns_taken
+                    want[turn, 0] += 1
+                    if (best.kind, best.slot, best.keep) != (points.kind, points.slot, points.keep):
+                        want[turn, 1] += 1
+                        box = mini.slot_index(best.slot) if best.kind == "score" else len(mini.slots)
+                        want[turn, 2 + box] += 1
+                game.apply((win if st.current == me else opt).choose(game))
+    assert want[:, 1].sum() > 0
+    assert dep.tolist() == want.tolist()
 
 
 def test_what_the_compiled_win_bot_does_not_play_is_said() -> None:
