@@ -134,7 +134,7 @@ def card_words(rules: Rules, card: Any, total: int) -> str:
     return f"{total} points, open: {', '.join(open_) if open_ else 'none (finished)'}"
 
 
-def examples(seed: str, deals: int, wanted: int = 2, budget: float = 150.0) -> list[dict[str, Any]]:
+def examples(seed: str, deals: int, wanted: int = 2, budget: float = 60.0) -> list[dict[str, Any]]:
     """Departures from the points choice in the last turns (the clearest to follow), found by replaying the
     study's first deals through the engine with the Python win bot (the compiled bot's moves): the ``wanted``
     that gain the most probability of winning among those found within ``budget`` CPU seconds."""
