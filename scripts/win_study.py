@@ -111,10 +111,17 @@ def win_against_exact(deals: int) -> dict[str, Any] | None:
         w = b.won.astype(np.float64)
         return (w[:, 0, 0] + w[:, 1, 1] - w[:, 0, 1] - w[:, 1, 0]) / 2
 
+    def rate(b: fastsim.Batch) -> np.ndarray:
+        w = b.won.astype(np.float64)
+        share = w / np.maximum(w.sum(axis=2, keepdims=True), 1.0)
+        return (share[:, 0, 0] + share[:, 1, 1]) / 2
+
     ew, ee = edge(win), edge(exact)
+    rw, re = rate(win), rate(exact)
     out: dict[str, Any] = {"rules": rules.name, "deals": deals, "seed": seed, "cpu": cpu,
                            "sha_win": digest(win), "sha_exact": digest(exact)}  # fmt: skip
-    for label, x in (("win", ew), ("exact", ee), ("diff", ew - ee)):
+    for label, x in (("win", ew), ("exact", ee), ("diff", ew - ee), ("win_rate", rw), ("exact_rate", re),
+                     ("rate_diff", rw - re)):  # fmt: skip
         m, lo, hi = mean_ci(x)
         out[label] = [m, lo, hi]
     print(f"mini: win edge {100 * out['win'][0]:+.2f} pp, exact {100 * out['exact'][0]:+.2f} pp, "
@@ -279,10 +286,20 @@ def block(results: dict[str, Any]) -> str:
             f"On the pocket Generala (`{mini['rules']}`, `examples/house-rules/generala-mini-duel.toml`), whose "
             "two-player table is solved, the win bot and the exact bot each play the same "
             f"{mini['deals']:,} paired deals against the optimal bot (seed `{mini['seed']}`): the win bot's edge "
-            f"over the optimal bot is {100 * w[0]:+.2f} percentage points ({100 * w[1]:+.2f}, {100 * w[2]:+.2f}), "
+            "over the optimal bot (its wins minus the optimal bot's, per deal) is "
+            f"{100 * w[0]:+.2f} percentage points ({100 * w[1]:+.2f}, {100 * w[2]:+.2f}), "
             f"the exact bot's {100 * x[0]:+.2f} ({100 * x[1]:+.2f}, {100 * x[2]:+.2f}); deal by deal the win bot "
             f"is {100 * d[0]:+.2f} pp ({100 * d[1]:+.2f}, {100 * d[2]:+.2f}) from the exact player against the "
-            f"same opponent (the goal: within 0.5). SHA-256: win `{mini['sha_win']}`, exact `{mini['sha_exact']}`. "
+            "same opponent. "
+            + (
+                f"In probability of winning (a shared win split): the win bot wins {100 * mini['win_rate'][0]:.2f}% "
+                f"of its games against the optimal bot, the exact bot {100 * mini['exact_rate'][0]:.2f}%; the win "
+                f"bot is {100 * mini['rate_diff'][0]:+.2f} pp ({100 * mini['rate_diff'][1]:+.2f}, "
+                f"{100 * mini['rate_diff'][2]:+.2f}) from the exact player (the goal: within 0.5). "
+                if "rate_diff" in mini
+                else ""
+            )
+            + f"SHA-256: win `{mini['sha_win']}`, exact `{mini['sha_exact']}`. "
             "This compares the two bots through a common opponent, not head to head (the compiled simulation "
             "does not seat the win and the exact bot at one table).",
         ]
