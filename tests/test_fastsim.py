@@ -141,7 +141,7 @@ def test_same_seed_same_games_with_any_threads_and_any_first_deal() -> None:
 def test_what_is_not_compiled_is_said() -> None:
     generala = find_rules("generala")
     assert fastsim.unsupported(generala, ["optimal", "optimal"]) is None
-    assert "win" in (fastsim.unsupported(generala, ["optimal", "win"]) or "")
+    assert "greedy" in (fastsim.unsupported(generala, ["optimal", "greedy"]) or "")
     assert "locked holds" in (fastsim.unsupported(find_rules("generala-apartada"), ["optimal"]) or "")
     assert "columns" in (fastsim.unsupported(find_rules("general-4-columns"), ["optimal"]) or "")
     with pytest.raises(ValueError, match="table-driven"):

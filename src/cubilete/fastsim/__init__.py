@@ -10,13 +10,15 @@ through :class:`~cubilete.game.Game` with :class:`~cubilete.fastsim.dice.Counter
 bots and get the same moves, scores and winners.
 
 What it does not play (:func:`unsupported` says which, in one line; ``cubilete simulate`` then uses
-the engine): the other bots (``win``, the levels with slips, ...); ``exact`` alone or at more than two
+the engine): the other bots (the levels with slips, ...); ``exact`` alone or at more than two
 seats, or on rules without a two-player table; rules the solver does not solve (several columns, carried
 throws, too many states); locked holds (``generala-apartada``); a start throw that ranks every seat
 (``order_by_start``).
 
 The dice are counter-based (:mod:`cubilete.fastsim.dice`), not the engine's SHA-256 dice: the same
 seed gives the same games, but not the games of ``simulate --engine`` with that seed.
+
+The ``win`` bot (with optimal bots, on rules with win tables) is compiled in :mod:`cubilete.fastsim.win`.
 """
 
 from __future__ import annotations
@@ -50,6 +52,13 @@ def unsupported(rules: Rules, levels: Sequence[str], mode: Mode = "table") -> st
     """Why the compiled simulation cannot play these bots on these rules (None if it can)."""
     from cubilete.solver.space import SolverUnsupportedError, check_solvable
 
+    if "win" in levels:  # the compiled win bot: cubilete.fastsim.win
+        from cubilete.fastsim.win import win_unsupported
+
+        why_win = win_unsupported(rules, levels)
+        if why_win is not None:
+            return why_win
+        levels = ["optimal" if lv == "win" else lv for lv in levels]
     other = sorted({lv for lv in levels if lv not in COMPILED_BOTS})
     if other:
         plays = ", ".join(sorted(COMPILED_BOTS))
@@ -260,6 +269,10 @@ def play(
     why = unsupported(rules, levels, mode)
     if why is not None:
         raise ValueError(why)
+    if "win" in levels:
+        from cubilete.fastsim.win import play_win
+
+        return play_win(rules, levels, seed, deals, mode, first, progress, threads, trace)
     prep = _prepare(rules, "exact" in levels)
     D, duel = prep.X if "exact" in levels and prep.X is not None else _no_duel()
     kinds = np.array([KINDS[level] for level in levels], dtype=np.int64)

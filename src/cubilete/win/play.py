@@ -14,6 +14,7 @@ opponents' new positions.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,10 +24,9 @@ from cubilete.game import Game
 from cubilete.rules import scoring
 from cubilete.rules.model import Rules
 from cubilete.solver.advisor import Option, advise, sheet_state
-from cubilete.solver.combinatorics import FloatArray, IntArray
-from cubilete.win import kernels
+from cubilete.solver.combinatorics import FloatArray
+from cubilete.win import decide
 from cubilete.win.distribution import Distribution, done, option_vectors
-from cubilete.win.odds import win_utility
 from cubilete.win.tables import VectorTable, tables_fit, vector_table
 
 
@@ -40,8 +40,13 @@ class WinOption:
     loss: float
 
 
+def win_key(p: float) -> float:
+    """Probabilities equal to 12 decimals rank as equal (the compiled bot computes the same key)."""
+    return math.floor(p * 1e12 + 0.5)
+
+
 def _ranked(pairs: list[tuple[Option, float]]) -> list[WinOption]:
-    pairs.sort(key=lambda p: (-round(p[1], 12), -p[0].expected))
+    pairs.sort(key=lambda p: (-win_key(p[1]), -p[0].expected))
     best = pairs[0][1]
     return [WinOption(o, w, max(0.0, best - w)) for o, w in pairs]
 
@@ -148,14 +153,17 @@ def max_turn_points(vt: VectorTable) -> int:
     return int(max(space.pts.max(), space.jpts.max())) + space.upper_bonus + space.extra_bonus
 
 
-def _state_values(rows: FloatArray, du: FloatArray, u: FloatArray, cs: IntArray) -> FloatArray:
-    """E[u(c + points to come)] for survival rows (states x L) and every c index in ``cs`` (into u)."""
-    L = rows.shape[1]
-    idx = cs[:, None] + np.arange(1, L)[None, :]
-    gathered = du[np.minimum(idx, du.size - 1)]
-    gathered[idx >= du.size] = 0.0
-    out: FloatArray = u[cs][None, :] + rows[:, 1:] @ gathered.T
-    return out
+def utility_of(opponents: Sequence[Distribution], start: int, n: int) -> tuple[FloatArray, FloatArray, int, int]:
+    """(u, du, lo, hi) of :func:`cubilete.win.decide.utility` for scores start .. start + n - 1."""
+    width = max((o.pmf.size for o in opponents), default=1)
+    pmfs = np.zeros((len(opponents), width))
+    for k, o in enumerate(opponents):
+        pmfs[k, : o.pmf.size] = o.pmf
+    sizes = np.array([o.pmf.size for o in opponents], dtype=np.int64)
+    offsets = np.array([o.offset for o in opponents], dtype=np.int64)
+    u, du = np.empty(n), np.empty(n)
+    lo, hi = decide.utility(pmfs, sizes, offsets, start, u, du)
+    return u, du, lo, hi
 
 
 def win_options(
@@ -181,80 +189,33 @@ def win_options(
     if not opponents:
         return _ranked([(o, 1.0) for o in options])
     so_far = scoring.total(rules, card, extra_bonuses)
-    L = vt.width
     maxr = max_turn_points(vt)
-    top = so_far + maxr + L + 1
-    u = win_utility(opponents, so_far, top)  # u[x - so_far]
-    du = np.diff(np.concatenate(([0.0], u)))
+    uu, du, lo, hi = utility_of(opponents, so_far, maxr + vt.width + 1)
+    mask, flags, upper = sheet_state(solution, card)
+    T = solution.tables
+    memo = np.zeros(decide.memo_shape(T, space.n_upper, maxr))
+    stamps = np.zeros(memo.shape, dtype=np.int64)
     W = vt.table
-
-    def row_of(after: Sequence[int | None]) -> FloatArray:
-        if done(rules, after):
-            r = np.zeros(L)
-            r[0] = 1.0
-            return r
-        m, f, up = sheet_state(solution, after)
-        return np.asarray(W[m, f, up])
-
     pairs: list[tuple[Option, float]] = []
-    keeps = [o for o in options if o.kind == "keep"]
     keep_value: dict[tuple[int, ...], float] = {}
-    if keeps:
-        mask, flags, upper = sheet_state(solution, card)
-        # Y[s', t] = E[u(final)] reaching sheet s' at the end of this turn with total B - t.
-        B = so_far + maxr + 1
-        Y = np.zeros((W.shape[0], W.shape[1], W.shape[2], maxr + 2))
-        cs = np.arange(B - 1, so_far - 1, -1) - so_far  # c - so_far for t = 1 .. maxr + 1
-        for nm, nf, nu in _next_states(space, mask, flags, upper):
-            if bin(nm).count("1") >= space.rounds:
-                r = np.zeros((1, L))
-                r[0, 0] = 1.0
-            else:
-                r = W[nm, nf, nu][None, :]
-            Y[nm, nf, nu, 1:] = _state_values(r, du, u, cs)[0]
-        d = space.dice
+    d = space.dice
+    if any(o.kind == "keep" for o in options):
         S1, S23, E = (np.empty((d.n_hands, 1)) for _ in range(3))
         Ks = np.zeros((rules.throws + 1, d.n_keeps, 1))
-        M, out = np.empty((d.n_keeps, 1)), np.empty(1)
-        kernels.vec_turn(
-            solution.tables, mask, flags, upper, Y, solution.values, False, maxr + 1, S1, S23, E, Ks, M, out
-        )
-        for o in keeps:
-            keep_value[o.keep] = float(Ks[throw + 1, d.index(o.keep), 0])
-    sorted_hand = tuple(sorted(hand))
+        M = np.empty((d.n_keeps, 1))
+        decide.win_turn(T, mask, flags, upper, W, uu, du, lo, hi, memo, stamps, 1, S1, S23, E, Ks, M)
+        for o in options:
+            if o.kind == "keep":
+                keep_value[o.keep] = float(Ks[throw + 1, d.index(o.keep), 0])
+    slot_share = np.empty(len(rules.slots))
+    decide.slot_shares(
+        T, mask, flags, upper, W, uu, du, lo, hi, memo, stamps, 1, d.index(tuple(sorted(hand))),
+        1 if throw == 1 else 0, slot_share,
+    )  # fmt: skip
     for o in options:
-        if o.kind == "keep":
-            share = keep_value[o.keep]
-        else:
-            j = rules.slot_index(o.slot or "")
-            after = scoring.write(rules, card, j, o.points)
-            bonus = int(scoring.extra_bonus_due(rules, card, j, sorted_hand)) * rules.extra_bonus
-            gained = scoring.total(rules, after, extra_bonuses) + bonus - so_far
-            share = float(_state_values(row_of(after)[None, :], du, u, np.array([gained]))[0, 0])
+        share = keep_value[o.keep] if o.kind == "keep" else float(slot_share[rules.slot_index(o.slot or "")])
         pairs.append((o, instant_won + alive * min(1.0, max(0.0, share))))
     return _ranked(pairs)
-
-
-def _next_states(space: object, mask: int, flags: int, upper: int) -> set[tuple[int, int, int]]:
-    """Every state one scored box can lead to from (mask, flags, upper)."""
-    from cubilete.solver.space import StateSpace
-
-    assert isinstance(space, StateSpace)
-    out: set[tuple[int, int, int]] = set()
-    uppers = range(upper, space.n_upper) if space.n_upper > 1 else range(1)
-    for j in range(space.n_slots):
-        if mask >> j & 1:
-            continue
-        masks = {mask | 1 << j, mask | 1 << j | int(space.closes[j])}
-        fls = {flags}
-        if space.flag_bit[j] >= 0:
-            fls.add(flags | 1 << int(space.flag_bit[j]))
-        us = uppers if space.is_upper[j] else [upper]
-        for m in masks:
-            for f in fls:
-                for u in us:
-                    out.add((m, f, u))
-    return out
 
 
 def game_win_options(game: Game) -> list[WinOption]:
