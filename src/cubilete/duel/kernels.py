@@ -245,18 +245,22 @@ def solve_level(T: KernelTables, D: DuelTables, V: F, voff: int, lo: int, hi: in
 
 # --- the blocked kernel: the same widget over blocks of B leads (one SIMD register of f64 per keep) ---
 
-BLOCK = 48  # most leads per block: the innermost axis of every scratch array (passed at run time as ``B``:
+BLOCK = 128  # most leads per block: the innermost axis of every scratch array (passed at run time as ``B``:
 # a constant trip count gets unrolled into scalar code, a variable one is vectorised with alias checks)
 
 
 @njit(cache=True)
-def sheet_moves(T: KernelTables, D: DuelTables) -> tuple[I, I, I, I]:
-    """Every box a hand can be written in, per sheet: (ptr, next sheet, points with bonuses, instant win).
+def sheet_moves(T: KernelTables, D: DuelTables) -> tuple[I, I, I, I, I, I, I, I]:
+    """Every box a hand can be written in, per sheet: (ptr, next sheet, points with bonuses, instant win,
+    uid, u_ptr, u_next, u_rew).
 
     Moves of sheet s, first throw ``first`` (0/1), hand h are ``ptr[k]:ptr[k + 1]`` with
     ``k = (s * 2 + first) * H + h``; first-throw moves are listed only for the hands some box pays
     differently on the first throw (else the later-throw ones apply). ``iw[s * H + h]`` is 1 if the
-    first-throw hand h wins at once for sheet s.
+    first-throw hand h wins at once for sheet s. Many moves of a sheet lead to the same (next sheet,
+    points) (every hand scratched in a box, every Full in the Full): those distinct pairs are
+    ``u_next[a], u_rew[a]`` for ``a`` in ``u_ptr[s]:u_ptr[s + 1]``, and move q is pair
+    ``u_ptr[s] + uid[q]``.
     """
     n_sheets = D.sheet_mask.shape[0]
     n_hands = T.first_roll.shape[0]
@@ -298,107 +302,128 @@ def sheet_moves(T: KernelTables, D: DuelTables) -> tuple[I, I, I, I]:
                     rew_out[at] = rew
                     at += 1
     ptr[n_sheets * 2 * n_hands] = at
-    return ptr, nxt[:at], rew_out[:at], iw
+    uid = np.empty(at, dtype=np.int64)
+    u_ptr = np.zeros(n_sheets + 1, dtype=np.int64)
+    u_next = np.empty(at, dtype=np.int64)
+    u_rew = np.empty(at, dtype=np.int64)
+    nu_all = 0
+    for s in range(n_sheets):
+        u_ptr[s] = nu_all
+        for q in range(ptr[s * 2 * n_hands], ptr[(s + 1) * 2 * n_hands]):
+            a = u_ptr[s]
+            while a < nu_all and (u_next[a] != nxt[q] or u_rew[a] != rew_out[q]):
+                a += 1
+            if a == nu_all:
+                u_next[a] = nxt[q]
+                u_rew[a] = rew_out[q]
+                nu_all += 1
+            uid[q] = a - u_ptr[s]
+    u_ptr[n_sheets] = nu_all
+    return ptr, nxt[:at], rew_out[:at], iw, uid, u_ptr, u_next[:nu_all].copy(), u_rew[:nu_all].copy()
 
 
 @njit(cache=True)
 def row_reads(
-    D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, r: int, first: int, n_hands: int, voff: int,
-    e_ptr: I, e_kind: I, e_base: I, e_c: I, e_top: I,
-) -> None:  # fmt: skip
-    """Where each move of row r reads its value: for hand h, entries e_ptr[h]:e_ptr[h + 1] of
+    D: DuelTables, u_ptr: I, u_next: I, u_rew: I, r: int, voff: int, e_kind: I, e_base: I, e_c: I, e_top: I
+) -> int:
+    """Where each distinct (next sheet, points) pair of row r's mover reads its value (returns how many):
     kind 0 (the other's row: 1 - V[base + clip(c - i, 0, top)] for lead index i), 1 (the mover's
     own row, the other done: V[base + clip(c + i, 0, top)]) or 2 (both done: the lead c + i decides)."""
     m, s, o = D.row_m[r], D.row_s[r], D.row_o[r]
     lo = D.row_lo[r]
     other_done = D.sheet_done[o] == 1
     at = 0
-    for h in range(n_hands):
-        e_ptr[h] = at
-        k = (s * 2 + first) * n_hands + h
-        for q in range(mv_ptr[k], mv_ptr[k + 1]):
-            s2 = mv_next[q]
-            shift = mv_rew[q] + lo
-            if not other_done:
-                nr = D.pair_row[1 - m, o, s2]
-                if nr < 0:
-                    raise ValueError("duel: a successor position is missing from the table")
-                e_kind[at] = 0
-                e_base[at] = D.row_off[nr] - voff
-                e_top[at] = D.row_off[nr + 1] - D.row_off[nr] - 1
-                e_c[at] = -shift - D.row_lo[nr]
-            elif D.sheet_done[s2] == 0:
-                nr = D.pair_row[m, s2, o]
-                if nr < 0:
-                    raise ValueError("duel: a successor position is missing from the table")
-                e_kind[at] = 1
-                e_base[at] = D.row_off[nr] - voff
-                e_top[at] = D.row_off[nr + 1] - D.row_off[nr] - 1
-                e_c[at] = shift - D.row_lo[nr]
-            else:
-                e_kind[at] = 2
-                e_base[at] = 0
-                e_top[at] = 0
-                e_c[at] = shift
-            at += 1
-    e_ptr[n_hands] = at
+    for a in range(u_ptr[s], u_ptr[s + 1]):
+        s2 = u_next[a]
+        shift = u_rew[a] + lo
+        if not other_done:
+            nr = D.pair_row[1 - m, o, s2]
+            if nr < 0:
+                raise ValueError("duel: a successor position is missing from the table")
+            e_kind[at] = 0
+            e_base[at] = D.row_off[nr] - voff
+            e_top[at] = D.row_off[nr + 1] - D.row_off[nr] - 1
+            e_c[at] = -shift - D.row_lo[nr]
+        elif D.sheet_done[s2] == 0:
+            nr = D.pair_row[m, s2, o]
+            if nr < 0:
+                raise ValueError("duel: a successor position is missing from the table")
+            e_kind[at] = 1
+            e_base[at] = D.row_off[nr] - voff
+            e_top[at] = D.row_off[nr + 1] - D.row_off[nr] - 1
+            e_c[at] = shift - D.row_lo[nr]
+        else:
+            e_kind[at] = 2
+            e_base[at] = 0
+            e_top[at] = 0
+            e_c[at] = shift
+        at += 1
+    return at
 
 
 @njit(cache=True)
-def block_scores(
-    B: int, V: F, tie: float, b0: int, n_hands: int, e_ptr: I, e_kind: I, e_base: I, e_c: I, e_top: I, out: F
-) -> None:
-    """out[h * B + ln] = best P(mover wins) over the moves of hand h for lead index b0 + ln.
+def block_entries(B: int, V: F, tie: float, b0: int, n_u: int, e_kind: I, e_base: I, e_c: I, e_top: I, X: F) -> None:
+    """X[a * B + ln] = P(mover wins) after move pair a for lead index b0 + ln.
 
     (Every lane loop runs over slices indexed by the loop variable alone: numba then needs no
     negative-index check and LLVM vectorises it.)"""
-    for h in range(n_hands):
-        acc = out[h * B : h * B + B]
-        for ln in range(B):
-            acc[ln] = NEG
-        for e in range(e_ptr[h], e_ptr[h + 1]):
-            kind = e_kind[e]
-            base = e_base[e]
-            top = e_top[e]
-            if kind == 0:
-                c = e_c[e] - b0
-                if c - (B - 1) >= 0 and c <= top:
-                    src = V[base + c - (B - 1) : base + c + 1]  # lane ln reads src[B - 1 - ln]
-                    for ln in range(B):
-                        v = 1.0 - src[B - 1 - ln]
-                        acc[ln] = v if v > acc[ln] else acc[ln]
-                else:
-                    row = V[base : base + top + 1]
-                    for ln in range(B):
-                        v = 1.0 - row[min(max(c - ln, 0), top)]
-                        acc[ln] = v if v > acc[ln] else acc[ln]
-            elif kind == 1:
-                c = e_c[e] + b0
-                if c >= 0 and c + (B - 1) <= top:
-                    src = V[base + c : base + c + B]
-                    for ln in range(B):
-                        v = src[ln]
-                        acc[ln] = v if v > acc[ln] else acc[ln]
-                else:
-                    row = V[base : base + top + 1]
-                    for ln in range(B):
-                        v = row[min(max(c + ln, 0), top)]
-                        acc[ln] = v if v > acc[ln] else acc[ln]
-            else:
-                c = e_c[e] + b0
+    for a in range(n_u):
+        acc = X[a * B : a * B + B]
+        kind = e_kind[a]
+        base = e_base[a]
+        top = e_top[a]
+        if kind == 0:
+            c = e_c[a] - b0
+            if c - (B - 1) >= 0 and c <= top:
+                src = V[base + c - (B - 1) : base + c + 1]  # lane ln reads src[B - 1 - ln]
                 for ln in range(B):
-                    lead = c + ln
-                    v = 1.0 if lead > 0 else (tie if lead == 0 else 0.0)
-                    acc[ln] = v if v > acc[ln] else acc[ln]
+                    acc[ln] = 1.0 - src[B - 1 - ln]
+            else:
+                row = V[base : base + top + 1]
+                for ln in range(B):
+                    acc[ln] = 1.0 - row[min(max(c - ln, 0), top)]
+        elif kind == 1:
+            c = e_c[a] + b0
+            if c >= 0 and c + (B - 1) <= top:
+                src = V[base + c : base + c + B]
+                for ln in range(B):
+                    acc[ln] = src[ln]
+            else:
+                row = V[base : base + top + 1]
+                for ln in range(B):
+                    acc[ln] = row[min(max(c + ln, 0), top)]
+        else:
+            c = e_c[a] + b0
+            for ln in range(B):
+                lead = c + ln
+                acc[ln] = 1.0 if lead > 0 else (tie if lead == 0 else 0.0)
 
 
 @njit(cache=True)
-def block_keeps(B: int, E: F, add: I, remove: I, n_hands: int, K: F, M: F) -> None:
-    """K[k]: expected E after throwing the dice not in keep k; M[k]: the best K over sub-keeps of k
-    (keeps smaller than a hand), all per lead of the block (the solitaire recursion, same order of sums)."""
+def block_best(B: int, X: F, uid: I, q0: int, q1: int, dst: F) -> None:
+    """dst = the best X over the move pairs of moves q0..q1-1 (NEG if none), lane by lane."""
+    if q1 <= q0:
+        for ln in range(B):
+            dst[ln] = NEG
+        return
+    a = uid[q0]
+    src = X[a * B : a * B + B]
+    for ln in range(B):
+        dst[ln] = src[ln]
+    for q in range(q0 + 1, q1):
+        a = uid[q]
+        src = X[a * B : a * B + B]
+        for ln in range(B):
+            v = src[ln]
+            dst[ln] = v if v > dst[ln] else dst[ln]
+
+
+@njit(cache=True)
+def block_keeps(B: int, add: I, remove: I, n_hands: int, K: F, M: F) -> None:
+    """K[k]: expected K[:H] (the hands' values) after throwing the dice not in keep k; M[k]: the best K
+    over sub-keeps of k (keeps smaller than a hand), all per lead of the block (the solitaire recursion,
+    same order of sums)."""
     n_keeps = add.shape[0]
-    for i in range(n_hands * B):
-        K[i] = E[i]
     sixth = 1.0 / 6.0
     for k in range(n_hands, n_keeps):
         dst = K[k * B : k * B + B]
@@ -441,42 +466,40 @@ def block_rethrow(B: int, S: F, M: F, remove: I, n_hands: int, E: F) -> None:
                     dst[ln] = v if v > dst[ln] else dst[ln]
 
 
-@njit(cache=True, inline="always")
-def split5(e: I, n: int) -> tuple[I, I, I, I, I]:
-    """The five arrays of :func:`row_reads` in one scratch array."""
-    return e[:n], e[n : 2 * n], e[2 * n : 3 * n], e[3 * n : 4 * n], e[4 * n :]
-
-
 @njit(cache=True)
 def row_blocked(
-    T: KernelTables, D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, mv_iw: I, V: F, voff: int, r: int, B: int,
-    e1: I, e23: I, S1: F, S23: F, E: F, K: F, M: F, acc: F,
+    T: KernelTables, D: DuelTables, mv_ptr: I, mv_iw: I, uid: I, u_ptr: I, u_next: I, u_rew: I,
+    V: F, voff: int, r: int, B: int, e: I, X: F, S1: F, S23: F, K: F, M: F, acc: F,
 ) -> None:  # fmt: skip
-    """Fill row r of V (at row_off[r] - voff) block by block (same values as :func:`row_value`)."""
+    """Fill row r of V (at row_off[r] - voff) block by block (same values as :func:`row_value`): the
+    distinct (next sheet, points) pairs of the mover's moves read once per block, each hand's best box
+    taken over them. ``K[:H * B]`` holds the hands' values (E of :func:`row_value`)."""
     n_hands = T.first_roll.shape[0]
-    n_e = e1.shape[0] // 5
+    n_e = e.shape[0] // 4
     s = D.row_s[r]
     width = D.row_off[r + 1] - D.row_off[r]
     out_at = D.row_off[r] - voff
     tie = D.tie[D.row_m[r]]
-    p23, k23, b23, c23, t23 = split5(e23, n_e)
-    p1, k1, b1, c1, t1 = split5(e1, n_e)
-    row_reads(D, mv_ptr, mv_next, mv_rew, r, 0, n_hands, voff, p23, k23, b23, c23, t23)
+    e_kind, e_base, e_c, e_top = e[:n_e], e[n_e : 2 * n_e], e[2 * n_e : 3 * n_e], e[3 * n_e :]
+    n_u = row_reads(D, u_ptr, u_next, u_rew, r, voff, e_kind, e_base, e_c, e_top)
     servida = T.servida
-    if servida:
-        row_reads(D, mv_ptr, mv_next, mv_rew, r, 1, n_hands, voff, p1, k1, b1, c1, t1)
     iw = mv_iw[s * n_hands : (s + 1) * n_hands]
+    k0 = s * 2 * n_hands  # later-throw moves of hand h: mv_ptr[k0 + h] : mv_ptr[k0 + h + 1]
+    k1 = k0 + n_hands  # first-throw moves
     throws = T.throws
     n_blocks = (width + B - 1) // B
     B = ((width + n_blocks - 1) // n_blocks + 7) // 8 * 8  # blocks of equal width (a multiple of 8), at most B
+    E = K[: n_hands * B]
     for b0 in range(0, width, B):
-        block_scores(B, V, tie, b0, n_hands, p23, k23, b23, c23, t23, S23)
+        block_entries(B, V, tie, b0, n_u, e_kind, e_base, e_c, e_top, X)
+        for h in range(n_hands):
+            block_best(B, X, uid, mv_ptr[k0 + h], mv_ptr[k0 + h + 1], S23[h * B : h * B + B])
         for i in range(n_hands * B):
             S1[i] = S23[i]
         if servida:
             for h in range(n_hands):  # hands without first-throw moves keep the later-throw scores
-                if p1[h + 1] > p1[h] and iw[h] == 0:
-                    block_scores(B, V, tie, b0, 1, p1[h:], k1, b1, c1, t1, S1[h * B :])
+                if mv_ptr[k1 + h + 1] > mv_ptr[k1 + h] and iw[h] == 0:
+                    block_best(B, X, uid, mv_ptr[k1 + h], mv_ptr[k1 + h + 1], S1[h * B : h * B + B])
         if throws == 1:
             for i in range(n_hands * B):
                 E[i] = S1[i]
@@ -484,7 +507,7 @@ def row_blocked(
             for i in range(n_hands * B):
                 E[i] = S23[i]
             for t in range(throws, 1, -1):  # E holds the values after throw t
-                block_keeps(B, E, T.add, T.remove, n_hands, K, M)
+                block_keeps(B, T.add, T.remove, n_hands, K, M)
                 block_rethrow(B, S1 if t == 2 else S23, M, T.remove, n_hands, E)
         for ln in range(B):
             acc[ln] = 0.0
@@ -504,21 +527,21 @@ def row_blocked(
 
 @njit(cache=True, parallel=True)
 def solve_level_blocked(
-    T: KernelTables, D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, mv_iw: I, V: F, voff: int, lo: int, hi: int,
-    chunks: int, B: int = BLOCK,
+    T: KernelTables, D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, mv_iw: I, uid: I, u_ptr: I, u_next: I,
+    u_rew: I, V: F, voff: int, lo: int, hi: int, chunks: int, B: int = BLOCK,
 ) -> None:  # fmt: skip
-    """Fill rows lo..hi-1 (one level) in ``chunks`` parallel strands, each row in blocks of B leads."""
+    """Fill rows lo..hi-1 (one level) in ``chunks`` parallel strands, each row in blocks of B leads
+    (``mv_next``, ``mv_rew``: unused here, the moves as :func:`sheet_moves` lists them)."""
     n_hands = T.first_roll.shape[0]
     n_keeps = T.add.shape[0]
-    n_e = n_hands * T.req.shape[0] + 1
+    n_e = int(np.diff(u_ptr).max()) + 1
     for c in prange(chunks):
-        e1 = np.empty(5 * n_e, dtype=np.int64)
-        e23 = np.empty(5 * n_e, dtype=np.int64)
+        e = np.empty(4 * n_e, dtype=np.int64)
+        X = np.empty(n_e * B)
         S1 = np.empty(n_hands * B)
         S23 = np.empty(n_hands * B)
-        E = np.empty(n_hands * B)
         K = np.empty(n_keeps * B)
         M = np.empty(n_keeps * B)
         acc = np.empty(B)
         for r in range(lo + c, hi, chunks):
-            row_blocked(T, D, mv_ptr, mv_next, mv_rew, mv_iw, V, voff, r, B, e1, e23, S1, S23, E, K, M, acc)
+            row_blocked(T, D, mv_ptr, mv_iw, uid, u_ptr, u_next, u_rew, V, voff, r, B, e, X, S1, S23, K, M, acc)
