@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from cubilete.duel import simd
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
 from cubilete.solver.kernels import (
@@ -243,10 +244,9 @@ def solve_level(T: KernelTables, D: DuelTables, V: F, voff: int, lo: int, hi: in
             row_value(T, D, V, voff, r, buf)
 
 
-# --- the blocked kernel: the same widget over blocks of B leads (one SIMD register of f64 per keep) ---
+# --- the blocked kernel: the same widget over blocks of B leads, in explicit 8-lane vectors (cubilete.duel.simd) ---
 
-BLOCK = 128  # most leads per block: the innermost axis of every scratch array (passed at run time as ``B``:
-# a constant trip count gets unrolled into scalar code, a variable one is vectorised with alias checks)
+BLOCK = 128  # most leads per block (a multiple of 8): the innermost axis of the scratch rows, in vectors of 8
 
 
 @njit(cache=True)
@@ -400,82 +400,98 @@ def block_entries(B: int, V: F, tie: float, b0: int, n_u: int, e_kind: I, e_base
 
 
 @njit(cache=True)
-def block_best(B: int, X: F, uid: I, q0: int, q1: int, dst: F) -> None:
-    """dst = the best X over the move pairs of moves q0..q1-1 (NEG if none), lane by lane."""
-    if q1 <= q0:
-        for ln in range(B):
-            dst[ln] = NEG
-        return
-    a = uid[q0]
-    src = X[a * B : a * B + B]
-    for ln in range(B):
-        dst[ln] = src[ln]
-    for q in range(q0 + 1, q1):
-        a = uid[q]
-        src = X[a * B : a * B + B]
-        for ln in range(B):
-            v = src[ln]
-            dst[ln] = v if v > dst[ln] else dst[ln]
+def simd_sources(T: KernelTables) -> tuple[I, I]:
+    """Rows of the scratch array the closure and the rethrow read (see :func:`row_simd`): for keep
+    k >= H, ``close[k - H]`` = (K row of k, M rows of its sub-keeps); for hand h, ``again[h]`` = the
+    M rows of its sub-keeps. A missing sub-keep repeats the first row (-1 in ``again``: the hand's own)."""
+    n_keeps = T.add.shape[0]
+    n_hands = T.first_roll.shape[0]
+    close = np.empty((n_keeps - n_hands, 7), dtype=np.int64)
+    for k in range(n_hands, n_keeps):
+        close[k - n_hands, 0] = k
+        for f in range(6):
+            r = T.remove[k, f]
+            close[k - n_hands, f + 1] = n_keeps + r - n_hands if r >= 0 else k
+    again = np.empty((n_hands, 6), dtype=np.int64)
+    for h in range(n_hands):
+        for f in range(6):
+            r = T.remove[h, f]
+            again[h, f] = n_keeps + r - n_hands if r >= 0 else -1
+    return close, again
 
 
 @njit(cache=True)
-def block_keeps(B: int, add: I, remove: I, n_hands: int, K: F, M: F) -> None:
-    """K[k]: expected K[:H] (the hands' values) after throwing the dice not in keep k; M[k]: the best K
-    over sub-keeps of k (keeps smaller than a hand), all per lead of the block (the solitaire recursion,
-    same order of sums)."""
+def simd_best(W: F, B: int, RX: int, uid: I, q0: int, q1: int, d: int) -> None:
+    """Row d of W = the best X row over the move pairs of moves q0..q1-1 (NEG if none)."""
+    if q1 <= q0:
+        for v in range(0, B, 8):
+            simd.vfill(W, d * B + v, NEG)
+        return
+    a0 = RX + uid[q0]
+    a1 = RX + uid[q0 + 1] if q0 + 1 < q1 else a0
+    a2 = RX + uid[q0 + 2] if q0 + 2 < q1 else a0
+    a3 = RX + uid[q0 + 3] if q0 + 3 < q1 else a0
+    for v in range(0, B, 8):
+        simd.vmax4(W, d * B + v, a0 * B + v, a1 * B + v, a2 * B + v, a3 * B + v)
+    for q in range(q0 + 4, q1, 3):
+        a1 = RX + uid[q]
+        a2 = RX + uid[q + 1] if q + 1 < q1 else a1
+        a3 = RX + uid[q + 2] if q + 2 < q1 else a1
+        for v in range(0, B, 8):
+            simd.vmax4(W, d * B + v, d * B + v, a1 * B + v, a2 * B + v, a3 * B + v)
+
+
+@njit(cache=True)
+def simd_rethrow(W: F, B: int, again: I, RS: int, n_hands: int) -> None:
+    """E[h] (K row h) = max(S row RS + h, the M rows of its sub-keeps)."""
+    for h in range(n_hands):
+        own = RS + h
+        s0 = again[h, 0] if again[h, 0] >= 0 else own
+        s1 = again[h, 1] if again[h, 1] >= 0 else own
+        s2 = again[h, 2] if again[h, 2] >= 0 else own
+        s3 = again[h, 3] if again[h, 3] >= 0 else own
+        s4 = again[h, 4] if again[h, 4] >= 0 else own
+        s5 = again[h, 5] if again[h, 5] >= 0 else own
+        for v in range(0, B, 8):
+            simd.vmax7(W, h * B + v, own * B + v, s0 * B + v, s1 * B + v, s2 * B + v, s3 * B + v, s4 * B + v,
+                       s5 * B + v)  # fmt: skip
+
+
+@njit(cache=True)
+def simd_keeps(W: F, B: int, add: I, close: I, n_hands: int) -> None:
+    """K rows of the keeps smaller than a hand (the one-die recursion, the same sums in the same
+    order), then their M rows (best over sub-keeps)."""
     n_keeps = add.shape[0]
     sixth = 1.0 / 6.0
     for k in range(n_hands, n_keeps):
-        dst = K[k * B : k * B + B]
-        c0 = K[add[k, 0] * B : add[k, 0] * B + B]
-        c1 = K[add[k, 1] * B : add[k, 1] * B + B]
-        c2 = K[add[k, 2] * B : add[k, 2] * B + B]
-        c3 = K[add[k, 3] * B : add[k, 3] * B + B]
-        c4 = K[add[k, 4] * B : add[k, 4] * B + B]
-        c5 = K[add[k, 5] * B : add[k, 5] * B + B]
-        for ln in range(B):
-            dst[ln] = (((((c0[ln] + c1[ln]) + c2[ln]) + c3[ln]) + c4[ln]) + c5[ln]) * sixth
+        a0, a1, a2 = add[k, 0] * B, add[k, 1] * B, add[k, 2] * B
+        a3, a4, a5 = add[k, 3] * B, add[k, 4] * B, add[k, 5] * B
+        for v in range(0, B, 8):
+            simd.vavg6(W, k * B + v, a0 + v, a1 + v, a2 + v, a3 + v, a4 + v, a5 + v, sixth)
     for k in range(n_keeps - 1, n_hands - 1, -1):
-        dst = M[k * B : k * B + B]
-        src = K[k * B : k * B + B]
-        for ln in range(B):
-            dst[ln] = src[ln]
-        for f in range(6):
-            r = remove[k, f]
-            if r >= 0:
-                sub = M[r * B : r * B + B]
-                for ln in range(B):
-                    v = sub[ln]
-                    dst[ln] = v if v > dst[ln] else dst[ln]
+        c = close[k - n_hands]
+        d = (n_keeps + k - n_hands) * B
+        c0, c1, c2, c3, c4, c5, c6 = c[0] * B, c[1] * B, c[2] * B, c[3] * B, c[4] * B, c[5] * B, c[6] * B
+        for v in range(0, B, 8):
+            simd.vmax7(W, d + v, c0 + v, c1 + v, c2 + v, c3 + v, c4 + v, c5 + v, c6 + v)
 
 
 @njit(cache=True)
-def block_rethrow(B: int, S: F, M: F, remove: I, n_hands: int, E: F) -> None:
-    """E[h] = max(score now, best proper sub-keep thrown again), per lead of the block."""
-    for h in range(n_hands):
-        dst = E[h * B : h * B + B]
-        src = S[h * B : h * B + B]
-        for ln in range(B):
-            dst[ln] = src[ln]
-        for f in range(6):
-            r = remove[h, f]
-            if r >= 0:
-                sub = M[r * B : r * B + B]
-                for ln in range(B):
-                    v = sub[ln]
-                    dst[ln] = v if v > dst[ln] else dst[ln]
-
-
-@njit(cache=True)
-def row_blocked(
-    T: KernelTables, D: DuelTables, mv_ptr: I, mv_iw: I, uid: I, u_ptr: I, u_next: I, u_rew: I,
-    V: F, voff: int, r: int, B: int, e: I, X: F, S1: F, S23: F, K: F, M: F, acc: F,
+def row_simd(
+    T: KernelTables, D: DuelTables, mv_ptr: I, mv_iw: I, uid: I, u_ptr: I, u_next: I, u_rew: I, close: I, again: I,
+    V: F, voff: int, r: int, B: int, e: I, W: F,
 ) -> None:  # fmt: skip
-    """Fill row r of V (at row_off[r] - voff) block by block (same values as :func:`row_value`): the
-    distinct (next sheet, points) pairs of the mover's moves read once per block, each hand's best box
-    taken over them. ``K[:H * B]`` holds the hands' values (E of :func:`row_value`)."""
+    """Fill row r of V (at row_off[r] - voff) block by block, as :func:`row_value` (the same values
+    bit for bit; the distinct (next sheet, points) pairs of the mover's moves read once per block, each
+    hand's best box taken over them), on one scratch array W of rows of B lanes: K (rows 0..n_keeps-1, the hands' first:
+    E), M (the keeps smaller than a hand), S23, S1, X (the move pairs' values) and the sum."""
     n_hands = T.first_roll.shape[0]
+    n_keeps = T.add.shape[0]
     n_e = e.shape[0] // 4
+    RS = 2 * n_keeps - n_hands
+    RS1 = RS + n_hands
+    RX = RS1 + n_hands
+    RA = RX + n_e
     s = D.row_s[r]
     width = D.row_off[r + 1] - D.row_off[r]
     out_at = D.row_off[r] - voff
@@ -489,40 +505,37 @@ def row_blocked(
     throws = T.throws
     n_blocks = (width + B - 1) // B
     B = ((width + n_blocks - 1) // n_blocks + 7) // 8 * 8  # blocks of equal width (a multiple of 8), at most B
-    E = K[: n_hands * B]
     for b0 in range(0, width, B):
-        block_entries(B, V, tie, b0, n_u, e_kind, e_base, e_c, e_top, X)
+        block_entries(B, V, tie, b0, n_u, e_kind, e_base, e_c, e_top, W[RX * B : RA * B])
         for h in range(n_hands):
-            block_best(B, X, uid, mv_ptr[k0 + h], mv_ptr[k0 + h + 1], S23[h * B : h * B + B])
-        for i in range(n_hands * B):
-            S1[i] = S23[i]
-        if servida:
-            for h in range(n_hands):  # hands without first-throw moves keep the later-throw scores
-                if mv_ptr[k1 + h + 1] > mv_ptr[k1 + h] and iw[h] == 0:
-                    block_best(B, X, uid, mv_ptr[k1 + h], mv_ptr[k1 + h + 1], S1[h * B : h * B + B])
-        if throws == 1:
-            for i in range(n_hands * B):
-                E[i] = S1[i]
-        else:
-            for i in range(n_hands * B):
-                E[i] = S23[i]
-            for t in range(throws, 1, -1):  # E holds the values after throw t
-                block_keeps(B, T.add, T.remove, n_hands, K, M)
-                block_rethrow(B, S1 if t == 2 else S23, M, T.remove, n_hands, E)
-        for ln in range(B):
-            acc[ln] = 0.0
+            simd_best(W, B, RX, uid, mv_ptr[k0 + h], mv_ptr[k0 + h + 1], RS + h)
+        for h in range(n_hands):
+            if servida and mv_ptr[k1 + h + 1] > mv_ptr[k1 + h] and iw[h] == 0:
+                simd_best(W, B, RX, uid, mv_ptr[k1 + h], mv_ptr[k1 + h + 1], RS1 + h)
+            else:  # hands without first-throw moves keep the later-throw scores
+                for v in range(0, B, 8):
+                    simd.vcopy(W, (RS1 + h) * B + v, (RS + h) * B + v)
+        first_src = RS1 if throws == 1 else RS
+        for h in range(n_hands):  # E = K[:H]
+            for v in range(0, B, 8):
+                simd.vcopy(W, h * B + v, (first_src + h) * B + v)
+        for t in range(throws, 1, -1):  # E holds the values after throw t
+            simd_keeps(W, B, T.add, close, n_hands)
+            simd_rethrow(W, B, again, RS1 if t == 2 else RS, n_hands)
+        ra = RA * B
+        for v in range(0, B, 8):
+            simd.vfill(W, ra + v, 0.0)
         for h in range(n_hands):
             p = T.first_roll[h]
             if iw[h] == 1:
-                for ln in range(B):
-                    acc[ln] += p
+                for v in range(0, B, 8):
+                    simd.vaddc(W, ra + v, ra + v, p)
             else:
-                eh = E[h * B : h * B + B]
-                for ln in range(B):
-                    acc[ln] += p * eh[ln]
+                for v in range(0, B, 8):
+                    simd.vaxpy(W, ra + v, ra + v, h * B + v, p)
         dst = V[out_at + b0 : out_at + min(width, b0 + B)]
         for ln in range(dst.shape[0]):
-            dst[ln] = acc[ln]
+            dst[ln] = W[ra + ln]
 
 
 @njit(cache=True, parallel=True)
@@ -530,18 +543,17 @@ def solve_level_blocked(
     T: KernelTables, D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, mv_iw: I, uid: I, u_ptr: I, u_next: I,
     u_rew: I, V: F, voff: int, lo: int, hi: int, chunks: int, B: int = BLOCK,
 ) -> None:  # fmt: skip
-    """Fill rows lo..hi-1 (one level) in ``chunks`` parallel strands, each row in blocks of B leads
-    (``mv_next``, ``mv_rew``: unused here, the moves as :func:`sheet_moves` lists them)."""
+    """Fill rows lo..hi-1 (one level) in ``chunks`` parallel strands with :func:`row_simd`, in blocks of at
+    most B leads (rounded down to a multiple of 8; ``mv_next``, ``mv_rew``: unused here, the moves as
+    :func:`sheet_moves` lists them)."""
+    B = max(8, B // 8 * 8)
     n_hands = T.first_roll.shape[0]
     n_keeps = T.add.shape[0]
     n_e = int(np.diff(u_ptr).max()) + 1
+    close, again = simd_sources(T)
+    rows = 2 * n_keeps + n_hands + n_e + 1
     for c in prange(chunks):
         e = np.empty(4 * n_e, dtype=np.int64)
-        X = np.empty(n_e * B)
-        S1 = np.empty(n_hands * B)
-        S23 = np.empty(n_hands * B)
-        K = np.empty(n_keeps * B)
-        M = np.empty(n_keeps * B)
-        acc = np.empty(B)
+        W = np.zeros(rows * B + 8)
         for r in range(lo + c, hi, chunks):
-            row_blocked(T, D, mv_ptr, mv_iw, uid, u_ptr, u_next, u_rew, V, voff, r, B, e, X, S1, S23, K, M, acc)
+            row_simd(T, D, mv_ptr, mv_iw, uid, u_ptr, u_next, u_rew, close, again, V, voff, r, B, e, W)
