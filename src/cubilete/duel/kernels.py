@@ -402,22 +402,55 @@ def block_entries(B: int, V: F, tie: float, b0: int, n_u: int, e_kind: I, e_base
 @njit(cache=True)
 def simd_sources(T: KernelTables) -> tuple[I, I]:
     """Rows of the scratch array the closure and the rethrow read (see :func:`row_simd`): for keep
-    k >= H, ``close[k - H]`` = (K row of k, M rows of its sub-keeps); for hand h, ``again[h]`` = the
-    M rows of its sub-keeps. A missing sub-keep repeats the first row (-1 in ``again``: the hand's own)."""
+    k >= H, ``close[k - H]`` = (count, K row of k, M rows of its sub-keeps); for hand h, ``again[h]`` =
+    (count, M rows of its sub-keeps); the rows listed first, the rest unused."""
     n_keeps = T.add.shape[0]
     n_hands = T.first_roll.shape[0]
-    close = np.empty((n_keeps - n_hands, 7), dtype=np.int64)
+    close = np.zeros((n_keeps - n_hands, 8), dtype=np.int64)
     for k in range(n_hands, n_keeps):
-        close[k - n_hands, 0] = k
+        c = close[k - n_hands]
+        c[1] = k
+        c[0] = 1
         for f in range(6):
             r = T.remove[k, f]
-            close[k - n_hands, f + 1] = n_keeps + r - n_hands if r >= 0 else k
-    again = np.empty((n_hands, 6), dtype=np.int64)
+            if r >= 0:
+                c[1 + c[0]] = n_keeps + r - n_hands
+                c[0] += 1
+    again = np.zeros((n_hands, 7), dtype=np.int64)
     for h in range(n_hands):
         for f in range(6):
             r = T.remove[h, f]
-            again[h, f] = n_keeps + r - n_hands if r >= 0 else -1
+            if r >= 0:
+                again[h, 1 + again[h, 0]] = n_keeps + r - n_hands
+                again[h, 0] += 1
     return close, again
+
+
+@njit(cache=True, inline="always")
+def simd_max_rows(W: F, B: int, d: int, n: int, r0: int, r1: int, r2: int, r3: int, r4: int, r5: int, r6: int) -> None:
+    """Row d of W = the largest of rows r0..r(n-1) (n = 1..7), lane by lane."""
+    d, r0, r1, r2, r3, r4, r5, r6 = d * B, r0 * B, r1 * B, r2 * B, r3 * B, r4 * B, r5 * B, r6 * B
+    if n == 1:
+        for v in range(0, B, 8):
+            simd.vcopy(W, d + v, r0 + v)
+    elif n == 2:
+        for v in range(0, B, 8):
+            simd.vmax2(W, d + v, r0 + v, r1 + v)
+    elif n == 3:
+        for v in range(0, B, 8):
+            simd.vmax3(W, d + v, r0 + v, r1 + v, r2 + v)
+    elif n == 4:
+        for v in range(0, B, 8):
+            simd.vmax4(W, d + v, r0 + v, r1 + v, r2 + v, r3 + v)
+    elif n == 5:
+        for v in range(0, B, 8):
+            simd.vmax5(W, d + v, r0 + v, r1 + v, r2 + v, r3 + v, r4 + v)
+    elif n == 6:
+        for v in range(0, B, 8):
+            simd.vmax6(W, d + v, r0 + v, r1 + v, r2 + v, r3 + v, r4 + v, r5 + v)
+    else:
+        for v in range(0, B, 8):
+            simd.vmax7(W, d + v, r0 + v, r1 + v, r2 + v, r3 + v, r4 + v, r5 + v, r6 + v)
 
 
 @njit(cache=True)
@@ -445,16 +478,8 @@ def simd_best(W: F, B: int, RX: int, uid: I, q0: int, q1: int, d: int) -> None:
 def simd_rethrow(W: F, B: int, again: I, RS: int, n_hands: int) -> None:
     """E[h] (K row h) = max(S row RS + h, the M rows of its sub-keeps)."""
     for h in range(n_hands):
-        own = RS + h
-        s0 = again[h, 0] if again[h, 0] >= 0 else own
-        s1 = again[h, 1] if again[h, 1] >= 0 else own
-        s2 = again[h, 2] if again[h, 2] >= 0 else own
-        s3 = again[h, 3] if again[h, 3] >= 0 else own
-        s4 = again[h, 4] if again[h, 4] >= 0 else own
-        s5 = again[h, 5] if again[h, 5] >= 0 else own
-        for v in range(0, B, 8):
-            simd.vmax7(W, h * B + v, own * B + v, s0 * B + v, s1 * B + v, s2 * B + v, s3 * B + v, s4 * B + v,
-                       s5 * B + v)  # fmt: skip
+        a = again[h]
+        simd_max_rows(W, B, h, a[0] + 1, RS + h, a[1], a[2], a[3], a[4], a[5], a[6])
 
 
 @njit(cache=True)
@@ -470,10 +495,7 @@ def simd_keeps(W: F, B: int, add: I, close: I, n_hands: int) -> None:
             simd.vavg6(W, k * B + v, a0 + v, a1 + v, a2 + v, a3 + v, a4 + v, a5 + v, sixth)
     for k in range(n_keeps - 1, n_hands - 1, -1):
         c = close[k - n_hands]
-        d = (n_keeps + k - n_hands) * B
-        c0, c1, c2, c3, c4, c5, c6 = c[0] * B, c[1] * B, c[2] * B, c[3] * B, c[4] * B, c[5] * B, c[6] * B
-        for v in range(0, B, 8):
-            simd.vmax7(W, d + v, c0 + v, c1 + v, c2 + v, c3 + v, c4 + v, c5 + v, c6 + v)
+        simd_max_rows(W, B, n_keeps + k - n_hands, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
 
 
 @njit(cache=True)

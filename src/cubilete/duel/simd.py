@@ -106,10 +106,13 @@ def _make(n: int, body: Callable[..., Any], scalar: bool = False) -> Any:
 
 # a[dst] = ((((a[o0] + a[o1]) + a[o2]) + a[o3]) + a[o4]) + a[o5]) * sixth
 vavg6 = _make(6, _avg6, scalar=True)
-# a[dst] = the largest of a[o0..o6] (seven offsets, repeat one for fewer)
-vmax7 = _make(7, _maxall)
-# a[dst] = the largest of a[o0..o3]
+# a[dst] = the largest of a[o0..o(n-1)], n = 2..7
+vmax2 = _make(2, _maxall)
+vmax3 = _make(3, _maxall)
 vmax4 = _make(4, _maxall)
+vmax5 = _make(5, _maxall)
+vmax6 = _make(6, _maxall)
+vmax7 = _make(7, _maxall)
 # a[dst] = a[o0] + p * a[o1]
 vaxpy = _make(2, _axpy, scalar=True)
 # a[dst] = a[o0] + p
