@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from cubilete.duel import simd
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
 from cubilete.solver.kernels import (
@@ -243,20 +244,23 @@ def solve_level(T: KernelTables, D: DuelTables, V: F, voff: int, lo: int, hi: in
             row_value(T, D, V, voff, r, buf)
 
 
-# --- the blocked kernel: the same widget over blocks of B leads (one SIMD register of f64 per keep) ---
+# --- the blocked kernel: the same widget over blocks of B leads, in explicit 8-lane vectors (cubilete.duel.simd) ---
 
-BLOCK = 48  # most leads per block: the innermost axis of every scratch array (passed at run time as ``B``:
-# a constant trip count gets unrolled into scalar code, a variable one is vectorised with alias checks)
+BLOCK = 128  # most leads per block (a multiple of 8): the innermost axis of the scratch rows, in vectors of 8
 
 
 @njit(cache=True)
-def sheet_moves(T: KernelTables, D: DuelTables) -> tuple[I, I, I, I]:
-    """Every box a hand can be written in, per sheet: (ptr, next sheet, points with bonuses, instant win).
+def sheet_moves(T: KernelTables, D: DuelTables) -> tuple[I, I, I, I, I, I, I, I]:
+    """Every box a hand can be written in, per sheet: (ptr, next sheet, points with bonuses, instant win,
+    uid, u_ptr, u_next, u_rew).
 
     Moves of sheet s, first throw ``first`` (0/1), hand h are ``ptr[k]:ptr[k + 1]`` with
     ``k = (s * 2 + first) * H + h``; first-throw moves are listed only for the hands some box pays
     differently on the first throw (else the later-throw ones apply). ``iw[s * H + h]`` is 1 if the
-    first-throw hand h wins at once for sheet s.
+    first-throw hand h wins at once for sheet s. Many moves of a sheet lead to the same (next sheet,
+    points) (every hand scratched in a box, every Full in the Full): those distinct pairs are
+    ``u_next[a], u_rew[a]`` for ``a`` in ``u_ptr[s]:u_ptr[s + 1]``, and move q is pair
+    ``u_ptr[s] + uid[q]``.
     """
     n_sheets = D.sheet_mask.shape[0]
     n_hands = T.first_roll.shape[0]
@@ -298,227 +302,280 @@ def sheet_moves(T: KernelTables, D: DuelTables) -> tuple[I, I, I, I]:
                     rew_out[at] = rew
                     at += 1
     ptr[n_sheets * 2 * n_hands] = at
-    return ptr, nxt[:at], rew_out[:at], iw
+    uid = np.empty(at, dtype=np.int64)
+    u_ptr = np.zeros(n_sheets + 1, dtype=np.int64)
+    u_next = np.empty(at, dtype=np.int64)
+    u_rew = np.empty(at, dtype=np.int64)
+    nu_all = 0
+    for s in range(n_sheets):
+        u_ptr[s] = nu_all
+        for q in range(ptr[s * 2 * n_hands], ptr[(s + 1) * 2 * n_hands]):
+            a = u_ptr[s]
+            while a < nu_all and (u_next[a] != nxt[q] or u_rew[a] != rew_out[q]):
+                a += 1
+            if a == nu_all:
+                u_next[a] = nxt[q]
+                u_rew[a] = rew_out[q]
+                nu_all += 1
+            uid[q] = a - u_ptr[s]
+    u_ptr[n_sheets] = nu_all
+    return ptr, nxt[:at], rew_out[:at], iw, uid, u_ptr, u_next[:nu_all].copy(), u_rew[:nu_all].copy()
 
 
 @njit(cache=True)
 def row_reads(
-    D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, r: int, first: int, n_hands: int, voff: int,
-    e_ptr: I, e_kind: I, e_base: I, e_c: I, e_top: I,
-) -> None:  # fmt: skip
-    """Where each move of row r reads its value: for hand h, entries e_ptr[h]:e_ptr[h + 1] of
+    D: DuelTables, u_ptr: I, u_next: I, u_rew: I, r: int, voff: int, e_kind: I, e_base: I, e_c: I, e_top: I
+) -> int:
+    """Where each distinct (next sheet, points) pair of row r's mover reads its value (returns how many):
     kind 0 (the other's row: 1 - V[base + clip(c - i, 0, top)] for lead index i), 1 (the mover's
     own row, the other done: V[base + clip(c + i, 0, top)]) or 2 (both done: the lead c + i decides)."""
     m, s, o = D.row_m[r], D.row_s[r], D.row_o[r]
     lo = D.row_lo[r]
     other_done = D.sheet_done[o] == 1
     at = 0
-    for h in range(n_hands):
-        e_ptr[h] = at
-        k = (s * 2 + first) * n_hands + h
-        for q in range(mv_ptr[k], mv_ptr[k + 1]):
-            s2 = mv_next[q]
-            shift = mv_rew[q] + lo
-            if not other_done:
-                nr = D.pair_row[1 - m, o, s2]
-                if nr < 0:
-                    raise ValueError("duel: a successor position is missing from the table")
-                e_kind[at] = 0
-                e_base[at] = D.row_off[nr] - voff
-                e_top[at] = D.row_off[nr + 1] - D.row_off[nr] - 1
-                e_c[at] = -shift - D.row_lo[nr]
-            elif D.sheet_done[s2] == 0:
-                nr = D.pair_row[m, s2, o]
-                if nr < 0:
-                    raise ValueError("duel: a successor position is missing from the table")
-                e_kind[at] = 1
-                e_base[at] = D.row_off[nr] - voff
-                e_top[at] = D.row_off[nr + 1] - D.row_off[nr] - 1
-                e_c[at] = shift - D.row_lo[nr]
-            else:
-                e_kind[at] = 2
-                e_base[at] = 0
-                e_top[at] = 0
-                e_c[at] = shift
-            at += 1
-    e_ptr[n_hands] = at
+    for a in range(u_ptr[s], u_ptr[s + 1]):
+        s2 = u_next[a]
+        shift = u_rew[a] + lo
+        if not other_done:
+            nr = D.pair_row[1 - m, o, s2]
+            if nr < 0:
+                raise ValueError("duel: a successor position is missing from the table")
+            e_kind[at] = 0
+            e_base[at] = D.row_off[nr] - voff
+            e_top[at] = D.row_off[nr + 1] - D.row_off[nr] - 1
+            e_c[at] = -shift - D.row_lo[nr]
+        elif D.sheet_done[s2] == 0:
+            nr = D.pair_row[m, s2, o]
+            if nr < 0:
+                raise ValueError("duel: a successor position is missing from the table")
+            e_kind[at] = 1
+            e_base[at] = D.row_off[nr] - voff
+            e_top[at] = D.row_off[nr + 1] - D.row_off[nr] - 1
+            e_c[at] = shift - D.row_lo[nr]
+        else:
+            e_kind[at] = 2
+            e_base[at] = 0
+            e_top[at] = 0
+            e_c[at] = shift
+        at += 1
+    return at
 
 
 @njit(cache=True)
-def block_scores(
-    B: int, V: F, tie: float, b0: int, n_hands: int, e_ptr: I, e_kind: I, e_base: I, e_c: I, e_top: I, out: F
-) -> None:
-    """out[h * B + ln] = best P(mover wins) over the moves of hand h for lead index b0 + ln.
+def block_entries(B: int, V: F, tie: float, b0: int, n_u: int, e_kind: I, e_base: I, e_c: I, e_top: I, X: F) -> None:
+    """X[a * B + ln] = P(mover wins) after move pair a for lead index b0 + ln.
 
     (Every lane loop runs over slices indexed by the loop variable alone: numba then needs no
     negative-index check and LLVM vectorises it.)"""
-    for h in range(n_hands):
-        acc = out[h * B : h * B + B]
-        for ln in range(B):
-            acc[ln] = NEG
-        for e in range(e_ptr[h], e_ptr[h + 1]):
-            kind = e_kind[e]
-            base = e_base[e]
-            top = e_top[e]
-            if kind == 0:
-                c = e_c[e] - b0
-                if c - (B - 1) >= 0 and c <= top:
-                    src = V[base + c - (B - 1) : base + c + 1]  # lane ln reads src[B - 1 - ln]
-                    for ln in range(B):
-                        v = 1.0 - src[B - 1 - ln]
-                        acc[ln] = v if v > acc[ln] else acc[ln]
-                else:
-                    row = V[base : base + top + 1]
-                    for ln in range(B):
-                        v = 1.0 - row[min(max(c - ln, 0), top)]
-                        acc[ln] = v if v > acc[ln] else acc[ln]
-            elif kind == 1:
-                c = e_c[e] + b0
-                if c >= 0 and c + (B - 1) <= top:
-                    src = V[base + c : base + c + B]
-                    for ln in range(B):
-                        v = src[ln]
-                        acc[ln] = v if v > acc[ln] else acc[ln]
-                else:
-                    row = V[base : base + top + 1]
-                    for ln in range(B):
-                        v = row[min(max(c + ln, 0), top)]
-                        acc[ln] = v if v > acc[ln] else acc[ln]
+    for a in range(n_u):
+        acc = X[a * B : a * B + B]
+        kind = e_kind[a]
+        base = e_base[a]
+        top = e_top[a]
+        if kind == 0:
+            c = e_c[a] - b0
+            if c - (B - 1) >= 0 and c <= top:
+                src = V[base + c - (B - 1) : base + c + 1]  # lane ln reads src[B - 1 - ln]
+                for ln in range(B):
+                    acc[ln] = 1.0 - src[B - 1 - ln]
             else:
-                c = e_c[e] + b0
+                row = V[base : base + top + 1]
                 for ln in range(B):
-                    lead = c + ln
-                    v = 1.0 if lead > 0 else (tie if lead == 0 else 0.0)
-                    acc[ln] = v if v > acc[ln] else acc[ln]
+                    acc[ln] = 1.0 - row[min(max(c - ln, 0), top)]
+        elif kind == 1:
+            c = e_c[a] + b0
+            if c >= 0 and c + (B - 1) <= top:
+                src = V[base + c : base + c + B]
+                for ln in range(B):
+                    acc[ln] = src[ln]
+            else:
+                row = V[base : base + top + 1]
+                for ln in range(B):
+                    acc[ln] = row[min(max(c + ln, 0), top)]
+        else:
+            c = e_c[a] + b0
+            for ln in range(B):
+                lead = c + ln
+                acc[ln] = 1.0 if lead > 0 else (tie if lead == 0 else 0.0)
 
 
 @njit(cache=True)
-def block_keeps(B: int, E: F, add: I, remove: I, n_hands: int, K: F, M: F) -> None:
-    """K[k]: expected E after throwing the dice not in keep k; M[k]: the best K over sub-keeps of k
-    (keeps smaller than a hand), all per lead of the block (the solitaire recursion, same order of sums)."""
-    n_keeps = add.shape[0]
-    for i in range(n_hands * B):
-        K[i] = E[i]
-    sixth = 1.0 / 6.0
+def simd_sources(T: KernelTables) -> tuple[I, I]:
+    """Rows of the scratch array the closure and the rethrow read (see :func:`row_simd`): for keep
+    k >= H, ``close[k - H]`` = (count, K row of k, M rows of its sub-keeps); for hand h, ``again[h]`` =
+    (count, M rows of its sub-keeps); the rows listed first, the rest unused."""
+    n_keeps = T.add.shape[0]
+    n_hands = T.first_roll.shape[0]
+    close = np.zeros((n_keeps - n_hands, 8), dtype=np.int64)
     for k in range(n_hands, n_keeps):
-        dst = K[k * B : k * B + B]
-        c0 = K[add[k, 0] * B : add[k, 0] * B + B]
-        c1 = K[add[k, 1] * B : add[k, 1] * B + B]
-        c2 = K[add[k, 2] * B : add[k, 2] * B + B]
-        c3 = K[add[k, 3] * B : add[k, 3] * B + B]
-        c4 = K[add[k, 4] * B : add[k, 4] * B + B]
-        c5 = K[add[k, 5] * B : add[k, 5] * B + B]
-        for ln in range(B):
-            dst[ln] = (((((c0[ln] + c1[ln]) + c2[ln]) + c3[ln]) + c4[ln]) + c5[ln]) * sixth
-    for k in range(n_keeps - 1, n_hands - 1, -1):
-        dst = M[k * B : k * B + B]
-        src = K[k * B : k * B + B]
-        for ln in range(B):
-            dst[ln] = src[ln]
+        c = close[k - n_hands]
+        c[1] = k
+        c[0] = 1
         for f in range(6):
-            r = remove[k, f]
+            r = T.remove[k, f]
             if r >= 0:
-                sub = M[r * B : r * B + B]
-                for ln in range(B):
-                    v = sub[ln]
-                    dst[ln] = v if v > dst[ln] else dst[ln]
-
-
-@njit(cache=True)
-def block_rethrow(B: int, S: F, M: F, remove: I, n_hands: int, E: F) -> None:
-    """E[h] = max(score now, best proper sub-keep thrown again), per lead of the block."""
+                c[1 + c[0]] = n_keeps + r - n_hands
+                c[0] += 1
+    again = np.zeros((n_hands, 7), dtype=np.int64)
     for h in range(n_hands):
-        dst = E[h * B : h * B + B]
-        src = S[h * B : h * B + B]
-        for ln in range(B):
-            dst[ln] = src[ln]
         for f in range(6):
-            r = remove[h, f]
+            r = T.remove[h, f]
             if r >= 0:
-                sub = M[r * B : r * B + B]
-                for ln in range(B):
-                    v = sub[ln]
-                    dst[ln] = v if v > dst[ln] else dst[ln]
+                again[h, 1 + again[h, 0]] = n_keeps + r - n_hands
+                again[h, 0] += 1
+    return close, again
 
 
 @njit(cache=True, inline="always")
-def split5(e: I, n: int) -> tuple[I, I, I, I, I]:
-    """The five arrays of :func:`row_reads` in one scratch array."""
-    return e[:n], e[n : 2 * n], e[2 * n : 3 * n], e[3 * n : 4 * n], e[4 * n :]
+def simd_max_rows(W: F, B: int, d: int, n: int, r0: int, r1: int, r2: int, r3: int, r4: int, r5: int, r6: int) -> None:
+    """Row d of W = the largest of rows r0..r(n-1) (n = 1..7), lane by lane."""
+    d, r0, r1, r2, r3, r4, r5, r6 = d * B, r0 * B, r1 * B, r2 * B, r3 * B, r4 * B, r5 * B, r6 * B
+    if n == 1:
+        for v in range(0, B, 8):
+            simd.vcopy(W, d + v, r0 + v)
+    elif n == 2:
+        for v in range(0, B, 8):
+            simd.vmax2(W, d + v, r0 + v, r1 + v)
+    elif n == 3:
+        for v in range(0, B, 8):
+            simd.vmax3(W, d + v, r0 + v, r1 + v, r2 + v)
+    elif n == 4:
+        for v in range(0, B, 8):
+            simd.vmax4(W, d + v, r0 + v, r1 + v, r2 + v, r3 + v)
+    elif n == 5:
+        for v in range(0, B, 8):
+            simd.vmax5(W, d + v, r0 + v, r1 + v, r2 + v, r3 + v, r4 + v)
+    elif n == 6:
+        for v in range(0, B, 8):
+            simd.vmax6(W, d + v, r0 + v, r1 + v, r2 + v, r3 + v, r4 + v, r5 + v)
+    else:
+        for v in range(0, B, 8):
+            simd.vmax7(W, d + v, r0 + v, r1 + v, r2 + v, r3 + v, r4 + v, r5 + v, r6 + v)
 
 
 @njit(cache=True)
-def row_blocked(
-    T: KernelTables, D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, mv_iw: I, V: F, voff: int, r: int, B: int,
-    e1: I, e23: I, S1: F, S23: F, E: F, K: F, M: F, acc: F,
+def simd_best(W: F, B: int, RX: int, uid: I, q0: int, q1: int, d: int) -> None:
+    """Row d of W = the best X row over the move pairs of moves q0..q1-1 (NEG if none)."""
+    if q1 <= q0:
+        for v in range(0, B, 8):
+            simd.vfill(W, d * B + v, NEG)
+        return
+    a0 = RX + uid[q0]
+    a1 = RX + uid[q0 + 1] if q0 + 1 < q1 else a0
+    a2 = RX + uid[q0 + 2] if q0 + 2 < q1 else a0
+    a3 = RX + uid[q0 + 3] if q0 + 3 < q1 else a0
+    for v in range(0, B, 8):
+        simd.vmax4(W, d * B + v, a0 * B + v, a1 * B + v, a2 * B + v, a3 * B + v)
+    for q in range(q0 + 4, q1, 3):
+        a1 = RX + uid[q]
+        a2 = RX + uid[q + 1] if q + 1 < q1 else a1
+        a3 = RX + uid[q + 2] if q + 2 < q1 else a1
+        for v in range(0, B, 8):
+            simd.vmax4(W, d * B + v, d * B + v, a1 * B + v, a2 * B + v, a3 * B + v)
+
+
+@njit(cache=True)
+def simd_rethrow(W: F, B: int, again: I, RS: int, n_hands: int) -> None:
+    """E[h] (K row h) = max(S row RS + h, the M rows of its sub-keeps)."""
+    for h in range(n_hands):
+        a = again[h]
+        simd_max_rows(W, B, h, a[0] + 1, RS + h, a[1], a[2], a[3], a[4], a[5], a[6])
+
+
+@njit(cache=True)
+def simd_keeps(W: F, B: int, add: I, close: I, n_hands: int) -> None:
+    """K rows of the keeps smaller than a hand (the one-die recursion, the same sums in the same
+    order), then their M rows (best over sub-keeps)."""
+    n_keeps = add.shape[0]
+    sixth = 1.0 / 6.0
+    for k in range(n_hands, n_keeps):
+        a0, a1, a2 = add[k, 0] * B, add[k, 1] * B, add[k, 2] * B
+        a3, a4, a5 = add[k, 3] * B, add[k, 4] * B, add[k, 5] * B
+        for v in range(0, B, 8):
+            simd.vavg6(W, k * B + v, a0 + v, a1 + v, a2 + v, a3 + v, a4 + v, a5 + v, sixth)
+    for k in range(n_keeps - 1, n_hands - 1, -1):
+        c = close[k - n_hands]
+        simd_max_rows(W, B, n_keeps + k - n_hands, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
+
+
+@njit(cache=True)
+def row_simd(
+    T: KernelTables, D: DuelTables, mv_ptr: I, mv_iw: I, uid: I, u_ptr: I, u_next: I, u_rew: I, close: I, again: I,
+    V: F, voff: int, r: int, B: int, e: I, W: F,
 ) -> None:  # fmt: skip
-    """Fill row r of V (at row_off[r] - voff) block by block (same values as :func:`row_value`)."""
+    """Fill row r of V (at row_off[r] - voff) block by block, as :func:`row_value` (the same values
+    bit for bit; the distinct (next sheet, points) pairs of the mover's moves read once per block, each
+    hand's best box taken over them), on one scratch array W of rows of B lanes: K (rows 0..n_keeps-1, the hands' first:
+    E), M (the keeps smaller than a hand), S23, S1, X (the move pairs' values) and the sum."""
     n_hands = T.first_roll.shape[0]
-    n_e = e1.shape[0] // 5
+    n_keeps = T.add.shape[0]
+    n_e = e.shape[0] // 4
+    RS = 2 * n_keeps - n_hands
+    RS1 = RS + n_hands
+    RX = RS1 + n_hands
+    RA = RX + n_e
     s = D.row_s[r]
     width = D.row_off[r + 1] - D.row_off[r]
     out_at = D.row_off[r] - voff
     tie = D.tie[D.row_m[r]]
-    p23, k23, b23, c23, t23 = split5(e23, n_e)
-    p1, k1, b1, c1, t1 = split5(e1, n_e)
-    row_reads(D, mv_ptr, mv_next, mv_rew, r, 0, n_hands, voff, p23, k23, b23, c23, t23)
+    e_kind, e_base, e_c, e_top = e[:n_e], e[n_e : 2 * n_e], e[2 * n_e : 3 * n_e], e[3 * n_e :]
+    n_u = row_reads(D, u_ptr, u_next, u_rew, r, voff, e_kind, e_base, e_c, e_top)
     servida = T.servida
-    if servida:
-        row_reads(D, mv_ptr, mv_next, mv_rew, r, 1, n_hands, voff, p1, k1, b1, c1, t1)
     iw = mv_iw[s * n_hands : (s + 1) * n_hands]
+    k0 = s * 2 * n_hands  # later-throw moves of hand h: mv_ptr[k0 + h] : mv_ptr[k0 + h + 1]
+    k1 = k0 + n_hands  # first-throw moves
     throws = T.throws
     n_blocks = (width + B - 1) // B
     B = ((width + n_blocks - 1) // n_blocks + 7) // 8 * 8  # blocks of equal width (a multiple of 8), at most B
     for b0 in range(0, width, B):
-        block_scores(B, V, tie, b0, n_hands, p23, k23, b23, c23, t23, S23)
-        for i in range(n_hands * B):
-            S1[i] = S23[i]
-        if servida:
-            for h in range(n_hands):  # hands without first-throw moves keep the later-throw scores
-                if p1[h + 1] > p1[h] and iw[h] == 0:
-                    block_scores(B, V, tie, b0, 1, p1[h:], k1, b1, c1, t1, S1[h * B :])
-        if throws == 1:
-            for i in range(n_hands * B):
-                E[i] = S1[i]
-        else:
-            for i in range(n_hands * B):
-                E[i] = S23[i]
-            for t in range(throws, 1, -1):  # E holds the values after throw t
-                block_keeps(B, E, T.add, T.remove, n_hands, K, M)
-                block_rethrow(B, S1 if t == 2 else S23, M, T.remove, n_hands, E)
-        for ln in range(B):
-            acc[ln] = 0.0
+        block_entries(B, V, tie, b0, n_u, e_kind, e_base, e_c, e_top, W[RX * B : RA * B])
+        for h in range(n_hands):
+            simd_best(W, B, RX, uid, mv_ptr[k0 + h], mv_ptr[k0 + h + 1], RS + h)
+        for h in range(n_hands):
+            if servida and mv_ptr[k1 + h + 1] > mv_ptr[k1 + h] and iw[h] == 0:
+                simd_best(W, B, RX, uid, mv_ptr[k1 + h], mv_ptr[k1 + h + 1], RS1 + h)
+            else:  # hands without first-throw moves keep the later-throw scores
+                for v in range(0, B, 8):
+                    simd.vcopy(W, (RS1 + h) * B + v, (RS + h) * B + v)
+        first_src = RS1 if throws == 1 else RS
+        for h in range(n_hands):  # E = K[:H]
+            for v in range(0, B, 8):
+                simd.vcopy(W, h * B + v, (first_src + h) * B + v)
+        for t in range(throws, 1, -1):  # E holds the values after throw t
+            simd_keeps(W, B, T.add, close, n_hands)
+            simd_rethrow(W, B, again, RS1 if t == 2 else RS, n_hands)
+        ra = RA * B
+        for v in range(0, B, 8):
+            simd.vfill(W, ra + v, 0.0)
         for h in range(n_hands):
             p = T.first_roll[h]
             if iw[h] == 1:
-                for ln in range(B):
-                    acc[ln] += p
+                for v in range(0, B, 8):
+                    simd.vaddc(W, ra + v, ra + v, p)
             else:
-                eh = E[h * B : h * B + B]
-                for ln in range(B):
-                    acc[ln] += p * eh[ln]
+                for v in range(0, B, 8):
+                    simd.vaxpy(W, ra + v, ra + v, h * B + v, p)
         dst = V[out_at + b0 : out_at + min(width, b0 + B)]
         for ln in range(dst.shape[0]):
-            dst[ln] = acc[ln]
+            dst[ln] = W[ra + ln]
 
 
 @njit(cache=True, parallel=True)
 def solve_level_blocked(
-    T: KernelTables, D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, mv_iw: I, V: F, voff: int, lo: int, hi: int,
-    chunks: int, B: int = BLOCK,
+    T: KernelTables, D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, mv_iw: I, uid: I, u_ptr: I, u_next: I,
+    u_rew: I, V: F, voff: int, lo: int, hi: int, chunks: int, B: int = BLOCK,
 ) -> None:  # fmt: skip
-    """Fill rows lo..hi-1 (one level) in ``chunks`` parallel strands, each row in blocks of B leads."""
+    """Fill rows lo..hi-1 (one level) in ``chunks`` parallel strands with :func:`row_simd`, in blocks of at
+    most B leads (rounded down to a multiple of 8; ``mv_next``, ``mv_rew``: unused here, the moves as
+    :func:`sheet_moves` lists them)."""
+    B = max(8, B // 8 * 8)
     n_hands = T.first_roll.shape[0]
     n_keeps = T.add.shape[0]
-    n_e = n_hands * T.req.shape[0] + 1
+    n_e = int(np.diff(u_ptr).max()) + 1
+    close, again = simd_sources(T)
+    rows = 2 * n_keeps + n_hands + n_e + 1
     for c in prange(chunks):
-        e1 = np.empty(5 * n_e, dtype=np.int64)
-        e23 = np.empty(5 * n_e, dtype=np.int64)
-        S1 = np.empty(n_hands * B)
-        S23 = np.empty(n_hands * B)
-        E = np.empty(n_hands * B)
-        K = np.empty(n_keeps * B)
-        M = np.empty(n_keeps * B)
-        acc = np.empty(B)
+        e = np.empty(4 * n_e, dtype=np.int64)
+        W = np.zeros(rows * B + 8)
         for r in range(lo + c, hi, chunks):
-            row_blocked(T, D, mv_ptr, mv_next, mv_rew, mv_iw, V, voff, r, B, e1, e23, S1, S23, E, K, M, acc)
+            row_simd(T, D, mv_ptr, mv_iw, uid, u_ptr, u_next, u_rew, close, again, V, voff, r, B, e, W)
