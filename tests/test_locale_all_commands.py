@@ -52,6 +52,7 @@ remove = ["1", "2", "3", "4", "escalera", "full", "poker", "doble"]
 
 def _data_words() -> set[str]:
     words = {"generala", "mini", "ana", "beto", "bot", "ok", "sha", "s", "x", "nope"}
+    words |= {"lower", "upper", "both"}  # values typed after `solve --bound` (like box ids: data, not sentences)
     for rules in all_presets():
         words.add(rules.name.lower())
         words.update(alias.lower() for alias in rules.aliases)
