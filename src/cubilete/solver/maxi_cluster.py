@@ -189,7 +189,7 @@ def cluster(address: str) -> Iterator[Cluster]:
     try:
         client = Client(address, timeout=20)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
-        raise ClusterError(f"--dask {address}: no Dask scheduler answers there ({exc})") from None
+        raise ClusterError(f"--dask {address}: no Dask scheduler answers there ({str(exc) or type(exc).__name__})") from None
     try:
         yield Cluster(client, None)
     finally:
