@@ -189,7 +189,8 @@ def cluster(address: str) -> Iterator[Cluster]:
     try:
         client = Client(address, timeout=20)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
-        raise ClusterError(f"--dask {address}: no Dask scheduler answers there ({str(exc) or type(exc).__name__})") from None
+        reason = str(exc) or type(exc).__name__
+        raise ClusterError(f"--dask {address}: no Dask scheduler answers there ({reason})") from None
     try:
         yield Cluster(client, None)
     finally:
