@@ -97,3 +97,11 @@ def test_a_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ClusterError) as err, cluster("local:2"):
         pass
     assert str(err.value) == NEEDS and "cubilete[dask]" in NEEDS
+
+
+def test_a_folder_the_workers_cannot_see_is_one_clear_error(local2: Cluster, tmp_path: Path) -> None:
+    from cubilete.solver.maxi_cluster import Job, dask_runner
+
+    run = dask_runner(local2, Job(THREE, 2, "lower", str(tmp_path / "nowhere"), (), 1))
+    with pytest.raises(ClusterError, match="every worker must see that folder"):
+        run(layers(3)[1], 0, 1, 8, lambda *_: None)

@@ -8,7 +8,7 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError
@@ -39,17 +39,15 @@ def run_saved(rules: Rules, args: argparse.Namespace) -> int:
     except SolverUnsupportedError as exc:
         raise CliError(translate_error(str(exc)), USAGE_ERROR) from None
     bounds: tuple[Bound, ...] = BOUNDS if args.bound == "both" else (args.bound,)
-    with _cluster(getattr(args, "dask", None)) as dask:
-        found = _solve(rules, cap, bounds, args, dask)
+    with contextlib.ExitStack() as stack:  # the cluster is started only if a bound has to be solved
+        address = getattr(args, "dask", None)
+        found = _solve(rules, cap, bounds, args, lambda: stack.enter_context(_cluster(address)) if address else None)
     return _print(rules, cap, found, args.json)
 
 
 @contextlib.contextmanager
-def _cluster(address: str | None) -> Iterator[Any]:
-    """The Dask cluster of ``--dask`` (None without it); a wrong address or a missing extra is one line."""
-    if address is None:
-        yield None
-        return
+def _cluster(address: str) -> Iterator[Any]:
+    """The Dask cluster of ``--dask``; a wrong address or a missing extra is one line."""
     from cubilete.solver.maxi_cluster import ClusterError, cluster
 
     try:
@@ -60,12 +58,13 @@ def _cluster(address: str | None) -> Iterator[Any]:
 
 
 def _solve(
-    rules: Rules, cap: int, bounds: tuple[Bound, ...], args: argparse.Namespace, dask: Any
+    rules: Rules, cap: int, bounds: tuple[Bound, ...], args: argparse.Namespace, connect: Callable[[], Any]
 ) -> dict[str, SavedSolution]:
-    """Load or solve (or resume) each bound, on the cluster ``dask`` if given."""
+    """Load or solve (or resume) each bound, on the cluster ``connect()`` gives (None: this process)."""
     from cubilete.cli.progress import progress_bar
 
     found: dict[str, SavedSolution] = {}
+    dask: Any = None
     for bound in bounds:
         folder = default_dir(rules, cap, bound)
         solution = None if args.no_cache else load_saved(rules, cap, bound, folder)
@@ -76,6 +75,7 @@ def _solve(
                     "{rules}: a solve stopped at {percent} in {folder}; add --resume to go on (--no-cache: start again)"
                 )
                 raise CliError(text.format(rules=rules.name, percent=f"{100 * done:.1f}%", folder=folder), DATA_ERROR)
+            dask = dask or connect()
             if not args.json and dask is None:  # the estimate times this machine, not the cluster
                 cost = estimate_saved(rules, cap, bound)
                 print(_("estimate: {what}").format(what=cost.describe()), file=sys.stderr)

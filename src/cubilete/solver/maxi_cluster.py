@@ -33,6 +33,7 @@ from cubilete.solver.space import SolverUnsupportedError
 TASK = 256  # sheets per piece of work at most (a block of 8,192 makes 32 pieces)
 PIECES_PER_THREAD = 4  # a layer is cut in at least this many pieces per worker thread, for balance
 NEEDS = "--dask needs the dask extra: pip install 'cubilete[dask]'"
+UNSHARED = "--dask: a worker cannot use the table in {folder} ({reason}); every worker must see that folder"
 
 
 class ClusterError(SolverUnsupportedError):
@@ -143,7 +144,10 @@ def dask_runner(dask: Any, job: Job) -> Any:
         try:
             for future in as_completed(list(futures)):  # type: ignore[no-untyped-call]
                 bi, n = futures[future]
-                cpu[bi] += float(future.result())
+                try:
+                    cpu[bi] += float(future.result())
+                except OSError as exc:  # the usual cause: the folder is not shared at the same path
+                    raise ClusterError(UNSHARED.format(folder=job.folder, reason=exc)) from None
                 sheets[bi] += n
                 left[bi] -= 1
                 while following < last and left[following] == 0:  # checkpoint in block order
