@@ -226,6 +226,8 @@ def solve_saved(
             return None
         state.update(layer=li + 1, block=0)
         _write_progress(folder, state)
+    if dask is not None:  # the workers wrote the rows: read them through a fresh map
+        values = np.lib.format.open_memmap(path, mode="r+")
     if not state.get("done"):
         state.update(done=True, sha256=digest(values), peak_rss=max(int(state["peak_rss"]), _peak_rss()))
         _write_progress(folder, state)
