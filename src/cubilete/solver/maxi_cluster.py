@@ -77,26 +77,39 @@ def solve_piece(job: Job, masks: npt.NDArray[np.int64]) -> float:
                                                                         dtype=values.dtype)  # fmt: skip
     _solve_masks(t, maxpts, masks, np.asarray(values), job.cap, job.bound, priced_in, lams,  # type: ignore[arg-type]
                  job.iterations)  # fmt: skip
-    _write_rows(folder / "values.npy", values, masks)
+    _write_rows(folder / "values.npy", values, masks, banks_written(t.rules, job.cap, masks))
     if priced is not None:
-        _write_rows(folder / "priced.npy", priced, masks)
+        _write_rows(folder / "priced.npy", priced, masks, np.ones(masks.size, dtype=np.int64))
     return time.process_time() - cpu_start
 
 
-def _write_rows(path: Path, table: Any, masks: npt.NDArray[np.int64]) -> None:
-    """Write the rows of ``masks`` from a copy-on-write map back into its file (axis 0 = sheets for
-    the values, axis 1 for the priced games), and wait for the disk."""
+def banks_written(rules: Rules, cap: int, masks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """How many leading banks of each sheet's row the kernel fills (as ``solve_block_saved``): banks
+    0 .. min(cap, (throws - 1) x boxes closed), none on a finished sheet. The rest of a row is never
+    written, so it stays a hole in the file, as in the single-process solve."""
+    closed = np.zeros(masks.size, dtype=np.int64)
+    for j in range(len(rules.slots)):
+        closed += (masks >> j) & 1
+    banks = np.minimum(cap, (rules.throws - 1) * closed) + 1
+    return np.where(closed >= rules.turns, 0, banks)
+
+
+def _write_rows(path: Path, table: Any, masks: npt.NDArray[np.int64], banks: npt.NDArray[np.int64]) -> None:
+    """Write the first ``banks`` banks of the rows of ``masks`` from a copy-on-write map back into its
+    file (axis 0 = sheets for the values, axis 1 for the priced games), and wait for the disk."""
     values_layout = table.ndim == 3
     planes = 1 if values_layout else table.shape[0]
     n_masks = table.shape[0] if values_layout else table.shape[1]
+    bank_bytes = table.itemsize * table.shape[-1]  # one bank: every upper total
     row = table.itemsize * (table[0].size if values_layout else table[0, 0].size)
     flat = np.asarray(table).reshape(planes, n_masks, -1)
     fd = os.open(path, os.O_WRONLY)
     try:
         for plane in range(planes):
-            for mask in masks:
-                offset = int(table.offset) + (plane * n_masks + int(mask)) * row
-                os.pwrite(fd, flat[plane, int(mask)].tobytes(), offset)
+            for mask, n in zip(masks.tolist(), banks.tolist(), strict=True):
+                if n:
+                    offset = int(table.offset) + (plane * n_masks + mask) * row
+                    os.pwrite(fd, flat[plane, mask].tobytes()[: n * bank_bytes], offset)
         os.fsync(fd)
     finally:
         os.close(fd)
