@@ -59,3 +59,35 @@ def test_bad_caps_are_one_line_errors(argv: list[str], message: str, capsys: pyt
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_dask_local_cluster_writes_the_same_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("distributed")
+    rules = str(profile(tmp_path))
+    found = {}
+    for how, extra in (("one", []), ("two", ["--dask", "local:2"])):
+        monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path / how))
+        assert main(["solve", "--rules", rules, "--cap", "4", "--bound", "lower", "--json", *extra]) == 0
+        found[how] = json.loads(capsys.readouterr().out)["lower"]
+    assert found["two"]["sha256"] == found["one"]["sha256"]
+    assert found["two"]["expected_score"] == pytest.approx(29.687051, abs=1e-4)  # the oracle's value
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--rules", "maxi-yatzy", "--dask", "local:2"], "--dask is for solves with --cap"),
+        (["--rules", "maxi-yatzy", "--cap", "1", "--dask", "local:0"], "N >= 1"),
+        (["--rules", "maxi-yatzy", "--cap", "1", "--dask", "host:8786"], "tcp://HOST:PORT"),
+    ],
+)
+def test_bad_dask_options_are_one_line_errors(
+    argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))
+    code = main(["solve", *argv])
+    out, err = capsys.readouterr()
+    assert code != 0 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1

@@ -268,6 +268,12 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     N_("{rules}: {states} states (2^{slots} sheets x {upper} upper totals x {flags} flags) "
        "is more than the {most} this solver handles"),
     N_("{rules}: fewer rounds than boxes together with boxes that close by themselves"),
+    # the Dask cluster of solve --dask (cubilete/solver/maxi_cluster.py)
+    N_("--dask needs the dask extra: pip install 'cubilete[dask]'"),
+    N_("--dask {address}: local:N needs a number of worker processes N >= 1"),
+    N_("--dask {address}: give a scheduler address tcp://HOST:PORT or local:N"),
+    N_("--dask {address}: no Dask scheduler answers there ({reason})"),
+    N_("--dask: a worker cannot use the table in {folder} ({reason}); every worker must see that folder"),
     N_("unknown bot level {level} in {spec}; levels: {levels}"),
     N_("{spec} is not a bot; write bot or bot:LEVEL (levels: {levels})"),
     N_("name at least one bot"),

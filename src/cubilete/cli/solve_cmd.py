@@ -24,6 +24,8 @@ examples:
   cubilete solve --rules generala --no-cache   solve again and replace the cached tables
   cubilete solve --rules mini.toml --players 2   the exact two-player game: P(first player wins)
   cubilete solve --rules maxi-yatzy-no-saved --resume   layer by layer on disk; goes on after a stop
+  cubilete solve --rules maxi-yatzy --cap 38 --bound lower --resume --dask tcp://HOST:8786
+                                          the exact Maxi Yatzy on a Dask cluster (docs/OPTIMAL.md)
 
 {objective}
 The tables are cached in $CUBILETE_CACHE_DIR, else $XDG_CACHE_HOME/cubilete/solver, else
@@ -69,6 +71,9 @@ def register(subparsers: Subcommands) -> None:
     )
     p.add_argument("--cap", type=int, metavar="K", help=_("maxi-yatzy: saved throws capped at K, certified bounds"))
     p.add_argument("--bound", choices=("lower", "upper", "both"), default="both", help=_("with --cap: which bound"))
+    p.add_argument("--dask", metavar="ADDRESS",
+        help=_("with --cap: split each layer over a Dask cluster (tcp://HOST:PORT, or local:N processes; "
+               "extra [dask]; the table's folder must be shared)"))  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -91,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
         from cubilete.cli.duel_cmd import run_duel
 
         return run_duel(rules, args)
+    if getattr(args, "dask", None) is not None and getattr(args, "cap", None) is None:
+        raise CliError(_("--dask is for solves with --cap (maxi-yatzy)"))
     if getattr(args, "cap", None) is not None:  # saved throws capped at K: certified bounds, layer by layer
         from cubilete.cli.solve_saved import run_saved
 

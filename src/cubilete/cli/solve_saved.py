@@ -5,8 +5,11 @@ an estimate first, a progress bar, checkpoints (``--resume`` goes on after an in
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError
 from cubilete.i18n import _, rules_title, translate_error
@@ -27,9 +30,7 @@ from cubilete.solver.maxi_saved import (
 
 
 def run_saved(rules: Rules, args: argparse.Namespace) -> int:
-    """Load or solve (or resume) each bound asked for, then print them."""
-    from cubilete.cli.progress import progress_bar
-
+    """Load or solve (or resume) each bound asked for (on a Dask cluster with ``--dask``), then print them."""
     cap = int(args.cap)
     if not rules.carry_over_throws:
         raise CliError(_("--cap is for rules with saved throws (maxi-yatzy), not {rules}").format(rules=rules.name))
@@ -38,7 +39,32 @@ def run_saved(rules: Rules, args: argparse.Namespace) -> int:
     except SolverUnsupportedError as exc:
         raise CliError(translate_error(str(exc)), USAGE_ERROR) from None
     bounds: tuple[Bound, ...] = BOUNDS if args.bound == "both" else (args.bound,)
+    with contextlib.ExitStack() as stack:  # the cluster is started only if a bound has to be solved
+        address = getattr(args, "dask", None)
+        found = _solve(rules, cap, bounds, args, lambda: stack.enter_context(_cluster(address)) if address else None)
+    return _print(rules, cap, found, args.json)
+
+
+@contextlib.contextmanager
+def _cluster(address: str) -> Iterator[Any]:
+    """The Dask cluster of ``--dask``; a wrong address or a missing extra is one line."""
+    from cubilete.solver.maxi_cluster import ClusterError, cluster
+
+    try:
+        with cluster(address) as dask:
+            yield dask
+    except ClusterError as exc:
+        raise CliError(translate_error(str(exc)), USAGE_ERROR) from None
+
+
+def _solve(
+    rules: Rules, cap: int, bounds: tuple[Bound, ...], args: argparse.Namespace, connect: Callable[[], Any]
+) -> dict[str, SavedSolution]:
+    """Load or solve (or resume) each bound, on the cluster ``connect()`` gives (None: this process)."""
+    from cubilete.cli.progress import progress_bar
+
     found: dict[str, SavedSolution] = {}
+    dask: Any = None
     for bound in bounds:
         folder = default_dir(rules, cap, bound)
         solution = None if args.no_cache else load_saved(rules, cap, bound, folder)
@@ -49,13 +75,16 @@ def run_saved(rules: Rules, args: argparse.Namespace) -> int:
                     "{rules}: a solve stopped at {percent} in {folder}; add --resume to go on (--no-cache: start again)"
                 )
                 raise CliError(text.format(rules=rules.name, percent=f"{100 * done:.1f}%", folder=folder), DATA_ERROR)
-            if not args.json:
+            dask = dask or connect()
+            if not args.json and dask is None:  # the estimate times this machine, not the cluster
                 cost = estimate_saved(rules, cap, bound)
                 print(_("estimate: {what}").format(what=cost.describe()), file=sys.stderr)
             label = _("solving {rules}").format(rules=f"{rules.name} ({bound}, cap {cap})")
             try:
                 with progress_bar(label, enabled=not args.json) as show:
-                    solution = solve_saved(rules, cap, bound, folder, resume=bool(args.resume), progress=show)
+                    solution = solve_saved(
+                        rules, cap, bound, folder, resume=bool(args.resume), progress=show, dask=dask
+                    )
             except KeyboardInterrupt:
                 print(file=sys.stderr)
                 raise CliError(
@@ -63,7 +92,7 @@ def run_saved(rules: Rules, args: argparse.Namespace) -> int:
                 ) from None
         assert solution is not None
         found[bound] = solution
-    return _print(rules, cap, found, args.json)
+    return found
 
 
 def _print(rules: Rules, cap: int, found: dict[str, SavedSolution], as_json: bool) -> int:

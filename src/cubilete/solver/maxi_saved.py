@@ -16,7 +16,7 @@ a run resumes where it stopped (``cubilete solve --rules maxi-yatzy --cap K --bo
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -150,6 +150,7 @@ def solve_saved(
     stop_after: int | None = None,
     prices: Sequence[float] = PRICES,
     iterations: int = ITERATIONS,
+    dask: Any = None,
 ) -> SavedSolution | None:
     """Solve one bound of ``rules`` with the bank capped at ``cap`` into ``directory``, layer by layer.
 
@@ -157,6 +158,8 @@ def solve_saved(
     matching run; ``stop_after`` blocks ends the call early with None, the work so far saved. The upper
     bound also solves, sheet by sheet in the same pass, the games where throws are unlimited but cost
     each of ``prices`` (at most ``iterations`` value-iteration steps per turn; fewer only loosen it).
+    ``dask`` (a ``distributed.Client``) splits each layer's blocks over its workers
+    (:mod:`cubilete.solver.maxi_cluster`): the same table, byte for byte, and the same checkpoints.
     """
     if bound not in BOUNDS:
         raise ValueError(f"bound must be 'lower' or 'upper', not {bound!r}")
@@ -185,40 +188,76 @@ def solve_saved(
                  "seconds": 0.0, "cpu_seconds": 0.0, "peak_rss": 0}  # fmt: skip
         _write_progress(folder, state)
     values = np.lib.format.open_memmap(path, mode="r+")
-    priced = np.lib.format.open_memmap(folder / "priced.npy", mode="r+")
-    lams = np.array(prices, dtype=np.float64)
     block = int(state.get("block_size", BLOCK))
     all_layers = layers(t.n_slots)
     total = 1 << t.n_slots
     done_sheets = sum(m.size for m in all_layers[: int(state["layer"])]) + int(state["block"]) * block
     seconds, cpu = float(state["seconds"]), float(state.get("cpu_seconds", 0.0))
     blocks_run = 0
+    if dask is None:
+        run_layer: LayerRunner = _serial_runner(t, maxpts, folder, cap, bound, prices, iterations)
+    else:
+        from cubilete.solver.maxi_cluster import Job, dask_runner
+
+        run_layer = dask_runner(dask, Job(rules, cap, bound, str(folder), prices, iterations))
     for li in range(int(state["layer"]), len(all_layers)):
         masks = all_layers[li]
         first = int(state["block"]) if li == int(state["layer"]) else 0
-        for bi in range(first, (masks.size + block - 1) // block):
-            if stop_after is not None and blocks_run >= stop_after:
-                return None
-            start, cpu_start = time.perf_counter(), time.process_time()
-            part = masks[bi * block : (bi + 1) * block]
-            _solve_masks(t, maxpts, part, np.asarray(values), cap, bound, np.asarray(priced), lams, iterations)
-            priced.flush()
-            values.flush()
-            seconds += time.perf_counter() - start
-            cpu += time.process_time() - cpu_start
+        n_blocks = (masks.size + block - 1) // block
+        last = n_blocks if stop_after is None else min(n_blocks, first + max(0, stop_after - blocks_run))
+        mark = time.perf_counter()
+
+        def checkpoint(bi: int, sheets: int, block_cpu: float, li: int = li) -> None:
+            nonlocal seconds, cpu, blocks_run, done_sheets, mark
+            now = time.perf_counter()
+            seconds += now - mark
+            mark = now
+            cpu += block_cpu
             blocks_run += 1
-            done_sheets += part.size
+            done_sheets += sheets
             state.update(layer=li, block=bi + 1, seconds=seconds, cpu_seconds=cpu,
                          peak_rss=max(int(state["peak_rss"]), _peak_rss()))  # fmt: skip
             _write_progress(folder, state)
             if progress is not None:
                 progress(min(done_sheets, total), total)
+
+        run_layer(masks, first, last, block, checkpoint)
+        if last < n_blocks:
+            return None
         state.update(layer=li + 1, block=0)
         _write_progress(folder, state)
+    if dask is not None:  # the workers wrote the rows: read them through a fresh map
+        values = np.lib.format.open_memmap(path, mode="r+")
     if not state.get("done"):
         state.update(done=True, sha256=digest(values), peak_rss=max(int(state["peak_rss"]), _peak_rss()))
         _write_progress(folder, state)
     return _solution(rules, cap, bound, values, state, folder)
+
+
+Checkpoint = Callable[[int, int, float], None]  # (block finished, its sheets, CPU seconds spent on it)
+LayerRunner = Callable[[npt.NDArray[np.int64], int, int, int, Checkpoint], None]
+"""Solve blocks ``first`` to ``last - 1`` of a layer's masks (blocks of ``block`` sheets), calling the
+checkpoint once per block, in block order, after the block's rows are on disk."""
+
+
+def _serial_runner(
+    t: LayeredTables, maxpts: npt.NDArray[np.int64], folder: Path, cap: int, bound: Bound,
+    prices: Sequence[float], iterations: int,
+) -> LayerRunner:  # fmt: skip
+    values = np.lib.format.open_memmap(folder / "values.npy", mode="r+")
+    priced = np.lib.format.open_memmap(folder / "priced.npy", mode="r+")
+    lams = np.array(prices, dtype=np.float64)
+
+    def run(masks: npt.NDArray[np.int64], first: int, last: int, block: int, checkpoint: Checkpoint) -> None:
+        for bi in range(first, last):
+            cpu_start = time.process_time()
+            part = masks[bi * block : (bi + 1) * block]
+            _solve_masks(t, maxpts, part, np.asarray(values), cap, bound, np.asarray(priced), lams, iterations)
+            priced.flush()
+            values.flush()
+            checkpoint(bi, part.size, time.process_time() - cpu_start)
+
+    return run
 
 
 def _solution(
