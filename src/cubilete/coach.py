@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Protocol
 from cubilete.actions import Action, Roll, Score, Stand
 from cubilete.errors import CubileteError, IllegalActionError
 from cubilete.game import Game
-from cubilete.i18n import _, box_name
+from cubilete.i18n import _, box_name, current_language
 from cubilete.rules.model import Rules
 from cubilete.state import GameState, Phase
 
@@ -350,14 +350,14 @@ def _judge(game: Game, action: Action, before: GameState, exact: list[bool]) -> 
 
 
 def review(game: Game, players: Collection[str] | None = None, progress: Progress | None = None) -> Review:
-    """Replay the game's record and judge every decision of ``players`` (default: every seat that isn't a bot).
+    """Judge every decision of ``players`` (default: every seat that isn't a bot) in a game.
 
     ``progress(done, total)`` is called while the rules are solved (per layer, only if the
-    table is not cached yet) and then once per replayed action. Tie-break rounds are skipped
-    (the solver's objective is the score, not the hand that settles a tie).
+    table is not cached yet) and then once per action of the game. Tie-break rounds are skipped
+    (the solver's objective is the score, not the hand that settles a tie). On a solved table
+    (and held dice not locked) every decision is judged by one batched query over the states the
+    game went through; otherwise the game's record is replayed and each decision judged in turn.
     """
-    from cubilete.record import steps, to_record
-
     judged = set(game.players if players is None else players)
     if players is None:
         judged = {p for p in judged if not is_bot_name(p)}
@@ -368,8 +368,18 @@ def review(game: Game, players: Collection[str] | None = None, progress: Progres
                 names=", ".join(unknown), players=", ".join(game.players)
             )
         )
+    seats = [p for p in game.players if p in judged]
     if is_solvable(game.rules):
-        solution_for(game.rules, progress)
+        solution = solution_for(game.rules, progress)
+        if not game.rules.locked_holds:  # the options don't depend on held dice: one batched query
+            return _summarise(_judge_all(game, solution, judged, progress), True, seats)
+    return _summarise(*_judge_replayed(game, judged, progress), seats)
+
+
+def _judge_replayed(game: Game, judged: Collection[str], progress: Progress | None) -> tuple[list[Decision], bool]:
+    """(every judged decision, whether all were exact), the record replayed and each decision judged in turn."""
+    from cubilete.record import steps, to_record
+
     record = to_record(game)
     total = len(record["actions"])
     decisions: list[Decision] = []
@@ -383,10 +393,83 @@ def review(game: Game, players: Collection[str] | None = None, progress: Progres
                 decisions.append(decision)
         if progress is not None:
             progress(done, total)
-    return _summarise(decisions, [p for p in game.players if p in judged], exact[0])
+    return decisions, exact[0]
 
 
-def _summarise(decisions: list[Decision], players: list[str], exact: bool) -> Review:
+# options in words, per rule set (by identity: hashing a Rules costs more than the words) and language
+_WORDS: dict[tuple[int, str, str, object, int], tuple[Rules, str]] = {}
+
+
+def _judge_all(game: Game, solution: Solution, judged: Collection[str], progress: Progress | None) -> list[Decision]:
+    """Every judged decision of a game on a solved table, by one batched query (:func:`advisor.judge
+    <cubilete.solver.advisor.judge>`) over the states the game went through: the same decisions and
+    losses as judging them one by one (``tests/test_review_batch.py``)."""
+    from cubilete.solver.advisor import judge, option_names
+
+    states, history = game.states, game.history
+    total = len(history)
+    asked: list[tuple[tuple[int | None, ...], tuple[int, ...], int, int, str, str | tuple[int, ...]]] = []
+    where: list[GameState] = []
+    for done, action in enumerate(history):
+        before = states[done]
+        turn = before.turn
+        if before.phase is Phase.PLAY and turn.throws > 0:
+            seat = before.seats[before.current]
+            if seat.name in judged:
+                if isinstance(action, Score):
+                    asked.append((seat.card, turn.dice, turn.throws, seat.extra_bonuses, "score", action.slot))
+                    where.append(before)
+                elif isinstance(action, Roll):
+                    kept = tuple(sorted(turn.dice[p] for p in action.keep))
+                    asked.append((seat.card, turn.dice, turn.throws, seat.extra_bonuses, "keep", kept))
+                    where.append(before)
+        if progress is not None:
+            progress(done + 1, total)
+    rows = judge(solution, asked).tolist()
+    slots, keeps = option_names(solution)
+    rules = game.rules
+    language = current_language()
+
+    def describe(kind: str, what: str | tuple[int, ...] | None, points: int) -> str:
+        key = (id(rules), language, kind, what, points)
+        said = _WORDS.get(key)
+        if said is not None and said[0] is rules:
+            return said[1]
+        if kind == "score":
+            words = describe_option(rules, kind, what, points, ())  # type: ignore[arg-type]
+        else:
+            words = describe_option(rules, kind, None, 0, what)  # type: ignore[arg-type]
+        if len(_WORDS) >= 4096:
+            _WORDS.clear()
+        _WORDS[key] = (rules, words)
+        return words
+
+    decisions = []
+    for before, (_card, dice, throw, _extras, kind, what), row in zip(where, asked, rows, strict=True):
+        found, points, value, best_kind, best_number, best_points, best = row
+        if not found:
+            continue
+        seat = before.seats[before.current]
+        if best_kind == 0.0:
+            best_words = describe("score", slots[int(best_number)], int(best_points))
+        else:
+            best_words = describe("keep", keeps[int(best_number)], 0)
+        decisions.append(
+            Decision(
+                seat=before.current,
+                player=seat.name,
+                turn=seat.turns_taken + 1,
+                throw=throw,
+                dice=dice,
+                action=describe(kind, what, int(points)),
+                best=best_words,
+                loss=max(0.0, best - value),
+            )
+        )
+    return decisions
+
+
+def _summarise(decisions: list[Decision], exact: bool, players: list[str]) -> Review:
     total_loss = {p: 0.0 for p in players}
     worst: dict[str, list[Decision]] = {p: [] for p in players}
     for d in decisions:

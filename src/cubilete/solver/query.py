@@ -257,3 +257,58 @@ def _put(out: F, n: int, kind: int, number: int, points: int, value: float) -> N
     out[at, 1] = number
     out[at, 2] = points
     out[at, 3] = value
+
+
+# columns of a judged decision (:func:`judge`'s input rows and output rows)
+J_MASK, J_FLAGS, J_UPPER, J_HAND, J_THROW, J_SO_FAR, J_KIND, J_NUMBER = range(8)
+J_FOUND, J_POINTS, J_VALUE, J_BEST_KIND, J_BEST_NUMBER, J_BEST_POINTS, J_BEST_VALUE = range(7)
+
+
+@njit(cache=True)
+def judge(T: KernelTables, V: F, keep_list: I, keep_at: I, sit: I, out: F) -> None:
+    """Judge many decisions in one call (a game review): for each row of ``sit`` (sheet mask, flags,
+    capped upper total, hand, throw, points so far, chosen kind, chosen slot or keep number), the
+    option chosen and the best one, as :func:`options` ranks them.
+
+    ``out`` rows: (1 if the chosen option is one of the options else 0, its points, its expected final
+    score, the best option's kind, number, points and expected final score). The sub-keeps of hand h are
+    ``keep_list[keep_at[h]:keep_at[h + 1]]``. Consecutive decisions of one turn (same sheet) share the
+    turn's keep values, as the advisor's memo does: the values are :func:`options`'s, bit for bit.
+    """
+    n_slots = T.req.shape[0]
+    n_keeps = T.add.shape[0]
+    throws = T.throws
+    rows = np.empty((n_slots + n_keeps, 4))
+    Ks = np.empty((throws + 1, n_keeps))
+    no_keeps = keep_list[:0]
+    last_mask, last_fl, last_u, filled = -1, -1, -1, 0
+    for i in range(sit.shape[0]):
+        mask, fl, u, h, throw = sit[i, J_MASK], sit[i, J_FLAGS], sit[i, J_UPPER], sit[i, J_HAND], sit[i, J_THROW]
+        fill = 0
+        keeps = no_keeps
+        if throw < throws:
+            keeps = keep_list[keep_at[h] : keep_at[h + 1]]
+            same = mask == last_mask and fl == last_fl and u == last_u
+            if not same or filled == 0 or filled > throw + 1:
+                fill = throw + 1
+                last_mask, last_fl, last_u, filled = mask, fl, u, fill
+        n = options(T, V, mask, fl, u, h, throw, sit[i, J_SO_FAR], Ks, fill, keeps, rows)
+        _judged(rows, n, sit[i, J_KIND], sit[i, J_NUMBER], out[i])
+
+
+@njit(cache=True)
+def _judged(rows: F, n: int, kind: int, number: int, out: F) -> None:
+    """One output row of :func:`judge` from the ranked rows of one decision."""
+    out[J_FOUND] = 0.0
+    out[J_POINTS] = 0.0
+    out[J_VALUE] = 0.0
+    for r in range(n):
+        if rows[r, 0] == kind and rows[r, 1] == number:
+            out[J_FOUND] = 1.0
+            out[J_POINTS] = rows[r, 2]
+            out[J_VALUE] = rows[r, 3]
+            break
+    out[J_BEST_KIND] = rows[0, 0]
+    out[J_BEST_NUMBER] = rows[0, 1]
+    out[J_BEST_POINTS] = rows[0, 2]
+    out[J_BEST_VALUE] = rows[0, 3]
