@@ -206,7 +206,12 @@ class Advice(Sequence[Option]):
     @property
     def best(self) -> Option:
         """The best option (the first)."""
-        return self[0]
+        if self._options is not None or not self._n:
+            return self[0]
+        k, number, points, value = self._out[0].tolist()  # what a bot reads: one row, one Option, no loss to compute
+        if k == 0.0:
+            return _new_tuple(Option, ("score", value, 0.0, self._q.slot_by_number[number], int(points), ()))
+        return _new_tuple(Option, ("keep", value, 0.0, None, 0, self._q.keep_by_number[number]))
 
     @property
     def options(self) -> list[Option]:
