@@ -18,8 +18,9 @@ which is what an advisor without a solved table has to compute.
 
 Then the whole-turn analysis the apps run per decision, on yahtzee games (optimal move half the
 time, a random one otherwise): the optimal bot's ``choose`` and ``analyse`` (its options cache
-and the turn memo emptied before each call) and ``coach.review`` per judged decision (the game
-replayed from its record), each against the peer's ``option_values`` median.
+and the turn memo emptied before each call) and ``coach.review`` per judged decision (every decision
+of the game judged by one batched compiled query, after one review not counted: the kernel loads),
+each against the peer's ``option_values`` median.
 """
 
 from __future__ import annotations
@@ -147,8 +148,9 @@ def time_bot(solution: Solution, games: Sequence[Game]) -> tuple[list[float], li
 
 
 def time_review(solution: Solution, games: Sequence[Game]) -> list[float]:
-    """Seconds per judged decision of ``coach.review`` (the whole game replayed), per game."""
+    """Seconds per judged decision of ``coach.review`` (the whole game reviewed), per game."""
     memo = _query(solution).memo
+    coach.review(games[0], players=["ana"])  # warm-up, not counted: loads the batched query's kernel
     times = []
     for game in games:
         _OPTIONS.clear()

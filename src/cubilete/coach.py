@@ -454,17 +454,11 @@ def _judge_all(game: Game, solution: Solution, judged: Collection[str], progress
             best_words = describe("score", slots[int(best_number)], int(best_points))
         else:
             best_words = describe("keep", keeps[int(best_number)], 0)
+        action_words = describe(kind, what, int(points))
+        loss = max(0.0, best - value)
+        # positional: a frozen dataclass takes keywords noticeably slower, and a review builds one per decision
         decisions.append(
-            Decision(
-                seat=before.current,
-                player=seat.name,
-                turn=seat.turns_taken + 1,
-                throw=throw,
-                dice=dice,
-                action=describe(kind, what, int(points)),
-                best=best_words,
-                loss=max(0.0, best - value),
-            )
+            Decision(before.current, seat.name, seat.turns_taken + 1, throw, dice, action_words, best_words, loss)
         )
     return decisions
 

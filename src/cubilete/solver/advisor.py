@@ -299,7 +299,7 @@ def judge(solution: Solution, decisions: Sequence[Chosen]) -> FloatArray:
     q = _query(solution)
     if q.locked:
         raise ValueError(f"{q.name} has locked holds: judge its decisions one by one with advise()")
-    rows = []
+    rows: list[int] = []  # eight numbers per decision, in one flat list (one array conversion)
     hand_index, slot_number, keep_number = q.hand_index, q.slot_number, q.index
     for card, dice, throw, extras, kind, what in decisions:
         h = hand_index.get(tuple(sorted(dice)))
@@ -312,9 +312,9 @@ def judge(solution: Solution, decisions: Sequence[Chosen]) -> FloatArray:
             code, number = (0, slot_number.get(what, -1)) if kind == "score" else (1, -1)
         else:
             code, number = (1, keep_number.get(what, -1)) if kind == "keep" else (0, -1)
-        rows.append((mask, flags, capped, h, throw, total + extras * q.extra_bonus, code, number))
-    sit = np.array(rows, dtype=np.int64).reshape(len(rows), 8)
-    out = np.empty((len(rows), 7))
+        rows += (mask, flags, capped, h, throw, total + extras * q.extra_bonus, code, number)
+    sit = np.array(rows, dtype=np.int64).reshape(len(rows) // 8, 8)
+    out = np.empty((len(sit), 7))
     if rows:
         q.judge()(solution.tables, solution.values, q.keep_list, q.keep_at, sit, out)
     return out

@@ -206,6 +206,16 @@ def options(
     values (:func:`turn_keeps`; filled first down to throw ``fill`` if ``fill`` > 0: one call
     does it all). ``so_far`` is the card's total now. Returns the number of rows.
     """
+    return _rows(T, V, mask, fl, u, h, throw, so_far, Ks, fill, keeps, out, True)
+
+
+@njit(cache=True)
+def _rows(
+    T: KernelTables, V: F, mask: int, fl: int, u: int, h: int, throw: int, so_far: int, Ks: F, fill: int, keeps: I,
+    out: F, ranked: bool,
+) -> int:  # fmt: skip
+    """The rows of :func:`options`, ranked best first if ``ranked``, else in the order they are valued
+    (the slots in sheet order, then the keeps): the best is then the first row of the largest value."""
     if fill > 0:
         turn_keeps(T, mask, fl, u, V, Ks, fill)
     n_upper = V.shape[2]
@@ -234,20 +244,21 @@ def options(
         for i in range(n_slots):
             filled += (nmask >> i) & 1
         future = V[nmask, nfl, nu] if filled < T.rounds else 0.0
-        _put(out, n, KIND_SCORE, j, p, (so_far + p + bonus) + future)
+        _put(out, n, KIND_SCORE, j, p, (so_far + p + bonus) + future, ranked)
         n += 1
     for i in range(keeps.shape[0]):
-        _put(out, n, KIND_KEEP, keeps[i], 0, so_far + Ks[throw + 1, keeps[i]])
+        _put(out, n, KIND_KEEP, keeps[i], 0, so_far + Ks[throw + 1, keeps[i]], ranked)
         n += 1
     return n
 
 
 @njit(cache=True, inline="always")
-def _put(out: F, n: int, kind: int, number: int, points: int, value: float) -> None:
+def _put(out: F, n: int, kind: int, number: int, points: int, value: float, ranked: bool) -> None:
     """Insert row n (kind, number, points, value) into the rows 0 .. n - 1, sorted best first: after every
-    row worth at least as much (a stable sort, so ties keep slots first, then keeps in order)."""
+    row worth at least as much (a stable sort, so ties keep slots first, then keeps in order); at the end
+    if not ``ranked``."""
     at = n
-    while at > 0 and out[at - 1, 3] < value:
+    while ranked and at > 0 and out[at - 1, 3] < value:
         out[at, 0] = out[at - 1, 0]
         out[at, 1] = out[at - 1, 1]
         out[at, 2] = out[at - 1, 2]
@@ -292,23 +303,26 @@ def judge(T: KernelTables, V: F, keep_list: I, keep_at: I, sit: I, out: F) -> No
             if not same or filled == 0 or filled > throw + 1:
                 fill = throw + 1
                 last_mask, last_fl, last_u, filled = mask, fl, u, fill
-        n = options(T, V, mask, fl, u, h, throw, sit[i, J_SO_FAR], Ks, fill, keeps, rows)
+        n = _rows(T, V, mask, fl, u, h, throw, sit[i, J_SO_FAR], Ks, fill, keeps, rows, False)
         _judged(rows, n, sit[i, J_KIND], sit[i, J_NUMBER], out[i])
 
 
 @njit(cache=True)
 def _judged(rows: F, n: int, kind: int, number: int, out: F) -> None:
-    """One output row of :func:`judge` from the ranked rows of one decision."""
+    """One output row of :func:`judge` from the rows of one decision in the order they were valued: the
+    best is the first row of the largest value (the one :func:`options`'s stable ranking puts first)."""
     out[J_FOUND] = 0.0
     out[J_POINTS] = 0.0
     out[J_VALUE] = 0.0
+    best = 0
     for r in range(n):
+        if rows[r, 3] > rows[best, 3]:
+            best = r
         if rows[r, 0] == kind and rows[r, 1] == number:
             out[J_FOUND] = 1.0
             out[J_POINTS] = rows[r, 2]
             out[J_VALUE] = rows[r, 3]
-            break
-    out[J_BEST_KIND] = rows[0, 0]
-    out[J_BEST_NUMBER] = rows[0, 1]
-    out[J_BEST_POINTS] = rows[0, 2]
-    out[J_BEST_VALUE] = rows[0, 3]
+    out[J_BEST_KIND] = rows[best, 0]
+    out[J_BEST_NUMBER] = rows[best, 1]
+    out[J_BEST_POINTS] = rows[best, 2]
+    out[J_BEST_VALUE] = rows[best, 3]
