@@ -28,7 +28,7 @@ from cubilete.errors import CubileteError, IllegalActionError
 from cubilete.game import Game
 from cubilete.i18n import _, box_name, current_language
 from cubilete.rules.model import Rules
-from cubilete.state import GameState, Phase
+from cubilete.state import GameState, Phase, Seat
 
 if TYPE_CHECKING:
     from cubilete.solver.solve import Solution
@@ -410,20 +410,22 @@ def _judge_all(game: Game, solution: Solution, judged: Collection[str], progress
     states, history = game.states, game.history
     total = len(history)
     asked: list[tuple[tuple[int | None, ...], tuple[int, ...], int, int, str, str | tuple[int, ...]]] = []
-    where: list[GameState] = []
+    where: list[tuple[int, Seat]] = []
+    play = Phase.PLAY
     for done, action in enumerate(history):
         before = states[done]
         turn = before.turn
-        if before.phase is Phase.PLAY and turn.throws > 0:
+        if before.phase is play and turn.throws > 0:
             seat = before.seats[before.current]
             if seat.name in judged:
                 if isinstance(action, Score):
                     asked.append((seat.card, turn.dice, turn.throws, seat.extra_bonuses, "score", action.slot))
-                    where.append(before)
+                    where.append((before.current, seat))
                 elif isinstance(action, Roll):
-                    kept = tuple(sorted(turn.dice[p] for p in action.keep))
-                    asked.append((seat.card, turn.dice, turn.throws, seat.extra_bonuses, "keep", kept))
-                    where.append(before)
+                    dice = turn.dice
+                    kept = tuple(sorted([dice[p] for p in action.keep]))
+                    asked.append((seat.card, dice, turn.throws, seat.extra_bonuses, "keep", kept))
+                    where.append((before.current, seat))
         if progress is not None:
             progress(done + 1, total)
     rows = judge(solution, asked).tolist()
@@ -448,11 +450,10 @@ def _judge_all(game: Game, solution: Solution, judged: Collection[str], progress
 
     decisions = []
     new, fields = object.__new__, _DECISION_FIELDS
-    for before, (_card, dice, throw, _extras, kind, what), row in zip(where, asked, rows, strict=True):
+    for (current, seat), (_card, dice, throw, _extras, kind, what), row in zip(where, asked, rows, strict=True):
         found_it, points, value, best_kind, best_number, best_points, best = row
         if not found_it:
             continue
-        seat = before.seats[before.current]
         if best_kind == 0.0:
             best_words = describe("score", slots[int(best_number)], int(best_points))
         else:
@@ -462,7 +463,7 @@ def _judge_all(game: Game, solution: Solution, judged: Collection[str], progress
         # builds the same Decision (equal, hashed and shown alike) in a third of the time, once per decision
         decision = new(Decision)
         decision.__dict__.update(
-            zip(fields, (before.current, seat.name, seat.turns_taken + 1, throw, dice, action_words, best_words,
+            zip(fields, (current, seat.name, seat.turns_taken + 1, throw, dice, action_words, best_words,
                          max(0.0, best - value)), strict=True)
         )  # fmt: skip
         decisions.append(decision)

@@ -18,7 +18,7 @@ from numba import njit
 
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
-from cubilete.solver.kernels import INT0, INT1, NEG, sheet_context, slot_outcome, turn_values
+from cubilete.solver.kernels import INT0, INT1, NEG, sheet_context, turn_values
 from cubilete.solver.tables import KernelTables
 
 KIND_SCORE = 0
@@ -89,10 +89,25 @@ def best_scores_at(T: KernelTables, mask: int, fl: int, V: F, first: int, u: int
         for j in range(n_slots):
             if (fbits >> j) & 1 == 0:
                 continue
-            p, nmask, nfl, reward = slot_outcome(
-                pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot, extra_bonus,
-                mask, fl, h, face, j, first, joker_on, extra_holds,
-            )  # fmt: skip
+            # kernels.slot_outcome written out: a call with array arguments, even inlined, costs a reference
+            # count per array (about 7x the arithmetic here: most of a query's time before it was written out)
+            if joker_on:
+                us = upper_slot[face - 1]
+                p = jpts[first, j, face - 1, 1 if us >= 0 and (mask >> us) & 1 == 1 else 0]
+            else:
+                p = pts[first, j, h]
+            r = req[j]
+            if r >= 0 and (fl >> flag_bit[r]) & 1 == 0:
+                p = 0
+            nmask = mask | (1 << j)
+            if p == 0:
+                nmask |= closes[j]
+            nfl = fl
+            if flag_bit[j] >= 0 and p > 0:
+                nfl |= 1 << flag_bit[j]
+            reward = float(p)
+            if extra_holds and ebonus_ok[j] == 1:
+                reward += extra_bonus
             if is_upper[j] == 1 and n_upper > 1:
                 val = reward + V[nmask, nfl, min(n_upper - 1, u + p)]
                 if u < threshold <= u + p:
@@ -224,19 +239,35 @@ def _rows(
     face = T.equal_face[h]
     bits = T.usable[mask, face]
     n_slots = T.req.shape[0]
+    pts, jpts, req, flag_bit, closes, ebonus_ok = T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok
+    upper_slot, is_upper = T.upper_slot_of_face, T.is_upper
     n = 0
     for j in range(n_slots):
         if (bits >> j) & 1 == 0:
             continue
-        p, nmask, nfl, reward = slot_outcome(
-            T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus,
-            mask, fl, h, face, j, first, joker_on, extra_holds,
-        )  # fmt: skip
+        # kernels.slot_outcome written out (see best_scores_at: a call costs a reference count per array)
+        if face > 0 and joker_on:
+            us = upper_slot[face - 1]
+            p = jpts[first, j, face - 1, 1 if us >= 0 and (mask >> us) & 1 == 1 else 0]
+        else:
+            p = pts[first, j, h]
+        r = req[j]
+        if r >= 0 and (fl >> flag_bit[r]) & 1 == 0:
+            p = 0
+        nmask = mask | (1 << j)
+        if p == 0:
+            nmask |= closes[j]
+        nfl = fl
+        if flag_bit[j] >= 0 and p > 0:
+            nfl |= 1 << flag_bit[j]
+        reward = float(p)
+        if face > 0 and extra_holds and ebonus_ok[j] == 1:
+            reward += T.extra_bonus
         bonus = 0
         if reward != float(p):
             bonus += T.extra_bonus
         nu = u
-        if T.is_upper[j] == 1:
+        if is_upper[j] == 1:
             nu = min(n_upper - 1, u + p)
             if u < T.threshold <= u + p:
                 bonus += T.upper_bonus
