@@ -18,11 +18,20 @@ from numba import njit
 
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
-from cubilete.solver.kernels import INT0, INT1, NEG, sheet_context, turn_values
+from cubilete.solver.kernels import INT0, INT1, NEG, turn_values
 from cubilete.solver.tables import KernelTables
 
 KIND_SCORE = 0
 KIND_KEEP = 1
+
+
+@njit(cache=True, inline="always")
+def _context(joker: bool, xs: int, flag_bit: I, mask: int, fl: int) -> tuple[bool, bool]:
+    """:func:`kernels.sheet_context` from the three fields it reads: a call that takes ``T`` costs a reference
+    count per table (about 0.3 us, more than a whole row of options)."""
+    joker_on = joker and xs >= 0 and (mask >> xs) & 1 == 1
+    extra_holds = xs >= 0 and flag_bit[xs] >= 0 and (fl >> flag_bit[xs]) & 1 == 1
+    return joker_on, extra_holds
 
 
 @njit(cache=True)
@@ -37,7 +46,7 @@ def best_scores_at(T: KernelTables, mask: int, fl: int, V: F, first: int, u: int
     """
     n_hands = out.shape[0]
     n_upper = V.shape[2]
-    joker_on, extra_holds = sheet_context(T, mask, fl)
+    joker_on, extra_holds = _context(T.joker, T.extra_slot, T.flag_bit, mask, fl)
     threshold, upper_bonus, is_upper, usable, equal_face = (
         T.threshold, T.upper_bonus, T.is_upper, T.usable, T.equal_face,
     )  # fmt: skip
@@ -221,21 +230,11 @@ def options(
     values (:func:`turn_keeps`; filled first down to throw ``fill`` if ``fill`` > 0: one call
     does it all). ``so_far`` is the card's total now. Returns the number of rows.
     """
-    return _rows(T, V, mask, fl, u, h, throw, so_far, Ks, fill, keeps, out, True)
-
-
-@njit(cache=True)
-def _rows(
-    T: KernelTables, V: F, mask: int, fl: int, u: int, h: int, throw: int, so_far: int, Ks: F, fill: int, keeps: I,
-    out: F, ranked: bool,
-) -> int:  # fmt: skip
-    """The rows of :func:`options`, ranked best first if ``ranked``, else in the order they are valued
-    (the slots in sheet order, then the keeps): the best is then the first row of the largest value."""
     if fill > 0:
         turn_keeps(T, mask, fl, u, V, Ks, fill)
     n_upper = V.shape[2]
     first = 1 if throw == 1 else 0
-    joker_on, extra_holds = sheet_context(T, mask, fl)
+    joker_on, extra_holds = _context(T.joker, T.extra_slot, T.flag_bit, mask, fl)
     face = T.equal_face[h]
     bits = T.usable[mask, face]
     n_slots = T.req.shape[0]
@@ -275,21 +274,20 @@ def _rows(
         for i in range(n_slots):
             filled += (nmask >> i) & 1
         future = V[nmask, nfl, nu] if filled < T.rounds else 0.0
-        _put(out, n, KIND_SCORE, j, p, (so_far + p + bonus) + future, ranked)
+        _put(out, n, KIND_SCORE, j, p, (so_far + p + bonus) + future)
         n += 1
     for i in range(keeps.shape[0]):
-        _put(out, n, KIND_KEEP, keeps[i], 0, so_far + Ks[throw + 1, keeps[i]], ranked)
+        _put(out, n, KIND_KEEP, keeps[i], 0, so_far + Ks[throw + 1, keeps[i]])
         n += 1
     return n
 
 
 @njit(cache=True, inline="always")
-def _put(out: F, n: int, kind: int, number: int, points: int, value: float, ranked: bool) -> None:
+def _put(out: F, n: int, kind: int, number: int, points: int, value: float) -> None:
     """Insert row n (kind, number, points, value) into the rows 0 .. n - 1, sorted best first: after every
-    row worth at least as much (a stable sort, so ties keep slots first, then keeps in order); at the end
-    if not ``ranked``."""
+    row worth at least as much (a stable sort, so ties keep slots first, then keeps in order)."""
     at = n
-    while ranked and at > 0 and out[at - 1, 3] < value:
+    while at > 0 and out[at - 1, 3] < value:
         out[at, 0] = out[at - 1, 0]
         out[at, 1] = out[at - 1, 1]
         out[at, 2] = out[at - 1, 2]
@@ -334,14 +332,14 @@ def judge(T: KernelTables, V: F, keep_list: I, keep_at: I, sit: I, out: F) -> No
             if not same or filled == 0 or filled > throw + 1:
                 fill = throw + 1
                 last_mask, last_fl, last_u, filled = mask, fl, u, fill
-        n = _rows(T, V, mask, fl, u, h, throw, sit[i, J_SO_FAR], Ks, fill, keeps, rows, False)
+        n = options(T, V, mask, fl, u, h, throw, sit[i, J_SO_FAR], Ks, fill, keeps, rows)
         _judged(rows, n, sit[i, J_KIND], sit[i, J_NUMBER], out[i])
 
 
 @njit(cache=True)
 def _judged(rows: F, n: int, kind: int, number: int, out: F) -> None:
-    """One output row of :func:`judge` from the rows of one decision in the order they were valued: the
-    best is the first row of the largest value (the one :func:`options`'s stable ranking puts first)."""
+    """One output row of :func:`judge` from the ranked rows of one decision (the best is the first row of
+    the largest value: row 0)."""
     out[J_FOUND] = 0.0
     out[J_POINTS] = 0.0
     out[J_VALUE] = 0.0
