@@ -454,11 +454,14 @@ def _judge_all(game: Game, solution: Solution, judged: Collection[str], progress
         found_it, points, value, best_kind, best_number, best_points, best = row
         if not found_it:
             continue
-        if best_kind == 0.0:
-            best_words = describe("score", slots[int(best_number)], int(best_points))
-        else:
-            best_words = describe("keep", keeps[int(best_number)], 0)
-        action_words = describe(kind, what, int(points))
+        best_key: tuple[str, str | tuple[int, ...], int] = (
+            ("score", slots[int(best_number)], int(best_points))
+            if best_kind == 0.0
+            else ("keep", keeps[int(best_number)], 0)
+        )
+        best_words = words.get(best_key) or describe(*best_key)
+        key = (kind, what, int(points))
+        action_words = words.get(key) or describe(*key)
         # a frozen dataclass's __init__ sets each field through object.__setattr__: filling its __dict__ at once
         # builds the same Decision (equal, hashed and shown alike) in a third of the time, once per decision
         decision = new(Decision)

@@ -300,14 +300,15 @@ def judge(solution: Solution, decisions: Sequence[Chosen]) -> FloatArray:
     if q.locked:
         raise ValueError(f"{q.name} has locked holds: judge its decisions one by one with advise()")
     rows: list[int] = []  # eight numbers per decision, in one flat list (one array conversion)
-    hand_index, slot_number, keep_number = q.hand_index, q.slot_number, q.index
+    hand_index, slot_number, keep_number, sheets = q.hand_index, q.slot_number, q.index, q.sheets
     for card, dice, throw, extras, kind, what in decisions:
         h = hand_index.get(tuple(sorted(dice)))
         if h is None:
             raise IllegalActionError(f"{q.name} uses {q.n_dice} dice with faces 1 to 6")
         if not 1 <= throw <= q.throws:
             raise IllegalActionError(f"throw must be 1 to {q.throws}, not {throw}")
-        mask, flags, capped, total = _sheet(q, card)
+        known = sheets.get(card) if type(card) is tuple else None  # the memo of _sheet, read without the call
+        mask, flags, capped, total = known or _sheet(q, card)
         if isinstance(what, str):
             code, number = (0, slot_number.get(what, -1)) if kind == "score" else (1, -1)
         else:
