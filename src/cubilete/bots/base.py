@@ -152,12 +152,13 @@ def action_for(game: Game, option: Option) -> Action:
         return Roll()
     if game.rules.locked_holds:
         return Roll(keep_positions(turn.dice, option.keep, turn.held))
-    key = (turn.dice, option.keep)
+    keep = option.keep if type(option.keep) is tuple else tuple(option.keep)
+    key = (turn.dice, keep)
     roll = _ROLLS.get(key)
     if roll is None:
         if len(_ROLLS) >= 4096:
             _ROLLS.clear()
-        roll = _ROLLS[key] = Roll(keep_positions(turn.dice, option.keep))
+        roll = _ROLLS[key] = Roll(keep_positions(turn.dice, keep))
     return roll
 
 
