@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Protocol
 from cubilete.actions import Action, Roll, Score, Stand
 from cubilete.errors import CubileteError, IllegalActionError
 from cubilete.game import Game
-from cubilete.i18n import _, box_name
+from cubilete.i18n import _, box_name, current_language
 from cubilete.rules.model import Rules
-from cubilete.state import GameState, Phase
+from cubilete.state import GameState, Phase, Seat
 
 if TYPE_CHECKING:
     from cubilete.solver.solve import Solution
@@ -350,14 +350,14 @@ def _judge(game: Game, action: Action, before: GameState, exact: list[bool]) -> 
 
 
 def review(game: Game, players: Collection[str] | None = None, progress: Progress | None = None) -> Review:
-    """Replay the game's record and judge every decision of ``players`` (default: every seat that isn't a bot).
+    """Judge every decision of ``players`` (default: every seat that isn't a bot) in a game.
 
     ``progress(done, total)`` is called while the rules are solved (per layer, only if the
-    table is not cached yet) and then once per replayed action. Tie-break rounds are skipped
-    (the solver's objective is the score, not the hand that settles a tie).
+    table is not cached yet) and then once per action of the game. Tie-break rounds are skipped
+    (the solver's objective is the score, not the hand that settles a tie). On a solved table
+    (and held dice not locked) every decision is judged by one batched query over the states the
+    game went through; otherwise the game's record is replayed and each decision judged in turn.
     """
-    from cubilete.record import steps, to_record
-
     judged = set(game.players if players is None else players)
     if players is None:
         judged = {p for p in judged if not is_bot_name(p)}
@@ -368,8 +368,18 @@ def review(game: Game, players: Collection[str] | None = None, progress: Progres
                 names=", ".join(unknown), players=", ".join(game.players)
             )
         )
+    seats = [p for p in game.players if p in judged]
     if is_solvable(game.rules):
-        solution_for(game.rules, progress)
+        solution = solution_for(game.rules, progress)
+        if not game.rules.locked_holds:  # the options don't depend on held dice: one batched query
+            return _summarise(_judge_all(game, solution, judged, progress), True, seats)
+    return _summarise(*_judge_replayed(game, judged, progress), seats)
+
+
+def _judge_replayed(game: Game, judged: Collection[str], progress: Progress | None) -> tuple[list[Decision], bool]:
+    """(every judged decision, whether all were exact), the record replayed and each decision judged in turn."""
+    from cubilete.record import steps, to_record
+
     record = to_record(game)
     total = len(record["actions"])
     decisions: list[Decision] = []
@@ -383,10 +393,87 @@ def review(game: Game, players: Collection[str] | None = None, progress: Progres
                 decisions.append(decision)
         if progress is not None:
             progress(done, total)
-    return _summarise(decisions, [p for p in game.players if p in judged], exact[0])
+    return decisions, exact[0]
 
 
-def _summarise(decisions: list[Decision], players: list[str], exact: bool) -> Review:
+# options in words, per rule set (by identity: hashing a Rules costs more than the words) and language
+_WORDS: dict[tuple[int, str], tuple[Rules, dict[tuple[str, object, int], str]]] = {}
+_DECISION_FIELDS = tuple(f.name for f in dataclasses.fields(Decision))
+
+
+def _judge_all(game: Game, solution: Solution, judged: Collection[str], progress: Progress | None) -> list[Decision]:
+    """Every judged decision of a game on a solved table, by one batched query (:func:`advisor.judge
+    <cubilete.solver.advisor.judge>`) over the states the game went through: the same decisions and
+    losses as judging them one by one (``tests/test_review_batch.py``)."""
+    from cubilete.solver.advisor import judge, option_names
+
+    states, history = game.states, game.history
+    total = len(history)
+    asked: list[tuple[tuple[int | None, ...], tuple[int, ...], int, int, str, str | tuple[int, ...]]] = []
+    where: list[tuple[int, Seat]] = []
+    play = Phase.PLAY
+    for done, action in enumerate(history):
+        before = states[done]
+        turn = before.turn
+        if before.phase is play and turn.throws > 0:
+            seat = before.seats[before.current]
+            if seat.name in judged:
+                if isinstance(action, Score):
+                    asked.append((seat.card, turn.dice, turn.throws, seat.extra_bonuses, "score", action.slot))
+                    where.append((before.current, seat))
+                elif isinstance(action, Roll):
+                    dice = turn.dice
+                    kept = tuple(sorted([dice[p] for p in action.keep]))
+                    asked.append((seat.card, dice, turn.throws, seat.extra_bonuses, "keep", kept))
+                    where.append((before.current, seat))
+        if progress is not None:
+            progress(done + 1, total)
+    rows = judge(solution, asked).tolist()
+    slots, keeps = option_names(solution)
+    rules = game.rules
+    found = _WORDS.get((id(rules), current_language()))
+    if found is None or found[0] is not rules:
+        if len(_WORDS) >= 64:
+            _WORDS.clear()
+        found = _WORDS[id(rules), current_language()] = (rules, {})
+    words = found[1]
+
+    def describe(kind: str, what: str | tuple[int, ...] | None, points: int) -> str:
+        said = words.get((kind, what, points))
+        if said is None:
+            if kind == "score":
+                said = describe_option(rules, kind, what, points, ())  # type: ignore[arg-type]
+            else:
+                said = describe_option(rules, kind, None, 0, what)  # type: ignore[arg-type]
+            words[kind, what, points] = said
+        return said
+
+    decisions = []
+    new, fields = object.__new__, _DECISION_FIELDS
+    for (current, seat), (_card, dice, throw, _extras, kind, what), row in zip(where, asked, rows, strict=True):
+        found_it, points, value, best_kind, best_number, best_points, best = row
+        if not found_it:
+            continue
+        best_key: tuple[str, str | tuple[int, ...], int] = (
+            ("score", slots[int(best_number)], int(best_points))
+            if best_kind == 0.0
+            else ("keep", keeps[int(best_number)], 0)
+        )
+        best_words = words.get(best_key) or describe(*best_key)
+        key = (kind, what, int(points))
+        action_words = words.get(key) or describe(*key)
+        # a frozen dataclass's __init__ sets each field through object.__setattr__: filling its __dict__ at once
+        # builds the same Decision (equal, hashed and shown alike) in a third of the time, once per decision
+        decision = new(Decision)
+        decision.__dict__.update(
+            zip(fields, (current, seat.name, seat.turns_taken + 1, throw, dice, action_words, best_words,
+                         max(0.0, best - value)), strict=True)
+        )  # fmt: skip
+        decisions.append(decision)
+    return decisions
+
+
+def _summarise(decisions: list[Decision], exact: bool, players: list[str]) -> Review:
     total_loss = {p: 0.0 for p in players}
     worst: dict[str, list[Decision]] = {p: [] for p in players}
     for d in decisions:

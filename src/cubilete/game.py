@@ -77,6 +77,12 @@ class Game:
         return self._states[-1]
 
     @property
+    def states(self) -> Sequence[GameState]:
+        """Every state so far, the opening first: ``history[i]`` was played from ``states[i]`` (a review
+        reads them instead of replaying the game). Read-only: the game's own list, not a copy."""
+        return self._states
+
+    @property
     def is_over(self) -> bool:
         """True once the game has a result."""
         return self.state.phase is Phase.OVER

@@ -16,7 +16,7 @@ import pytest
 
 from cubilete.rules import Rules, find_rules, scoring
 from cubilete.solver import firstrun, kernels
-from cubilete.solver.advisor import advise
+from cubilete.solver.advisor import advise, judge
 from cubilete.solver.solve import Solution, layers, solve
 from cubilete.solver.space import build_space
 from cubilete.solver.tables import kernel_tables
@@ -150,25 +150,31 @@ import json
 from cubilete.rules import find_rules
 from cubilete.solver import kernels, query, firstrun
 from cubilete.solver.cache import load_or_solve
-from cubilete.solver.advisor import advise
+from cubilete.solver.advisor import advise, judge
 rules = find_rules("generala")
 sol = load_or_solve(rules, moments=False)
 best = advise(sol, (None,) * len(rules.slots), (1, 1, 3, 4, 5), 2)[0]
-compiled = [len(k.overloads) for k in (kernels.solve_layer, query.options, query.sub_keeps)]
+judged = judge(sol, [((None,) * len(rules.slots), (1, 1, 3, 4, 5), 2, 0, "keep", (1, 1))]).tolist()
+compiled = [len(k.overloads) for k in (kernels.solve_layer, query.options, query.sub_keeps, query.judge)]
 child = firstrun.background_process()
-print(json.dumps({"expected": best.expected, "keep": best.keep, "compiled": compiled, "child": child is not None}))
+print(json.dumps({"expected": best.expected, "keep": best.keep, "compiled": compiled, "child": child is not None,
+                  "judged": judged}))
 """
 
 
 class TestAFreshInstall:
     def test_first_hint_compiles_nothing(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         got = run_fresh(tmp_path, FIRST_HINT, CUBILETE_NO_BACKGROUND_COMPILE="1")
-        assert got["compiled"] == [0, 0, 0]  # numba compiled nothing: the values came from numpy
+        assert got["compiled"] == [0, 0, 0, 0]  # numba compiled nothing: the values came from numpy
         assert got["child"] is False
         monkeypatch.setenv(firstrun.MODE_ENV, "numba")
         rules = find_rules("generala")
-        want = advise(solve(rules), (None,) * len(rules.slots), (1, 1, 3, 4, 5), 2)[0]
+        sol = solve(rules)
+        want = advise(sol, (None,) * len(rules.slots), (1, 1, 3, 4, 5), 2)[0]
         assert (got["expected"], tuple(got["keep"])) == (want.expected, want.keep)  # type: ignore[arg-type]
+        # the review's batched query too: numpy's rows are the compiled kernel's, bit for bit
+        judged = judge(sol, [((None,) * len(rules.slots), (1, 1, 3, 4, 5), 2, 0, "keep", (1, 1))]).tolist()
+        assert got["judged"] == judged and judged[0][0] == 1.0
 
     def test_one_compiling_process_per_cache(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         import fcntl
@@ -194,4 +200,4 @@ class TestAFreshInstall:
         shutil.rmtree(tmp_path / "solver")  # solve again (the table would load from the cache)
         later = run_fresh(tmp_path, FIRST_HINT)  # the same caches: now the kernels load compiled
         assert later["child"] is False
-        assert later["compiled"] == [1, 1, 1]
+        assert later["compiled"] == [1, 1, 1, 1]  # the review's batched query was compiled in the background too

@@ -10,13 +10,13 @@ choice of faces into dice positions.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from typing import Protocol
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol, overload
 
 from cubilete.actions import Action, Roll, Score, Stand
 from cubilete.errors import CubileteError, IllegalActionError
 from cubilete.game import Game
-from cubilete.solver.advisor import Option
+from cubilete.solver.advisor import Advice, Option
 from cubilete.state import Phase
 
 
@@ -24,20 +24,56 @@ class UnknownBotError(CubileteError):
     """No bot level has that name."""
 
 
-class Analysis(list[Option]):
-    """Ranked options, best first (a list of advisor :class:`~cubilete.solver.advisor.Option`).
+class Analysis(Sequence[Option]):
+    """Ranked options, best first: a sequence of advisor :class:`~cubilete.solver.advisor.Option`
+    (index it, iterate it, ``len`` it, compare it with a list).
 
-    ``exact`` is False when the values come from an approximation (rules too large to solve
-    exactly); ``note`` says in plain words where the values come from.
+    It wraps the options it is given without copying a sequence: the advisor's
+    :class:`~cubilete.solver.advisor.Advice` builds an ``Option`` only when one is read, so a bot
+    that plays the best option (:attr:`best`) builds one. ``exact`` is False when the values come
+    from an approximation (rules too large to solve exactly); ``note`` says in plain words where the
+    values come from.
     """
 
+    __slots__ = ("_options", "exact", "note")
+
     def __init__(self, options: Iterable[Option] = (), exact: bool = True, note: str = "") -> None:
-        super().__init__(options)
+        # the advisor's options (or a tuple, another analysis) are kept; anything else is copied into a list,
+        # as the former list subclass did (the caller's list may change)
+        kept = type(options) is Advice or type(options) is tuple or type(options) is Analysis
+        self._options: Sequence[Option] = options if kept else list(options)  # type: ignore[assignment]
         self.exact = exact
         self.note = note
 
+    def __len__(self) -> int:
+        return len(self._options)
+
+    @overload
+    def __getitem__(self, i: int) -> Option: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Option]: ...
+    def __getitem__(self, i: int | slice) -> Option | list[Option]:
+        if isinstance(i, slice):
+            return list(self._options[i])
+        return self._options[i]
+
+    def __iter__(self) -> Iterator[Option]:
+        return iter(self._options)
+
+    @property
+    def best(self) -> Option:
+        """The best option (the first; IndexError if there is none)."""
+        return self._options[0]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return list(self._options) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, so unhashable like them
+
     def __repr__(self) -> str:
-        return f"Analysis({list(self)!r}, exact={self.exact!r}, note={self.note!r})"
+        return f"Analysis({list(self._options)!r}, exact={self.exact!r}, note={self.note!r})"
 
 
 class Strategy(Protocol):
@@ -80,6 +116,16 @@ def keep_positions(dice: Sequence[int], faces: Sequence[int], held: Sequence[int
     With locked holds the held positions must stay kept: give them as ``held`` and make sure
     their faces are among ``faces`` (the advisor's options always contain them).
     """
+    if not held:  # the common case: the first positions showing each face, in order (already sorted)
+        left = list(faces)
+        picked = []
+        for p, face in enumerate(dice):
+            if face in left:
+                left.remove(face)
+                picked.append(p)
+        if left:
+            raise IllegalActionError(f"cannot keep {sorted(faces)} from the dice {list(dice)}")
+        return tuple(picked)
     want: dict[int, int] = {}
     for f in faces:
         want[f] = want.get(f, 0) + 1
@@ -104,8 +150,20 @@ def action_for(game: Game, option: Option) -> Action:
         return Stand()
     if turn.throws == 0:
         return Roll()
-    held = turn.held if game.rules.locked_holds else ()
-    return Roll(keep_positions(turn.dice, option.keep, held))
+    if game.rules.locked_holds:
+        return Roll(keep_positions(turn.dice, option.keep, turn.held))
+    keep = option.keep if type(option.keep) is tuple else tuple(option.keep)
+    key = (turn.dice, keep)
+    roll = _ROLLS.get(key)
+    if roll is None:
+        if len(_ROLLS) >= 4096:
+            _ROLLS.clear()
+        roll = _ROLLS[key] = Roll(keep_positions(turn.dice, keep))
+    return roll
+
+
+# the throw that keeps some faces of some dice (actions are immutable values: one object serves every game)
+_ROLLS: dict[tuple[tuple[int, ...], tuple[int, ...]], Roll] = {}
 
 
 def in_play(game: Game) -> bool:

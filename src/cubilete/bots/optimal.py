@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from cubilete.actions import Action, Roll, Score
 from cubilete.bots.approx import approx_note, approx_options, tiebreak_options, turn_start_value
-from cubilete.bots.base import Analysis, action_for, bot_seed, check_playable, held_faces, in_play
+from cubilete.bots.base import Analysis, action_for, bot_seed, check_playable, in_play
 from cubilete.game import Game
 from cubilete.rules import scoring
 from cubilete.rules.model import Rules
@@ -26,6 +26,7 @@ from cubilete.solver.advisor import Advice, Option, advise, sheet_state
 from cubilete.solver.cache import shared_solution
 from cubilete.solver.layered import LayeredSolution, layered_options, load_layered, needs_layered
 from cubilete.solver.layered import turn_start_value as layered_turn_start
+from cubilete.state import Phase
 
 EXACT_NOTE = "exact: expected final score under optimal play (one player; instant wins not modelled)"
 
@@ -95,8 +96,10 @@ def exact_options(
 
 
 def _situation(game: Game) -> tuple[Rules, tuple[int | None, ...], tuple[int, ...], int, int, tuple[int, ...]]:
-    seat, turn = game.seat(), game.state.turn
-    return game.rules, seat.card, tuple(sorted(turn.dice)), turn.throws, seat.extra_bonuses, held_faces(game)
+    st = game.state
+    seat, turn, rules = st.seats[st.current], st.turn, game.rules
+    held = tuple(sorted(turn.dice[p] for p in turn.held)) if rules.locked_holds and turn.throws else ()
+    return rules, seat.card, tuple(sorted(turn.dice)), turn.throws, seat.extra_bonuses, held
 
 
 def optimal_options(game: Game, exact: bool = True) -> Analysis:
@@ -117,7 +120,7 @@ def optimal_options(game: Game, exact: bool = True) -> Analysis:
         return Analysis([Option("keep", turn_start_value(game), 0.0)], False, approx_note(rules))
     if solution is None:
         return approx_options(game)
-    return Analysis(exact_options(*_situation(game)), True, EXACT_NOTE)
+    return Analysis(exact_options(*_situation(game), solution), True, EXACT_NOTE)
 
 
 def layered_analysis(layered: LayeredSolution, game: Game) -> Analysis:
@@ -151,10 +154,11 @@ class OptimalBot:
 
     def choose(self, game: Game) -> Action:
         """The best option, as a game action (the first throw of a turn keeps nothing)."""
-        exact_now = self.exact and not game.is_over and in_play(game) and game.state.turn.throws
-        solution = solution_for(game.rules) if exact_now else None
-        if solution is not None:  # the fast path: only the best option is built
-            return action_for(game, exact_options(*_situation(game), solution).best)
+        st = game.state
+        if self.exact and st.phase is Phase.PLAY and st.turn.throws:  # not over, not a tie-break, dice thrown
+            solution = solution_for(game.rules)
+            if solution is not None:  # the fast path: only the best option is built
+                return action_for(game, exact_options(*_situation(game), solution).best)
         return action_for(game, self.analyse(game)[0])
 
 

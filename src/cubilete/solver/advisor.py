@@ -122,6 +122,9 @@ class _Query:
         self.sheets: dict[tuple[int | None, ...], tuple[int, int, int, int]] = {}
         sub_keeps = firstrun.sub_keeps_of(solution.tables, space.n_states)  # numpy until compiled
         self.sub_keeps = [sub_keeps(d.remove, h, d.n_keeps) for h in range(d.n_hands)]
+        # the same sub-keeps end to end, hand h's from keep_at[h] (for the review's batched query)
+        self.keep_list = np.concatenate(self.sub_keeps).astype(np.int64)
+        self.keep_at = np.cumsum([0] + [len(k) for k in self.sub_keeps]).astype(np.int64)
         self.no_keeps = np.zeros((rules.throws + 1, d.n_keeps))
         self.no_keep_list = np.zeros(0, dtype=np.int64)
         self.memo: dict[tuple[int, int, int], tuple[np.ndarray, int]] = {}
@@ -132,6 +135,19 @@ class _Query:
         args = (T, V, 0, 0, 0, 0, last, 0, Ks, last, self.no_keep_list, out)
         # numpy until the kernels are compiled (a fresh install), then the compiled query
         self.options = firstrun.query_entry(T, space.n_states, lambda: _entry(query.options, *args))
+        self.slot_number = {slot: i for i, slot in enumerate(rules.slots)}
+        self._judge: Callable[..., None] | None = None
+        self._tables = (T, V, space.n_states)
+
+    def judge(self) -> Callable[..., None]:
+        """The batched query of :func:`judge` (built at its first use: most processes never review a game)."""
+        if self._judge is None:
+            T, V, n_states = self._tables
+            none = (np.zeros((0, 8), dtype=np.int64), np.empty((0, 7)))
+            self._judge = firstrun.query_entry(
+                T, n_states, lambda: _entry(query.judge, T, V, self.keep_list, self.keep_at, *none), firstrun.judge
+            )
+        return self._judge
 
 
 def _query(solution: Solution) -> _Query:
@@ -190,7 +206,12 @@ class Advice(Sequence[Option]):
     @property
     def best(self) -> Option:
         """The best option (the first)."""
-        return self[0]
+        if self._options is not None or not self._n:
+            return self[0]
+        k, number, points, value = self._out[0].tolist()  # what a bot reads: one row, one Option, no loss to compute
+        if k == 0.0:
+            return _new_tuple(Option, ("score", value, 0.0, self._q.slot_by_number[number], int(points), ()))
+        return _new_tuple(Option, ("keep", value, 0.0, None, 0, self._q.keep_by_number[number]))
 
     @property
     def options(self) -> list[Option]:
@@ -259,6 +280,50 @@ def option_table(
     """
     out, n = _table(_query(solution), solution, card, dice, throw, extra_bonuses, held)
     return out[:n]
+
+
+# one decision to judge: (card, dice, throw, extra bonuses, "score" or "keep", slot id or kept faces sorted)
+Chosen = tuple[Sequence[int | None], Sequence[int], int, int, str, str | tuple[int, ...]]
+
+
+def judge(solution: Solution, decisions: Sequence[Chosen]) -> FloatArray:
+    """Judge many decisions in one compiled call (a game review): per decision, the option chosen
+    against the best one, valued as :func:`advise` values them (bit for bit).
+
+    One row per decision: (1.0 if the choice is one of :func:`advise`'s options else 0.0, its points,
+    its expected final score, the best option's kind (0 = score, 1 = keep), slot or keep number
+    (:func:`option_names`), points and expected final score). The loss of a choice is the best
+    value minus its value. Decisions of one turn in a row share the turn's keep values. Rules with
+    locked holds are refused (ValueError): their options depend on the dice held, ask :func:`advise`.
+    """
+    q = _query(solution)
+    if q.locked:
+        raise ValueError(f"{q.name} has locked holds: judge its decisions one by one with advise()")
+    rows: list[int] = []  # eight numbers per decision, in one flat list (one array conversion)
+    hand_index, slot_number, keep_number, sheets = q.hand_index, q.slot_number, q.index, q.sheets
+    for card, dice, throw, extras, kind, what in decisions:
+        h = hand_index.get(tuple(sorted(dice)))
+        if h is None:
+            raise IllegalActionError(f"{q.name} uses {q.n_dice} dice with faces 1 to 6")
+        if not 1 <= throw <= q.throws:
+            raise IllegalActionError(f"throw must be 1 to {q.throws}, not {throw}")
+        known = sheets.get(card) if type(card) is tuple else None  # the memo of _sheet, read without the call
+        mask, flags, capped, total = known or _sheet(q, card)
+        if isinstance(what, str):
+            code, number = (0, slot_number.get(what, -1)) if kind == "score" else (1, -1)
+        else:
+            code, number = (1, keep_number.get(what, -1)) if kind == "keep" else (0, -1)
+        rows += (mask, flags, capped, h, throw, total + extras * q.extra_bonus, code, number)
+    sit = np.array(rows, dtype=np.int64).reshape(len(rows) // 8, 8)
+    out = np.empty((len(sit), 7))
+    if rows:
+        q.judge()(solution.tables, solution.values, q.keep_list, q.keep_at, sit, out)
+    return out
+
+
+def option_names(solution: Solution) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
+    """(slot ids, keeps as faces) by number: what the numbers of :func:`option_table` and :func:`judge` name."""
+    return tuple(solution.rules.slots), tuple(solution.space.dice.keeps)
 
 
 def _sheet(q: _Query, card: Sequence[int | None]) -> tuple[int, int, int, int]:

@@ -1,7 +1,8 @@
 """The first hint without compiling: numpy versions of the solve and of the advisor's query, used while
 numba's kernels are not compiled yet (a fresh install, a wiped numba cache).
 
-Compiling :func:`cubilete.solver.kernels.solve_layer` and :func:`cubilete.solver.query.options` takes
+Compiling :func:`cubilete.solver.kernels.solve_layer` and :func:`cubilete.solver.query.options` (and
+:func:`~cubilete.solver.query.judge`, the review's batched query) takes
 about 35 s of CPU; solving Generala (4,096 sheet states) in numpy takes about a second, and one query a
 few milliseconds. So on first use, for small rule sets, the solve and the queries run here while one
 niced process (:func:`main`) compiles the kernels into numba's on-disk cache;
@@ -88,7 +89,7 @@ def compiled(what: str) -> bool:
         if what == "solve":
             ready = _on_disk(kernels.solve_layer)
         else:
-            ready = _on_disk(query.options) and _on_disk(query.sub_keeps)
+            ready = _on_disk(query.options) and _on_disk(query.sub_keeps) and _on_disk(query.judge)
         _READY[what] = ready
         return ready
 
@@ -387,27 +388,58 @@ def options(
     return n
 
 
+def judge(
+    T: KernelTables, V: FloatArray, keep_list: IntArray, keep_at: IntArray, sit: IntArray, out: FloatArray
+) -> None:
+    """:func:`query.judge` in numpy: each decision by :func:`options`, the turn's keep values shared alike."""
+    n_keeps = T.add.shape[0]
+    rows = np.empty((T.req.shape[0] + n_keeps, 4))
+    Ks = np.empty((T.throws + 1, n_keeps))
+    last: tuple[int, int, int] | None = None
+    filled = 0
+    for i, (mask, fl, u, h, throw, so_far, kind, number) in enumerate(sit.tolist()):
+        fill = 0
+        keeps = keep_list[:0]
+        if throw < T.throws:
+            keeps = keep_list[keep_at[h] : keep_at[h + 1]]
+            if last != (mask, fl, u) or filled == 0 or filled > throw + 1:
+                fill = filled = throw + 1
+                last = (mask, fl, u)
+        n = options(T, V, mask, fl, u, h, throw, so_far, Ks, fill, keeps, rows)
+        out[i, :3] = 0.0
+        for r in range(n):
+            if rows[r, 0] == kind and rows[r, 1] == number:
+                out[i, :3] = (1.0, rows[r, 2], rows[r, 3])
+                break
+        out[i, 3:] = rows[0]
+
+
 class QueryEntry:
-    """The advisor's query: numpy while the compiled one is not ready, then the compiled entry point."""
+    """The advisor's query (or another kernel of :mod:`~cubilete.solver.query`): numpy while the compiled
+    one is not ready, then the compiled entry point."""
 
-    def __init__(self, make: Callable[[], Callable[..., int]]) -> None:
+    def __init__(self, make: Callable[[], Callable[..., Any]], fallback: Callable[..., Any] = options) -> None:
         self.make = make
-        self.entry: Callable[..., int] | None = None
+        self.fallback = fallback
+        self.entry: Callable[..., Any] | None = None
 
-    def __call__(self, *args: Any) -> int:
+    def __call__(self, *args: Any) -> Any:
         """Run the query (compiled as soon as the kernels are)."""
         if self.entry is None and compiled("query"):
             self.entry = self.make()
         if self.entry is not None:
             return self.entry(*args)
-        return options(*args)
+        return self.fallback(*args)
 
 
-def query_entry(T: KernelTables, n_states: int, make: Callable[[], Callable[..., int]]) -> Callable[..., int]:
-    """The advisor's query for these tables: ``make()`` (the compiled one) or a :class:`QueryEntry`."""
+def query_entry(
+    T: KernelTables, n_states: int, make: Callable[[], Callable[..., Any]], fallback: Callable[..., Any] = options
+) -> Callable[..., Any]:
+    """A query kernel for these tables: ``make()`` (the compiled one) or a :class:`QueryEntry` that runs
+    ``fallback`` (its numpy twin) until the kernels are compiled."""
     if not use_numpy("query", T, n_states):
         return make()
-    return QueryEntry(make)
+    return QueryEntry(make, fallback)
 
 
 def sub_keeps_of(T: KernelTables, n_states: int) -> Callable[[IntArray, int, int], IntArray]:
@@ -436,10 +468,11 @@ def main(exclusive: bool = False) -> int:
         except OSError:
             return 0
     from cubilete.rules import find_rules
-    from cubilete.solver.advisor import advise
+    from cubilete.solver.advisor import advise, judge
     from cubilete.solver.solve import solve
 
     rules = find_rules("generala")
-    tiny = rules.replace(name="tiny", boxes=rules.boxes[:2])
-    advise(solve(tiny), [None, None], (1, 1, 2, 2, 3), throw=2)
+    tiny = solve(rules.replace(name="tiny", boxes=rules.boxes[:2]))
+    advise(tiny, [None, None], (1, 1, 2, 2, 3), throw=2)
+    judge(tiny, [([None, None], (1, 1, 2, 2, 3), 2, 0, "keep", (1, 1))])  # the review's batched query
     return 0

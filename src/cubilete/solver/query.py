@@ -18,11 +18,20 @@ from numba import njit
 
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
-from cubilete.solver.kernels import INT0, INT1, NEG, sheet_context, slot_outcome, turn_values
+from cubilete.solver.kernels import INT0, INT1, NEG, turn_values
 from cubilete.solver.tables import KernelTables
 
 KIND_SCORE = 0
 KIND_KEEP = 1
+
+
+@njit(cache=True, inline="always")
+def _context(joker: bool, xs: int, flag_bit: I, mask: int, fl: int) -> tuple[bool, bool]:
+    """:func:`kernels.sheet_context` from the three fields it reads: a call that takes ``T`` costs a reference
+    count per table (about 0.3 us, more than a whole row of options)."""
+    joker_on = joker and xs >= 0 and (mask >> xs) & 1 == 1
+    extra_holds = xs >= 0 and flag_bit[xs] >= 0 and (fl >> flag_bit[xs]) & 1 == 1
+    return joker_on, extra_holds
 
 
 @njit(cache=True)
@@ -37,7 +46,7 @@ def best_scores_at(T: KernelTables, mask: int, fl: int, V: F, first: int, u: int
     """
     n_hands = out.shape[0]
     n_upper = V.shape[2]
-    joker_on, extra_holds = sheet_context(T, mask, fl)
+    joker_on, extra_holds = _context(T.joker, T.extra_slot, T.flag_bit, mask, fl)
     threshold, upper_bonus, is_upper, usable, equal_face = (
         T.threshold, T.upper_bonus, T.is_upper, T.usable, T.equal_face,
     )  # fmt: skip
@@ -89,10 +98,25 @@ def best_scores_at(T: KernelTables, mask: int, fl: int, V: F, first: int, u: int
         for j in range(n_slots):
             if (fbits >> j) & 1 == 0:
                 continue
-            p, nmask, nfl, reward = slot_outcome(
-                pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot, extra_bonus,
-                mask, fl, h, face, j, first, joker_on, extra_holds,
-            )  # fmt: skip
+            # kernels.slot_outcome written out: a call with array arguments, even inlined, costs a reference
+            # count per array (about 7x the arithmetic here: most of a query's time before it was written out)
+            if joker_on:
+                us = upper_slot[face - 1]
+                p = jpts[first, j, face - 1, 1 if us >= 0 and (mask >> us) & 1 == 1 else 0]
+            else:
+                p = pts[first, j, h]
+            r = req[j]
+            if r >= 0 and (fl >> flag_bit[r]) & 1 == 0:
+                p = 0
+            nmask = mask | (1 << j)
+            if p == 0:
+                nmask |= closes[j]
+            nfl = fl
+            if flag_bit[j] >= 0 and p > 0:
+                nfl |= 1 << flag_bit[j]
+            reward = float(p)
+            if extra_holds and ebonus_ok[j] == 1:
+                reward += extra_bonus
             if is_upper[j] == 1 and n_upper > 1:
                 val = reward + V[nmask, nfl, min(n_upper - 1, u + p)]
                 if u < threshold <= u + p:
@@ -210,23 +234,39 @@ def options(
         turn_keeps(T, mask, fl, u, V, Ks, fill)
     n_upper = V.shape[2]
     first = 1 if throw == 1 else 0
-    joker_on, extra_holds = sheet_context(T, mask, fl)
+    joker_on, extra_holds = _context(T.joker, T.extra_slot, T.flag_bit, mask, fl)
     face = T.equal_face[h]
     bits = T.usable[mask, face]
     n_slots = T.req.shape[0]
+    pts, jpts, req, flag_bit, closes, ebonus_ok = T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok
+    upper_slot, is_upper = T.upper_slot_of_face, T.is_upper
     n = 0
     for j in range(n_slots):
         if (bits >> j) & 1 == 0:
             continue
-        p, nmask, nfl, reward = slot_outcome(
-            T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus,
-            mask, fl, h, face, j, first, joker_on, extra_holds,
-        )  # fmt: skip
+        # kernels.slot_outcome written out (see best_scores_at: a call costs a reference count per array)
+        if face > 0 and joker_on:
+            us = upper_slot[face - 1]
+            p = jpts[first, j, face - 1, 1 if us >= 0 and (mask >> us) & 1 == 1 else 0]
+        else:
+            p = pts[first, j, h]
+        r = req[j]
+        if r >= 0 and (fl >> flag_bit[r]) & 1 == 0:
+            p = 0
+        nmask = mask | (1 << j)
+        if p == 0:
+            nmask |= closes[j]
+        nfl = fl
+        if flag_bit[j] >= 0 and p > 0:
+            nfl |= 1 << flag_bit[j]
+        reward = float(p)
+        if face > 0 and extra_holds and ebonus_ok[j] == 1:
+            reward += T.extra_bonus
         bonus = 0
         if reward != float(p):
             bonus += T.extra_bonus
         nu = u
-        if T.is_upper[j] == 1:
+        if is_upper[j] == 1:
             nu = min(n_upper - 1, u + p)
             if u < T.threshold <= u + p:
                 bonus += T.upper_bonus
@@ -257,3 +297,61 @@ def _put(out: F, n: int, kind: int, number: int, points: int, value: float) -> N
     out[at, 1] = number
     out[at, 2] = points
     out[at, 3] = value
+
+
+# columns of a judged decision (:func:`judge`'s input rows and output rows)
+J_MASK, J_FLAGS, J_UPPER, J_HAND, J_THROW, J_SO_FAR, J_KIND, J_NUMBER = range(8)
+J_FOUND, J_POINTS, J_VALUE, J_BEST_KIND, J_BEST_NUMBER, J_BEST_POINTS, J_BEST_VALUE = range(7)
+
+
+@njit(cache=True)
+def judge(T: KernelTables, V: F, keep_list: I, keep_at: I, sit: I, out: F) -> None:
+    """Judge many decisions in one call (a game review): for each row of ``sit`` (sheet mask, flags,
+    capped upper total, hand, throw, points so far, chosen kind, chosen slot or keep number), the
+    option chosen and the best one, as :func:`options` ranks them.
+
+    ``out`` rows: (1 if the chosen option is one of the options else 0, its points, its expected final
+    score, the best option's kind, number, points and expected final score). The sub-keeps of hand h are
+    ``keep_list[keep_at[h]:keep_at[h + 1]]``. Consecutive decisions of one turn (same sheet) share the
+    turn's keep values, as the advisor's memo does: the values are :func:`options`'s, bit for bit.
+    """
+    n_slots = T.req.shape[0]
+    n_keeps = T.add.shape[0]
+    throws = T.throws
+    rows = np.empty((n_slots + n_keeps, 4))
+    Ks = np.empty((throws + 1, n_keeps))
+    no_keeps = keep_list[:0]
+    last_mask, last_fl, last_u, filled = -1, -1, -1, 0
+    for i in range(sit.shape[0]):
+        mask, fl, u, h, throw = sit[i, J_MASK], sit[i, J_FLAGS], sit[i, J_UPPER], sit[i, J_HAND], sit[i, J_THROW]
+        fill = 0
+        keeps = no_keeps
+        if throw < throws:
+            keeps = keep_list[keep_at[h] : keep_at[h + 1]]
+            same = mask == last_mask and fl == last_fl and u == last_u
+            if not same or filled == 0 or filled > throw + 1:
+                fill = throw + 1
+                last_mask, last_fl, last_u, filled = mask, fl, u, fill
+        n = options(T, V, mask, fl, u, h, throw, sit[i, J_SO_FAR], Ks, fill, keeps, rows)
+        _judged(rows, n, sit[i, J_KIND], sit[i, J_NUMBER], out[i])
+
+
+@njit(cache=True)
+def _judged(rows: F, n: int, kind: int, number: int, out: F) -> None:
+    """One output row of :func:`judge` from the ranked rows of one decision (the best is the first row of
+    the largest value: row 0)."""
+    out[J_FOUND] = 0.0
+    out[J_POINTS] = 0.0
+    out[J_VALUE] = 0.0
+    best = 0
+    for r in range(n):
+        if rows[r, 3] > rows[best, 3]:
+            best = r
+        if rows[r, 0] == kind and rows[r, 1] == number:
+            out[J_FOUND] = 1.0
+            out[J_POINTS] = rows[r, 2]
+            out[J_VALUE] = rows[r, 3]
+    out[J_BEST_KIND] = rows[best, 0]
+    out[J_BEST_NUMBER] = rows[best, 1]
+    out[J_BEST_POINTS] = rows[best, 2]
+    out[J_BEST_VALUE] = rows[best, 3]
