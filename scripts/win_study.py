@@ -42,7 +42,8 @@ BEGIN, END = "<!-- winbot:begin -->", "<!-- winbot:end -->"
 SEED = "win-study"
 Z95 = 1.959963984540054
 MINI = ROOT / "examples" / "house-rules" / "generala-mini-duel.toml"
-STUDIES = ["generala:2", "generala:3", "generala:4", "mini:exact", "generala:win-exact", "examples"]
+STUDIES = ["generala:2", "generala:3", "generala:4", "mini:exact", "generala:win-exact", "generala:target", "examples"]
+TARGETS = (200, 250)
 
 
 def digest(batch: fastsim.Batch) -> str:
@@ -178,6 +179,76 @@ def head_to_head_lines(r: dict[str, Any]) -> list[str]:
         f"per wall second, {r['games'] / max(r['cpu'], 1e-9):,.0f} per CPU second (load average "
         f"{r['load'][0]:.1f} at the start, {r['load'][1]:.1f} at the end). SHA-256 `{r['sha256']}`.",
     ]
+
+
+def without_instant_wins(rules: Rules) -> Rules:
+    """The rules with no instant win: the target tables value a sheet as if the game went on after a servida
+    Generala (a solitaire goal), so the frequencies are compared with them on these rules."""
+    import dataclasses
+
+    boxes = tuple(dataclasses.replace(b, instant_win=False) for b in rules.boxes)
+    return rules.replace(name=f"{rules.name}-no-instant-win", boxes=boxes)
+
+
+def target_study(deals: int) -> dict[str, Any]:
+    """The compiled target bot alone on Generala (no instant win) against the optimal bot alone on the same
+    dice: P(final >= T) of each with its 95% interval, beside the tables' exact values (best play, points play)."""
+    from cubilete.win.distribution import survival_from
+    from cubilete.win.play import reach_probability
+    from cubilete.win.tables import vector_table
+
+    rules = without_instant_wins(find_rules("generala"))
+    empty = [None] * len(rules.slots)
+    follow = survival_from(vector_table(rules, "follow"), empty)
+    rows = []
+    for target in TARGETS:
+        seed = f"{SEED}:generala:target:{target}"
+        levels = [f"target:{target}", "optimal"]
+        fastsim.play(rules, levels, seed, 1, "solo")  # tables loaded and kernels compiled, not timed
+        load = os.getloadavg()[0]
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        batch = fastsim.play(rules, levels, seed, deals, "solo")
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        hit = (batch.scores[:, :, 0] >= target).astype(np.float64)
+        row = {
+            "target": target, "deals": deals, "seed": seed, "sha256": digest(batch),
+            "best": reach_probability(rules, empty, target), "points_play": float(follow[target]),
+            "bot": list(mean_ci(hit[:, 0])), "optimal": list(mean_ci(hit[:, 1])),
+            "gain": list(mean_ci(hit[:, 0] - hit[:, 1])), "mean": float(batch.scores[:, 0, 0].mean()),
+            "cpu": cpu, "wall": wall, "load": [load, os.getloadavg()[0]],
+        }  # fmt: skip
+        rows.append(row)
+        b, o = row["bot"], row["optimal"]
+        print(f"target {target}: bot {b[0]:.4f} ({b[1]:.4f} - {b[2]:.4f}) exact {row['best']:.4f}; optimal "
+              f"{o[0]:.4f} ({o[1]:.4f} - {o[2]:.4f}) exact {row['points_play']:.4f}; "
+              f"{deals / wall:,.0f} target games/s wall, load {load:.1f}", flush=True)  # fmt: skip
+    return {"rules": rules.name, "rows": rows}
+
+
+def target_lines(study: dict[str, Any]) -> list[str]:
+    lines = [
+        "",
+        "#### The target bot over many games (compiled)",
+        "",
+        "The compiled target bot (`bot:target:T`, the same moves as the Python bot: `tests/test_fastsim_target.py`) "
+        "alone on Generala, and the optimal bot alone on the same dice. The rules are Generala without its instant "
+        "win (`" + study["rules"] + "`): the target tables value a sheet as if the game went on after a servida "
+        "Generala, so that is the game whose exact values they give (with the instant win about 0.8% of the games "
+        "stop early). 95% normal intervals over deals; the gain is per deal on the same dice.",
+        "",
+        "| T | deals | target bot: P(final >= T) | 95% interval | exact best | optimal bot | 95% interval "
+        "| exact points play | gain | target bot's mean score | target games per wall s | seed | SHA-256 |",
+        "|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---|---|",
+    ]
+    for r in study["rows"]:
+        b, o, g = r["bot"], r["optimal"], r["gain"]
+        lines.append(
+            f"| {r['target']} | {r['deals']:,} | {b[0]:.4f} | {b[1]:.4f} - {b[2]:.4f} | {r['best']:.4f} | {o[0]:.4f} "
+            f"| {o[1]:.4f} - {o[2]:.4f} | {r['points_play']:.4f} | {g[0]:+.4f} ({g[1]:+.4f}, {g[2]:+.4f}) "
+            f"| {r['mean']:.2f} | {r['deals'] / max(r['wall'], 1e-9):,.0f} (load {r['load'][0]:.1f}) | `{r['seed']}` "
+            f"| `{r['sha256']}` |"
+        )
+    return lines
 
 
 def option_words(o: Any, rules: Rules) -> str:
@@ -356,6 +427,8 @@ def block(results: dict[str, Any]) -> str:
     head = results.get("generala:win-exact")
     if head:
         lines += head_to_head_lines(head)
+    if results.get("generala:target"):
+        lines += target_lines(results["generala:target"])
     return "\n".join(lines) + "\n"
 
 
@@ -422,6 +495,9 @@ def main() -> None:
         else:
             if key == "examples":
                 results[key] = examples(f"{SEED}:generala:2", args.deals)
+                continue
+            if key == "generala:target":
+                results[key] = target_study(args.deals)
                 continue
             name, players = key.split(":")
             results[key] = win_vs_optimal(name, int(players), args.deals)

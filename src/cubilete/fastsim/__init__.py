@@ -1,24 +1,24 @@
 """Compiled batch simulation: table-driven bots play whole games in numba, many deals on every core.
 
-:func:`play` plays deals of a rule set with table-driven bots: ``optimal`` (the solver's table, any
-number of seats) and ``exact`` (the two-player table of :mod:`cubilete.duel`, heads-up), in one of three modes
-(as :mod:`cubilete.sim`): ``table`` (every bot at one table), ``paired`` (two bots, each deal played
-twice with the seats swapped on the same dice) or ``solo`` (each bot alone on the deal's dice). The
-games follow the engine exactly (start throws, turn order, instant wins, tie-break rounds, shared
-wins, the Doble and every scoring rule through the solver's tables); the tests replay compiled deals
-through :class:`~cubilete.game.Game` with :class:`~cubilete.fastsim.dice.CounterDice` and the Python
-bots and get the same moves, scores and winners.
+:func:`play` plays deals of a rule set with table-driven bots, each seat its own kind in one game loop
+(:mod:`cubilete.fastsim.loop`): ``optimal`` (the solver's table, any number of seats), ``exact`` (the
+two-player table of :mod:`cubilete.duel`, heads-up: against ``optimal``, ``win``, ``target:T`` or itself),
+``win`` and ``target:T`` (:mod:`cubilete.fastsim.win`, on rules with win tables), in one of three modes
+(as :mod:`cubilete.sim`): ``table`` (every bot at one table), ``paired`` (each deal played once per
+seating, the seats rotated on the same dice: two bots swap seats) or ``solo`` (each bot alone on the
+deal's dice). The games follow the engine exactly (start throws, turn order, instant wins, tie-break
+rounds, shared wins, the Doble and every scoring rule through the solver's tables); the tests replay
+compiled deals through :class:`~cubilete.game.Game` with :class:`~cubilete.fastsim.dice.CounterDice` and
+the Python bots and get the same moves, scores and winners.
 
 What it does not play (:func:`unsupported` says which, in one line; ``cubilete simulate`` then uses
 the engine): the other bots (the levels with slips, ...); ``exact`` alone or at more than two
-seats, or on rules without a two-player table; rules the solver does not solve (several columns, carried
-throws, too many states); locked holds (``generala-apartada``); a start throw that ranks every seat
-(``order_by_start``).
+seats, or on rules without a two-player table; ``win`` and ``target:T`` on rules without win tables
+(Yahtzee, Yatzy); rules the solver does not solve (several columns, carried throws, too many states);
+locked holds (``generala-apartada``); a start throw that ranks every seat (``order_by_start``).
 
 The dice are counter-based (:mod:`cubilete.fastsim.dice`), not the engine's SHA-256 dice: the same
 seed gives the same games, but not the games of ``simulate --engine`` with that seed.
-
-The ``win`` bot (with optimal bots, on rules with win tables) is compiled in :mod:`cubilete.fastsim.win`.
 """
 
 from __future__ import annotations

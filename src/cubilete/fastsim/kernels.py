@@ -1,12 +1,9 @@
-"""Numba kernels of the compiled simulation: whole games of table-driven bots, many deals in parallel.
+"""Numba kernels of the compiled simulation: the dice, and the decisions of the optimal and exact bots
+(the game loop that calls them, with the win and target bots' seats, is :mod:`cubilete.fastsim.loop`).
 
-One call plays deals ``first .. first + count - 1``; each deal is played ``R`` times ("runs") on the
-same dice (a run is one seating of the bots: one table game, the two seatings of a paired deal, or
-each bot alone). The flow is the engine's (:mod:`cubilete.game`): the start throws, the turn order,
-the instant win on a turn's first throw (tie-break turns included), the end when every seat is done,
-the tie-break rounds (or a shared win) and the 100-round limit. Scoring reads the solver's tables
-(built by :mod:`cubilete.rules.scoring`), so points, closed boxes, the Doble, jokers and bonuses are
-the engine's.
+Each deal is played ``R`` times ("runs") on the same dice (a run is one seating of the bots: one table
+game, the seatings of a paired deal, or each bot alone). Scoring reads the solver's tables (built by
+:mod:`cubilete.rules.scoring`), so points, closed boxes, the Doble, jokers and bonuses are the engine's.
 
 The optimal bot's choice is the advisor's first option (:func:`cubilete.solver.query.options`): the
 same values in the same floating-point order, and the first of equal values in the advisor's order
