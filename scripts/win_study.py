@@ -173,7 +173,7 @@ def head_to_head_lines(r: dict[str, Any]) -> list[str]:
         f"The win bot and the exact bot (full Generala's two-player table) at one table, {r['deals']:,} paired "
         f"deals{short}, each played twice with the seats swapped on the same dice (seed `{r['seed']}`): the win "
         f"bot wins {100 * r['share']:.2f}% of the games ({100 * r['lo']:.2f}% - {100 * r['hi']:.2f}%, 95%; a "
-        f"shared win split; a tie with the exact player is 50%), {r['points']:+.2f} points a game against the "
+        f"shared win split; 50% would be even with the exact player), {r['points']:+.2f} points a game against the "
         f"exact bot ({r['points_lo']:+.2f}, {r['points_hi']:+.2f}). Instant wins end {100 * r['instant']:.2f}% "
         f"of the games, tie-breaks {100 * r['tiebreak']:.2f}%. {r['games'] / max(r['wall'], 1e-9):,.0f} games "
         f"per wall second, {r['games'] / max(r['cpu'], 1e-9):,.0f} per CPU second (load average "
