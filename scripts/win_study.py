@@ -181,23 +181,16 @@ def head_to_head_lines(r: dict[str, Any]) -> list[str]:
     ]
 
 
-def without_instant_wins(rules: Rules) -> Rules:
-    """The rules with no instant win: the target tables value a sheet as if the game went on after a servida
-    Generala (a solitaire goal), so the frequencies are compared with them on these rules."""
-    import dataclasses
-
-    boxes = tuple(dataclasses.replace(b, instant_win=False) for b in rules.boxes)
-    return rules.replace(name=f"{rules.name}-no-instant-win", boxes=boxes)
-
-
 def target_study(deals: int) -> dict[str, Any]:
-    """The compiled target bot alone on Generala (no instant win) against the optimal bot alone on the same
-    dice: P(final >= T) of each with its 95% interval, beside the tables' exact values (best play, points play)."""
+    """The compiled target bot alone on Generala without its instant win (``generala-sin-gana``: the target
+    tables value a sheet as if the game went on after a servida Generala) against the optimal bot alone on the
+    same dice: P(final >= T) of each with its 95% interval, beside the tables' exact values (best play, points
+    play)."""
     from cubilete.win.distribution import survival_from
     from cubilete.win.play import reach_probability
     from cubilete.win.tables import vector_table
 
-    rules = without_instant_wins(find_rules("generala"))
+    rules = find_rules("generala-sin-gana")
     empty = [None] * len(rules.slots)
     follow = survival_from(vector_table(rules, "follow"), empty)
     rows = []
@@ -231,10 +224,10 @@ def target_lines(study: dict[str, Any]) -> list[str]:
         "#### The target bot over many games (compiled)",
         "",
         "The compiled target bot (`bot:target:T`, the same moves as the Python bot: `tests/test_fastsim_target.py`) "
-        "alone on Generala, and the optimal bot alone on the same dice. The rules are Generala without its instant "
-        "win (`" + study["rules"] + "`): the target tables value a sheet as if the game went on after a servida "
-        "Generala, so that is the game whose exact values they give (with the instant win about 0.8% of the games "
-        "stop early). 95% normal intervals over deals; the gain is per deal on the same dice.",
+        "alone on Generala, and the optimal bot alone on the same dice. The rules are Generala without its "
+        f"instant win (`{study['rules']}`, otherwise the same): the target tables value a sheet as if the game "
+        "went on after a servida Generala, so that is the game whose exact values they give (with the instant win "
+        "about 0.8% of the games stop early). 95% normal intervals over deals; the gain is per deal on the same dice.",
         "",
         "| T | deals | target bot: P(final >= T) | 95% interval | exact best | optimal bot | 95% interval "
         "| exact points play | gain | target bot's mean score | target games per wall s | seed | SHA-256 |",
