@@ -4,6 +4,8 @@ between ``<!-- winbot:begin -->`` and ``<!-- winbot:end -->`` of docs/WINNING.md
     PYTHONPATH=src nice -n 10 python scripts/win_study.py                           # 200,000 deals a study
     PYTHONPATH=src python scripts/win_study.py --deals 2000 --print                 # smaller, to the terminal
     PYTHONPATH=src python scripts/win_study.py --only generala:3 --deals 50000      # some studies, the rest kept
+    PYTHONPATH=src python scripts/win_study.py --only generala:win-exact            # win vs exact head to head
+    PYTHONPATH=src python scripts/win_study.py --rewrite                            # the block from the JSON
     PYTHONPATH=src python scripts/win_study.py --engine --deals 200 --out FILE      # the engine and the Python bot
 
 Paired deals: every deal is played once with the win bot in each seat (seats rotated, the optimal bot in
@@ -40,7 +42,8 @@ BEGIN, END = "<!-- winbot:begin -->", "<!-- winbot:end -->"
 SEED = "win-study"
 Z95 = 1.959963984540054
 MINI = ROOT / "examples" / "house-rules" / "generala-mini-duel.toml"
-STUDIES = ["generala:2", "generala:3", "generala:4", "mini:exact", "examples"]
+STUDIES = ["generala:2", "generala:3", "generala:4", "mini:exact", "generala:win-exact", "generala:target", "examples"]
+TARGETS = (200, 250)
 
 
 def digest(batch: fastsim.Batch) -> str:
@@ -127,6 +130,118 @@ def win_against_exact(deals: int) -> dict[str, Any] | None:
     print(f"mini: win edge {100 * out['win'][0]:+.2f} pp, exact {100 * out['exact'][0]:+.2f} pp, "
           f"win - exact {100 * out['diff'][0]:+.2f} pp", flush=True)  # fmt: skip
     return out
+
+
+def win_head_to_head(deals: int) -> dict[str, Any] | None:
+    """Full Generala heads-up, the win bot against the exact bot at one table: each deal played twice with
+    the seats swapped on the same dice. The win bot's share of the wins per deal (a shared win split), its
+    points minus the exact bot's, and the speed (games per wall second and per CPU second, load average)."""
+    rules = find_rules("generala")
+    levels = ["win", "exact"]
+    why = fastsim.unsupported(rules, levels, "paired")  # loads (or solves: minutes, 4 GB) the two-player table
+    if why is not None:
+        print(f"generala:win-exact not run: {why}", flush=True)
+        return None
+    seed = f"{SEED}:generala:win-exact"
+    fastsim.play(rules, levels, seed, 1, "paired")  # the tables loaded and the kernels compiled, not timed
+    load = os.getloadavg()[0]
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    batch = fastsim.play(rules, levels, seed, deals, "paired")
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    m, lo, hi = mean_ci(shares_of(batch, 0))
+    s = batch.scores.astype(np.float64)
+    pm, plo, phi = mean_ci((s[:, 0, 0] + s[:, 1, 1] - s[:, 0, 1] - s[:, 1, 0]) / 2)  # win bot minus exact bot
+    reasons = np.bincount(batch.reason.reshape(-1), minlength=4) / batch.reason.size
+    out = {
+        "rules": rules.name, "deals": deals, "games": 2 * deals, "seed": seed, "sha256": digest(batch),
+        "share": m, "lo": lo, "hi": hi, "points": pm, "points_lo": plo, "points_hi": phi,
+        "instant": float(reasons[1]), "tiebreak": float(reasons[2]), "cpu": cpu, "wall": wall,
+        "load": [load, os.getloadavg()[0]],
+    }  # fmt: skip
+    print(f"generala win vs exact {deals:,} deals: win bot {100 * m:.2f}% ({100 * lo:.2f} - {100 * hi:.2f}), "
+          f"{2 * deals / wall:,.0f} games/s wall, {2 * deals / max(cpu, 1e-9):,.0f} per CPU s, "
+          f"load {load:.1f}", flush=True)  # fmt: skip
+    return out
+
+
+def head_to_head_lines(r: dict[str, Any]) -> list[str]:
+    short = " (fewer than 200,000 deals: the time ran out)" if r["deals"] < 200_000 else ""
+    return [
+        "",
+        "#### Head to head: the win bot against the exact bot (full Generala)",
+        "",
+        f"The win bot and the exact bot (full Generala's two-player table) at one table, {r['deals']:,} paired "
+        f"deals{short}, each played twice with the seats swapped on the same dice (seed `{r['seed']}`): the win "
+        f"bot wins {100 * r['share']:.2f}% of the games ({100 * r['lo']:.2f}% - {100 * r['hi']:.2f}%, 95%; a "
+        f"shared win split; 50% would be even with the exact player), {r['points']:+.2f} points a game against the "
+        f"exact bot ({r['points_lo']:+.2f}, {r['points_hi']:+.2f}). Instant wins end {100 * r['instant']:.2f}% "
+        f"of the games, tie-breaks {100 * r['tiebreak']:.2f}%. {r['games'] / max(r['wall'], 1e-9):,.0f} games "
+        f"per wall second, {r['games'] / max(r['cpu'], 1e-9):,.0f} per CPU second (load average "
+        f"{r['load'][0]:.1f} at the start, {r['load'][1]:.1f} at the end). SHA-256 `{r['sha256']}`.",
+    ]
+
+
+def target_study(deals: int) -> dict[str, Any]:
+    """The compiled target bot alone on Generala without its instant win (``generala-sin-gana``: the target
+    tables value a sheet as if the game went on after a servida Generala) against the optimal bot alone on the
+    same dice: P(final >= T) of each with its 95% interval, beside the tables' exact values (best play, points
+    play)."""
+    from cubilete.win.distribution import survival_from
+    from cubilete.win.play import reach_probability
+    from cubilete.win.tables import vector_table
+
+    rules = find_rules("generala-sin-gana")
+    empty = [None] * len(rules.slots)
+    follow = survival_from(vector_table(rules, "follow"), empty)
+    rows = []
+    for target in TARGETS:
+        seed = f"{SEED}:generala:target:{target}"
+        levels = [f"target:{target}", "optimal"]
+        fastsim.play(rules, levels, seed, 1, "solo")  # tables loaded and kernels compiled, not timed
+        load = os.getloadavg()[0]
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        batch = fastsim.play(rules, levels, seed, deals, "solo")
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        hit = (batch.scores[:, :, 0] >= target).astype(np.float64)
+        row = {
+            "target": target, "deals": deals, "seed": seed, "sha256": digest(batch),
+            "best": reach_probability(rules, empty, target), "points_play": float(follow[target]),
+            "bot": list(mean_ci(hit[:, 0])), "optimal": list(mean_ci(hit[:, 1])),
+            "gain": list(mean_ci(hit[:, 0] - hit[:, 1])), "mean": float(batch.scores[:, 0, 0].mean()),
+            "cpu": cpu, "wall": wall, "load": [load, os.getloadavg()[0]],
+        }  # fmt: skip
+        rows.append(row)
+        b, o = row["bot"], row["optimal"]
+        print(f"target {target}: bot {b[0]:.4f} ({b[1]:.4f} - {b[2]:.4f}) exact {row['best']:.4f}; optimal "
+              f"{o[0]:.4f} ({o[1]:.4f} - {o[2]:.4f}) exact {row['points_play']:.4f}; "
+              f"{deals / wall:,.0f} target games/s wall, load {load:.1f}", flush=True)  # fmt: skip
+    return {"rules": rules.name, "rows": rows}
+
+
+def target_lines(study: dict[str, Any]) -> list[str]:
+    lines = [
+        "",
+        "#### The target bot over many games (compiled)",
+        "",
+        "The compiled target bot (`bot:target:T`, the same moves as the Python bot: `tests/test_fastsim_target.py`) "
+        "alone on Generala, and the optimal bot alone on the same dice. The rules are Generala without its "
+        f"instant win (`{study['rules']}`, otherwise the same): the target tables value a sheet as if the game "
+        "went on after a servida Generala, so that is the game whose exact values they give (with the instant win "
+        "about 0.8% of the games stop early). 95% normal intervals over deals; the gain is per deal on the same dice.",
+        "",
+        "| T | deals | target bot: P(final >= T) | 95% interval | exact best | optimal bot | 95% interval "
+        "| exact points play | gain | target bot's mean score | target games per wall s | seed | SHA-256 |",
+        "|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---|---|",
+    ]
+    for r in study["rows"]:
+        b, o, g = r["bot"], r["optimal"], r["gain"]
+        lines.append(
+            f"| {r['target']} | {r['deals']:,} | {b[0]:.4f} | {b[1]:.4f} - {b[2]:.4f} | {r['best']:.4f} | {o[0]:.4f} "
+            f"| {o[1]:.4f} - {o[2]:.4f} | {r['points_play']:.4f} | {g[0]:+.4f} ({g[1]:+.4f}, {g[2]:+.4f}) "
+            f"| {r['mean']:.2f} | {r['deals'] / max(r['wall'], 1e-9):,.0f} (load {r['load'][0]:.1f}) | `{r['seed']}` "
+            f"| `{r['sha256']}` |"
+        )
+    return lines
 
 
 def option_words(o: Any, rules: Rules) -> str:
@@ -300,9 +415,13 @@ def block(results: dict[str, Any]) -> str:
                 else ""
             )
             + f"SHA-256: win `{mini['sha_win']}`, exact `{mini['sha_exact']}`. "
-            "This compares the two bots through a common opponent, not head to head (the compiled simulation "
-            "does not seat the win and the exact bot at one table).",
+            "This compares the two bots through a common opponent; the next study seats them at one table.",
         ]
+    head = results.get("generala:win-exact")
+    if head:
+        lines += head_to_head_lines(head)
+    if results.get("generala:target"):
+        lines += target_lines(results["generala:target"])
     return "\n".join(lines) + "\n"
 
 
@@ -345,6 +464,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200_000, help="paired deals a study (default 200,000)")
     parser.add_argument("--only", action="append", choices=STUDIES, help="run these studies, keep the others")
     parser.add_argument("--print", action="store_true", help="print the block instead of writing the doc")
+    parser.add_argument("--rewrite", action="store_true", help="rewrite the doc's block from the stored results")
     parser.add_argument("--engine", action="store_true", help="the engine and the Python bot (--out FILE)")
     parser.add_argument("--rules", default="generala")
     parser.add_argument("--players", type=int, default=2)
@@ -355,15 +475,22 @@ def main() -> None:
         engine_main(args)
         return
     results: dict[str, Any] = json.loads(STORE.read_text(encoding="utf-8")) if STORE.exists() else {}
+    if args.rewrite:
+        write(block(results))
+        print(f"wrote {DOC.relative_to(ROOT)} from {STORE.relative_to(ROOT)}")
+        return
     started, load = time.perf_counter(), os.getloadavg()[0]
     for key in args.only or STUDIES:
-        if key == "mini:exact":
-            got = win_against_exact(args.deals)
+        if key in ("mini:exact", "generala:win-exact"):
+            got = win_against_exact(args.deals) if key == "mini:exact" else win_head_to_head(args.deals)
             if got is not None:
                 results[key] = got
         else:
             if key == "examples":
                 results[key] = examples(f"{SEED}:generala:2", args.deals)
+                continue
+            if key == "generala:target":
+                results[key] = target_study(args.deals)
                 continue
             name, players = key.split(":")
             results[key] = win_vs_optimal(name, int(players), args.deals)

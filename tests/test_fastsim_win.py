@@ -94,7 +94,9 @@ def test_what_the_compiled_win_bot_does_not_play_is_said() -> None:
     generala = find_rules("generala")
     assert fastsim.unsupported(generala, ["win", "optimal"]) is None
     assert "win tables" in (fastsim.unsupported(find_rules("yahtzee"), ["win", "optimal"]) or "")
-    assert "beside the compiled win bot" in (fastsim.unsupported(generala, ["win", "exact"]) or "")
+    assert "not table-driven" in (fastsim.unsupported(generala, ["win", "greedy"]) or "")
+    assert fastsim.unsupported(load_rules(str(MINI)), ["win", "exact"], "paired") is None
+    assert "heads-up only" in (fastsim.unsupported(load_rules(str(MINI)), ["win", "exact", "optimal"]) or "")
     assert "locked holds" in (fastsim.unsupported(find_rules("generala-apartada"), ["win", "optimal"]) or "")
     with pytest.raises(ValueError, match="win tables"):
         fastsim.play(find_rules("yahtzee"), ["win", "optimal"], 1, 1)

@@ -1,24 +1,24 @@
 """Compiled batch simulation: table-driven bots play whole games in numba, many deals on every core.
 
-:func:`play` plays deals of a rule set with table-driven bots: ``optimal`` (the solver's table, any
-number of seats) and ``exact`` (the two-player table of :mod:`cubilete.duel`, heads-up), in one of three modes
-(as :mod:`cubilete.sim`): ``table`` (every bot at one table), ``paired`` (two bots, each deal played
-twice with the seats swapped on the same dice) or ``solo`` (each bot alone on the deal's dice). The
-games follow the engine exactly (start throws, turn order, instant wins, tie-break rounds, shared
-wins, the Doble and every scoring rule through the solver's tables); the tests replay compiled deals
-through :class:`~cubilete.game.Game` with :class:`~cubilete.fastsim.dice.CounterDice` and the Python
-bots and get the same moves, scores and winners.
+:func:`play` plays deals of a rule set with table-driven bots, each seat its own kind in one game loop
+(:mod:`cubilete.fastsim.loop`): ``optimal`` (the solver's table, any number of seats), ``exact`` (the
+two-player table of :mod:`cubilete.duel`, heads-up: against ``optimal``, ``win``, ``target:T`` or itself),
+``win`` and ``target:T`` (:mod:`cubilete.fastsim.win`, on rules with win tables), in one of three modes
+(as :mod:`cubilete.sim`): ``table`` (every bot at one table), ``paired`` (each deal played once per
+seating, the seats rotated on the same dice: two bots swap seats) or ``solo`` (each bot alone on the
+deal's dice). The games follow the engine exactly (start throws, turn order, instant wins, tie-break
+rounds, shared wins, the Doble and every scoring rule through the solver's tables); the tests replay
+compiled deals through :class:`~cubilete.game.Game` with :class:`~cubilete.fastsim.dice.CounterDice` and
+the Python bots and get the same moves, scores and winners.
 
 What it does not play (:func:`unsupported` says which, in one line; ``cubilete simulate`` then uses
 the engine): the other bots (the levels with slips, ...); ``exact`` alone or at more than two
-seats, or on rules without a two-player table; rules the solver does not solve (several columns, carried
-throws, too many states); locked holds (``generala-apartada``); a start throw that ranks every seat
-(``order_by_start``).
+seats, or on rules without a two-player table; ``win`` and ``target:T`` on rules without win tables
+(Yahtzee, Yatzy); rules the solver does not solve (several columns, carried throws, too many states);
+locked holds (``generala-apartada``); a start throw that ranks every seat (``order_by_start``).
 
 The dice are counter-based (:mod:`cubilete.fastsim.dice`), not the engine's SHA-256 dice: the same
 seed gives the same games, but not the games of ``simulate --engine`` with that seed.
-
-The ``win`` bot (with optimal bots, on rules with win tables) is compiled in :mod:`cubilete.fastsim.win`.
 """
 
 from __future__ import annotations
@@ -40,29 +40,37 @@ if TYPE_CHECKING:
 
 Mode = Literal["table", "solo", "paired"]
 Progress = Callable[[int, int], None]
-COMPILED_BOTS = frozenset({"optimal", "exact"})
-KINDS = {"optimal": 0, "exact": 1}
+COMPILED_BOTS = frozenset({"optimal", "exact", "win", "target:T"})
+COMPILED_WORDS = "exact, optimal, target:T and win"
+KINDS = {"optimal": 0, "exact": 1, "win": 2}  # the seat kinds of cubilete.fastsim.loop (kernels.OPTIMAL ...)
+TARGET_KIND = 3  # kernels.TARGET (not imported here: the kernels load numba)
 CACHE_BYTES = 512 * 1024 * 1024  # turn keep values of every state kept when they fit (Generala: 60 MB)
 CHUNK = 20_000  # deals per kernel call (the progress bar moves between calls)
 
-__all__ = ["COMPILED_BOTS", "Batch", "CounterDice", "bot_columns", "play", "seed_key", "unsupported"]
+__all__ = ["COMPILED_BOTS", "Batch", "CounterDice", "bot_columns", "kind_of", "play", "seed_key", "unsupported"]
+
+
+def kind_of(level: str) -> tuple[int, int] | None:
+    """(seat kind, target) of a bot level the compiled simulation plays, None for the others.
+
+    >>> kind_of("optimal"), kind_of("target:200"), kind_of("greedy")
+    ((0, 0), (3, 200), None)
+    """
+    if level in KINDS:
+        return KINDS[level], 0
+    family, _, number = level.partition(":")
+    if family == "target" and number.isdigit() and int(number) >= 1:
+        return TARGET_KIND, int(number)
+    return None
 
 
 def unsupported(rules: Rules, levels: Sequence[str], mode: Mode = "table") -> str | None:
     """Why the compiled simulation cannot play these bots on these rules (None if it can)."""
     from cubilete.solver.space import SolverUnsupportedError, check_solvable
 
-    if "win" in levels:  # the compiled win bot: cubilete.fastsim.win
-        from cubilete.fastsim.win import win_unsupported
-
-        why_win = win_unsupported(rules, levels)
-        if why_win is not None:
-            return why_win
-        levels = ["optimal" if lv == "win" else lv for lv in levels]
-    other = sorted({lv for lv in levels if lv not in COMPILED_BOTS})
+    other = sorted({lv for lv in levels if kind_of(lv) is None})
     if other:
-        plays = ", ".join(sorted(COMPILED_BOTS))
-        return f"bots {', '.join(other)} are not table-driven (the compiled simulation plays {plays})"
+        return f"bots {', '.join(other)} are not table-driven (the compiled simulation plays {COMPILED_WORDS})"
     try:
         check_solvable(rules)
     except SolverUnsupportedError as exc:
@@ -71,6 +79,12 @@ def unsupported(rules: Rules, levels: Sequence[str], mode: Mode = "table") -> st
         return f"{rules.name}: locked holds are not compiled"
     if rules.order_by_start and len(levels) > 1:
         return f"{rules.name}: a start throw that ranks every seat is not compiled"
+    if any(lv == "win" or lv.startswith("target:") for lv in levels):  # cubilete.fastsim.win
+        from cubilete.fastsim.win import win_unsupported
+
+        why_win = win_unsupported(rules, levels)
+        if why_win is not None:
+            return why_win
     if "exact" in levels:
         if len(levels) != 2 or mode == "solo":
             return "the exact bot is compiled heads-up only (two bots at one table, or paired)"
@@ -257,48 +271,84 @@ def play(
     progress: Progress | None = None,
     threads: int | None = None,
     trace: int = 0,
+    departures: np.ndarray | None = None,
 ) -> Batch:
     """Play deals ``first .. first + deals - 1`` compiled (check :func:`unsupported` first).
 
-    ``threads``: numba threads (default: every core); ``trace``: keep the first moves of each game.
+    ``threads``: numba threads (default: every core); ``trace``: keep the first moves of each game;
+    ``departures`` (turns x (slots + 3), int64): adds the win seats' decisions and departures from the
+    points choice by turn (see :func:`cubilete.fastsim.loop._play`).
+    ``paired`` with more than two bots rotates the seats: run r puts bot b in seat (b + r) mod n.
     """
     import numba
 
-    from cubilete.fastsim import kernels as K
+    from cubilete.fastsim import loop
 
     why = unsupported(rules, levels, mode)
     if why is not None:
         raise ValueError(why)
-    if "win" in levels:
-        from cubilete.fastsim.win import play_win
-
-        return play_win(rules, levels, seed, deals, mode, first, progress, threads, trace)
     prep = _prepare(rules, "exact" in levels)
     D, duel = prep.X if "exact" in levels and prep.X is not None else _no_duel()
-    kinds = np.array([KINDS[level] for level in levels], dtype=np.int64)
-    seating = seating_for(mode, len(levels))
+    Wf, Wt, most = _vector_tables(rules, levels)
+    seen = [kind_of(level) for level in levels]
+    kinds = np.array([k[0] for k in seen if k is not None], dtype=np.int64)
+    goals = np.array([k[1] for k in seen if k is not None], dtype=np.int64)
+    seating = rotated(len(levels)) if mode == "paired" else seating_for(mode, len(levels))
     R, S = seating.shape
     key = seed_key(seed)
     scores = np.zeros((deals, R, S), dtype=np.int64)
     won = np.zeros((deals, R, S), dtype=np.int8)
     info = np.zeros((deals, R, 2), dtype=np.int64)
     moves = np.zeros((deals, R, trace), dtype=np.int64)
+    count = departures is not None
+    dep = np.zeros((min(deals, CHUNK), rules.turns if count else 0, len(rules.slots) + 3), dtype=np.int64)
     before = numba.get_num_threads()
     if threads is not None:
-        most: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
-        numba.set_num_threads(max(1, min(threads, most)))
+        most_threads: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+        numba.set_num_threads(max(1, min(threads, most_threads)))
     try:
         for lo in range(0, deals, CHUNK):
             hi = min(deals, lo + CHUNK)
-            K.play_deals(
-                prep.T, prep.V, prep.Kc, prep.cached, prep.P, D, duel, kinds, np.uint64(key), first + lo, seating,
-                scores[lo:hi], won[lo:hi], info[lo:hi], moves[lo:hi],
+            loop.play_deals(
+                prep.T, prep.V, prep.Kc, prep.cached, prep.P, D, duel, Wf, Wt, most, kinds, goals, np.uint64(key),
+                first + lo, seating, scores[lo:hi], won[lo:hi], info[lo:hi], moves[lo:hi], dep[: hi - lo],
             )  # fmt: skip
+            if departures is not None:
+                departures += dep[: hi - lo].sum(axis=0)
+                dep[:] = 0
             if progress is not None:
                 progress(hi, deals)
     finally:
         numba.set_num_threads(before)
     return Batch(rules, mode, tuple(levels), key, first, seating, scores, won, info[:, :, 0], info[:, :, 1], moves)
+
+
+def _vector_tables(rules: Rules, levels: Sequence[str]) -> tuple[np.ndarray, np.ndarray, int]:
+    """The win tables the win and target seats read (``follow``, ``target``, the most a turn adds), or
+    placeholders of the same types."""
+    wins = "win" in levels
+    if not wins and not any(lv.startswith("target:") for lv in levels):
+        return np.zeros((1, 1, 1, 1)), np.zeros((1, 1, 1, 1)), 0
+    from cubilete.win.play import max_turn_points
+    from cubilete.win.tables import vector_table
+
+    target = vector_table(rules, "target")
+    follow = vector_table(rules, "follow").table if wins else np.zeros((1, 1, 1, 1))
+    return follow, target.table, max_turn_points(target)
+
+
+def rotated(bots: int) -> np.ndarray:
+    """Runs x seats for paired deals of any number of bots: run r seats bot b in seat (b + r) mod n
+    (two bots: the two seatings of :func:`seating_for`).
+
+    >>> rotated(3).tolist()
+    [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
+    """
+    seating = np.empty((bots, bots), dtype=np.int64)
+    for r in range(bots):
+        for b in range(bots):
+            seating[r, (b + r) % bots] = b
+    return seating
 
 
 def bot_columns(batch: Batch, bot: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,9 +1,11 @@
-"""The arithmetic of one win-bot decision, compiled once and shared by the Python bot
-(:func:`cubilete.win.play.win_options`) and the compiled simulation (:mod:`cubilete.fastsim.win`),
+"""The arithmetic of one win-bot or target-bot decision, compiled once and shared by the Python bots
+(:func:`cubilete.win.play.win_options`, :func:`cubilete.win.play.target_options`) and the compiled
+simulation (:mod:`cubilete.fastsim.loop`),
 so that both compute the same floating-point numbers in the same order and play the same moves.
 
 * :func:`utility`: ``u[x - start]`` = share of the win for a final score x against independent
   opponents (ties split evenly), and ``du`` its increments with the range where they are not zero;
+  :func:`step_utility` the target bot's: 1 from the target on (then E[u(final)] = P(final >= T));
 * :func:`sheet_share`: E[u(final)] after reaching a sheet with ``c`` points gained this turn:
   ``u[c] + sum over t >= 1 of P(reach t more) * du[c + t]`` (the target table's row);
 * :func:`win_turn`: this turn solved exactly for E[u(final)] (the keep values, width 1), as
@@ -66,6 +68,24 @@ def utility(pmfs: F, sizes: I, offsets: I, start: int, u: F, du: F) -> tuple[int
     hi = 0
     prev = 0.0
     for i in range(n):
+        du[i] = u[i] - prev
+        prev = u[i]
+        if du[i] != 0.0:
+            lo = min(lo, i)
+            hi = i + 1
+    return lo, hi
+
+
+@njit(cache=True)
+def step_utility(need: int, u: F, du: F) -> tuple[int, int]:
+    """The target bot's utility: u[i] = 1 when i more points reach the target (i >= need), else 0; du its
+    increments (one step at ``need``). Returns (lo, hi) as :func:`utility`: du is zero outside lo .. hi - 1."""
+    n = u.shape[0]
+    lo = n
+    hi = 0
+    prev = 0.0
+    for i in range(n):
+        u[i] = 1.0 if i >= need else 0.0
         du[i] = u[i] - prev
         prev = u[i]
         if du[i] != 0.0:

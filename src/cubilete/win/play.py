@@ -26,7 +26,7 @@ from cubilete.rules.model import Rules
 from cubilete.solver.advisor import Option, advise, sheet_state
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.win import decide
-from cubilete.win.distribution import Distribution, done, option_vectors
+from cubilete.win.distribution import Distribution, done
 from cubilete.win.tables import VectorTable, tables_fit, vector_table
 
 
@@ -61,17 +61,22 @@ def target_options(
     held: Sequence[int] = (),
 ) -> list[WinOption]:
     """Every option with P(final score >= target) under the policy that maximises it, best first
-    (from the full target table where it fits, else from :mod:`cubilete.win.targets`)."""
+    (from the full target table where it fits, else from :mod:`cubilete.win.targets`).
+
+    With the full table this is :func:`win_options`' arithmetic (:mod:`cubilete.win.decide`) with the
+    step utility u(x) = [x >= target] and no instant wins: E[u(final)] is then P(final >= target), this
+    turn solved exactly and every later sheet valued by its target row; the compiled target bot
+    (:mod:`cubilete.fastsim.loop`) computes the same numbers in the same order."""
     if not tables_fit(rules):
         return ragged_target_options(rules, card, hand, throw, target, extra_bonuses, held)
     vt = vector_table(rules, "target")
-    so_far = scoring.total(rules, card, extra_bonuses)
-    need = target - so_far
-    pairs = []
-    for option, vec in option_vectors(vt, card, hand, throw, extra_bonuses, held):
-        p = 1.0 if need <= 0 else (float(vec[need]) if need < vec.size else 0.0)
-        pairs.append((option, p))
-    return _ranked(pairs)
+    options = advise(vt.solution, card, hand, throw, extra_bonuses, held)
+    need = target - scoring.total(rules, card, extra_bonuses)
+    n = max_turn_points(vt) + vt.width + 1
+    uu, du = np.empty(n), np.empty(n)
+    lo, hi = decide.step_utility(need, uu, du)
+    shares = _option_shares(vt, options, card, hand, throw, uu, du, lo, hi)
+    return _ranked([(o, min(1.0, max(0.0, share))) for o, share in zip(options, shares, strict=True)])
 
 
 def reach_probability(rules: Rules, card: Sequence[int | None], target: int, extra_bonuses: int = 0) -> float:
@@ -183,20 +188,29 @@ def win_options(
     nobody wins instantly) turn the points share into a probability of winning: won + alive * share.
     """
     vt = vector_table(rules, "target")
-    solution = vt.solution
-    space = vt.space
-    options = advise(solution, card, hand, throw, extra_bonuses, held)
+    options = advise(vt.solution, card, hand, throw, extra_bonuses, held)
     if not opponents:
         return _ranked([(o, 1.0) for o in options])
     so_far = scoring.total(rules, card, extra_bonuses)
-    maxr = max_turn_points(vt)
-    uu, du, lo, hi = utility_of(opponents, so_far, maxr + vt.width + 1)
+    uu, du, lo, hi = utility_of(opponents, so_far, max_turn_points(vt) + vt.width + 1)
+    shares = _option_shares(vt, options, card, hand, throw, uu, du, lo, hi)
+    pairs = [(o, instant_won + alive * min(1.0, max(0.0, share))) for o, share in zip(options, shares, strict=True)]
+    return _ranked(pairs)
+
+
+def _option_shares(
+    vt: VectorTable, options: Sequence[Option], card: Sequence[int | None], hand: Sequence[int], throw: int,
+    uu: FloatArray, du: FloatArray, lo: int, hi: int,
+) -> list[float]:  # fmt: skip
+    """E[u(final)] of every option (u from the turn's start: ``uu[c]`` for c points gained this turn)."""
+    solution = vt.solution
+    rules = solution.rules
+    space = vt.space
     mask, flags, upper = sheet_state(solution, card)
     T = solution.tables
-    memo = np.zeros(decide.memo_shape(T, space.n_upper, maxr))
+    memo = np.zeros(decide.memo_shape(T, space.n_upper, max_turn_points(vt)))
     stamps = np.zeros(memo.shape, dtype=np.int64)
     W = vt.table
-    pairs: list[tuple[Option, float]] = []
     keep_value: dict[tuple[int, ...], float] = {}
     d = space.dice
     if any(o.kind == "keep" for o in options):
@@ -212,10 +226,8 @@ def win_options(
         T, mask, flags, upper, W, uu, du, lo, hi, memo, stamps, 1, d.index(tuple(sorted(hand))),
         1 if throw == 1 else 0, slot_share,
     )  # fmt: skip
-    for o in options:
-        share = keep_value[o.keep] if o.kind == "keep" else float(slot_share[rules.slot_index(o.slot or "")])
-        pairs.append((o, instant_won + alive * min(1.0, max(0.0, share))))
-    return _ranked(pairs)
+    return [keep_value[o.keep] if o.kind == "keep" else float(slot_share[rules.slot_index(o.slot or "")])
+            for o in options]  # fmt: skip
 
 
 def game_win_options(game: Game) -> list[WinOption]:
