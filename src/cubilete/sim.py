@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from cubilete.bots import action_loss, bot_level, is_bot_spec, is_exact, make_bot, solution_for
+from cubilete.bots.optimal import saved_for
 from cubilete.errors import CubileteError
 from cubilete.game import Game
 from cubilete.notation import numbered
@@ -182,6 +183,8 @@ def _warm(rules: Rules, levels: Sequence[str], loss: bool) -> None:
     """Load the solved table once in this process (workers inherit it or load it from the cache)."""
     if is_exact(rules) and (loss or EXACT_LEVELS & set(levels)):
         solution_for(rules)
+    elif EXACT_LEVELS & set(levels):
+        saved_for(rules)  # Maxi Yatzy with saved throws: its exact table if it is on this machine
 
 
 def _chunk(
@@ -244,11 +247,17 @@ def simulate(
         seed=str(seed),
         workers=workers,
         seconds=time.perf_counter() - start,
-        exact_expected=solution.expected_score if solution is not None else None,
+        exact_expected=solution.expected_score if solution is not None else _saved_expected(rules, levels),
         bots=tuple(_stats(label, level, [o for g in outcomes for o in g[k::len(levels)]], mode)
                    for k, (label, level) in enumerate(zip(labels_for(levels), levels, strict=True))),
         paired=_paired(outcomes) if mode == "paired" else None,
     )  # fmt: skip
+
+
+def _saved_expected(rules: Rules, levels: Sequence[str]) -> float | None:
+    """The exact saved-throws table's optimal expected score, when the table is here and a bot reads it."""
+    saved = saved_for(rules) if EXACT_LEVELS & set(levels) else None
+    return saved.expected_score if saved is not None else None
 
 
 def _run(
