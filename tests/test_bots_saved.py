@@ -98,6 +98,7 @@ def test_the_mean_score_of_the_bot_s_games_is_the_table_s(table: SavedSolution) 
     assert stats.games == games
     half = 1.96 * stats.sd / math.sqrt(games)
     assert abs(stats.mean - table.expected_score) <= half  # within the 95% interval of the mean
+    assert stats.mean_loss == 0.0  # every decision judged on the table: the bot's own choices lose nothing
 
 
 def test_without_the_table_the_bot_searches_as_before(tmp_path: Path) -> None:
@@ -111,7 +112,8 @@ def test_without_the_table_the_bot_searches_as_before(tmp_path: Path) -> None:
         assert not analysis.exact and "approximate" in analysis.note
         assert OptimalBot(seed=1).choose(game) in game.legal_actions()
         assert action_loss(game, OptimalBot(seed=1).choose(game)) is None
-        assert simulate(THREE, ["optimal"], 2, seed=1, workers=1, engine=True).exact_expected is None
+        result = simulate(THREE, ["optimal"], 2, seed=1, workers=1, engine=True)
+        assert result.exact_expected is None and result.bots[0].mean_loss is None
         # an unfinished exact run does not count either
         cap = useful_cap(THREE)
         assert solve_saved(THREE, cap, "lower", default_dir(THREE, cap, "lower"), stop_after=1) is None

@@ -183,7 +183,7 @@ def _warm(rules: Rules, levels: Sequence[str], loss: bool) -> None:
     """Load the solved table once in this process (workers inherit it or load it from the cache)."""
     if is_exact(rules) and (loss or EXACT_LEVELS & set(levels)):
         solution_for(rules)
-    elif EXACT_LEVELS & set(levels):
+    elif loss or EXACT_LEVELS & set(levels):
         saved_for(rules)  # Maxi Yatzy with saved throws: its exact table if it is on this machine
 
 
@@ -228,7 +228,7 @@ def simulate(
         raise SimulationError(
             f"{rules.name} seats {rules.min_players} to {rules.max_players} players, not {len(levels)} bots"
         )
-    exact = is_exact(rules)
+    exact = is_exact(rules) or saved_for(rules) is not None  # or Maxi Yatzy's exact saved-throws table is here
     measure = exact if loss is None else (loss and exact)
     if not engine and dask is None:
         from cubilete import fastsim
@@ -247,16 +247,16 @@ def simulate(
         seed=str(seed),
         workers=workers,
         seconds=time.perf_counter() - start,
-        exact_expected=solution.expected_score if solution is not None else _saved_expected(rules, levels),
+        exact_expected=solution.expected_score if solution is not None else _saved_expected(rules),
         bots=tuple(_stats(label, level, [o for g in outcomes for o in g[k::len(levels)]], mode)
                    for k, (label, level) in enumerate(zip(labels_for(levels), levels, strict=True))),
         paired=_paired(outcomes) if mode == "paired" else None,
     )  # fmt: skip
 
 
-def _saved_expected(rules: Rules, levels: Sequence[str]) -> float | None:
-    """The exact saved-throws table's optimal expected score, when the table is here and a bot reads it."""
-    saved = saved_for(rules) if EXACT_LEVELS & set(levels) else None
+def _saved_expected(rules: Rules) -> float | None:
+    """The exact saved-throws table's optimal expected score, when the table is here."""
+    saved = saved_for(rules)
     return saved.expected_score if saved is not None else None
 
 
