@@ -10,7 +10,9 @@ The throws left are ``rules.throws + saved - throw``; writing a box saves them a
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import mmap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,7 +40,25 @@ def exact_saved(rules: Rules, directory: Path | None = None) -> SavedSolution | 
     folder = directory or default_dir(rules, cap, "lower")
     if not (folder / "progress.json").is_file():  # cheap: callers ask on every move of unsolved games
         return None
-    return load_saved(rules, cap, "lower", folder)
+    found = load_saved(rules, cap, "lower", folder)
+    if found is None:
+        return None
+    return dataclasses.replace(found, values=random_map(folder / "values.npy"))
+
+
+def random_map(path: Path) -> npt.NDArray[np.floating]:
+    """A .npy table mapped read-only for random reads, without the kernel's read-ahead (MADV_RANDOM):
+    a decision reads a few hundred bytes per next sheet, and read-ahead made each first touch of a page
+    cost 6-10 ms instead of 0.01 ms (measured on this machine's disk)."""
+    with path.open("rb") as f:
+        major, _ = np.lib.format.read_magic(f)
+        header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+        shape, fortran, dtype = header(f)
+        offset = f.tell()
+        mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    if hasattr(mmap, "MADV_RANDOM"):  # Linux and macOS
+        mapped.madvise(mmap.MADV_RANDOM)
+    return np.ndarray(shape, dtype=dtype, buffer=mapped, offset=offset, order="F" if fortran else "C")
 
 
 def _parts(solution: SavedSolution) -> tuple[LayeredTables, npt.NDArray[np.int64]]:
