@@ -146,6 +146,7 @@ COMMANDS: list[list[str]] = [
     ["advise", "--rules", "mini.toml", "--dice", "12345", "--throw", "9"],
     ["advise", "--rules", "mini.toml", "--dice", "12345", "--throw", "2", "--held", "6"],
     ["advise", "--rules", "maxi-yatzy", "--dice", "123456", "--throw", "1"],
+    ["advise", "--dice", "12345", "--throw", "1", "--saved", "2"],
     ["solve", "--rules", "mini.toml"],
     ["solve", "--rules", "maxi-yatzy"],
     ["warmup", "--rules", "mini.toml"],

@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from cubilete.bots import action_loss, bot_level, is_bot_spec, is_exact, make_bot, solution_for
+from cubilete.bots.optimal import saved_for
 from cubilete.errors import CubileteError
 from cubilete.game import Game
 from cubilete.notation import numbered
@@ -182,6 +183,8 @@ def _warm(rules: Rules, levels: Sequence[str], loss: bool) -> None:
     """Load the solved table once in this process (workers inherit it or load it from the cache)."""
     if is_exact(rules) and (loss or EXACT_LEVELS & set(levels)):
         solution_for(rules)
+    elif loss or EXACT_LEVELS & set(levels):
+        saved_for(rules)  # Maxi Yatzy with saved throws: its exact table if it is on this machine
 
 
 def _chunk(
@@ -225,7 +228,7 @@ def simulate(
         raise SimulationError(
             f"{rules.name} seats {rules.min_players} to {rules.max_players} players, not {len(levels)} bots"
         )
-    exact = is_exact(rules)
+    exact = is_exact(rules) or saved_for(rules) is not None  # or Maxi Yatzy's exact saved-throws table is here
     measure = exact if loss is None else (loss and exact)
     if not engine and dask is None:
         from cubilete import fastsim
@@ -244,11 +247,17 @@ def simulate(
         seed=str(seed),
         workers=workers,
         seconds=time.perf_counter() - start,
-        exact_expected=solution.expected_score if solution is not None else None,
+        exact_expected=solution.expected_score if solution is not None else _saved_expected(rules),
         bots=tuple(_stats(label, level, [o for g in outcomes for o in g[k::len(levels)]], mode)
                    for k, (label, level) in enumerate(zip(labels_for(levels), levels, strict=True))),
         paired=_paired(outcomes) if mode == "paired" else None,
     )  # fmt: skip
+
+
+def _saved_expected(rules: Rules) -> float | None:
+    """The exact saved-throws table's optimal expected score, when the table is here."""
+    saved = saved_for(rules)
+    return saved.expected_score if saved is not None else None
 
 
 def _run(

@@ -2,10 +2,11 @@
 
 Tables are loaded (or solved and cached) once per rule set and process, and shared by
 every bot. Maxi Yatzy without saved throws reads the layered solver's table on disk once it
-has been solved (``cubilete solve --rules maxi-yatzy-no-saved``; never solved by a bot).
-Rules the solver refuses (Maxi Yatzy's carried throws, the 4-column sheet, an unsolved Maxi)
-are played by the approximate one-turn search of :mod:`cubilete.bots.approx`, and the
-analysis says so (``Analysis.exact`` is False).
+has been solved (``cubilete solve --rules maxi-yatzy-no-saved``; never solved by a bot), and
+Maxi Yatzy WITH saved throws reads the exact saved-throws table once it is finished
+(``cubilete solve --rules maxi-yatzy --cap 38 --bound lower``; :mod:`cubilete.solver.saved_advice`).
+Rules the solver refuses (the 4-column sheet, an unsolved Maxi) are played by the approximate
+one-turn search of :mod:`cubilete.bots.approx`, and the analysis says so (``Analysis.exact`` is False).
 
 The objective is the expected final score of one player: instant wins are not modelled
 (a servida Generala is scored like any servida Generala and play goes on in the model).
@@ -23,12 +24,15 @@ from cubilete.rules import scoring
 from cubilete.rules.model import Rules
 from cubilete.solver import Solution, SolverUnsupportedError, check_solvable
 from cubilete.solver.advisor import Advice, Option, advise, sheet_state
-from cubilete.solver.cache import shared_solution
+from cubilete.solver.cache import cache_dir, shared_solution
 from cubilete.solver.layered import LayeredSolution, layered_options, load_layered, needs_layered
 from cubilete.solver.layered import turn_start_value as layered_turn_start
+from cubilete.solver.maxi_saved import SavedSolution
+from cubilete.solver.saved_advice import exact_saved, saved_options, saved_turn_start
 from cubilete.state import Phase
 
 EXACT_NOTE = "exact: expected final score under optimal play (one player; instant wins not modelled)"
+SAVED_NOTE = "exact: expected final score under optimal play, with saved throws (read from {folder})"
 
 
 def solution_for(rules: Rules) -> Solution | None:
@@ -51,6 +55,24 @@ def layered_for(rules: Rules) -> LayeredSolution | None:
         found = load_layered(rules)
         if found is not None:
             _LAYERED[rules] = found
+    return found
+
+
+_SAVED: dict[tuple[Rules, str], SavedSolution] = {}
+
+
+def saved_for(rules: Rules) -> SavedSolution | None:
+    """The finished exact table of rules WITH saved throws (Maxi Yatzy) in the solver's cache folder,
+    memory-mapped once per process and folder; None if it is not there (bots then use the approximate
+    search: ``cubilete solve --rules maxi-yatzy --cap 38 --bound lower`` builds it)."""
+    if not rules.carry_over_throws:
+        return None
+    key = (rules, str(cache_dir()))
+    found = _SAVED.get(key)
+    if found is None:
+        found = exact_saved(rules)
+        if found is not None:
+            _SAVED[key] = found
     return found
 
 
@@ -110,6 +132,9 @@ def optimal_options(game: Game, exact: bool = True) -> Analysis:
     rules, seat, turn = game.rules, game.seat(), game.state.turn
     solution = solution_for(rules) if exact else None
     layered = layered_for(rules) if exact and solution is None else None
+    saved = saved_for(rules) if exact and solution is None else None
+    if saved is not None:
+        return saved_analysis(saved, game)
     if layered is not None:
         return layered_analysis(layered, game)
     if turn.throws == 0:
@@ -131,6 +156,16 @@ def layered_analysis(layered: LayeredSolution, game: Game) -> Analysis:
     return Analysis(layered_options(layered, seat.card, turn.dice, turn.throws), True, EXACT_NOTE)
 
 
+def saved_analysis(saved: SavedSolution, game: Game) -> Analysis:
+    """:func:`optimal_options` read from the exact saved-throws table (a game in play on a sheet of its rules)."""
+    seat, turn = game.seat(), game.state.turn
+    bank = turn.allowance - game.rules.throws  # the throws this turn started with beyond the rules' own
+    note = SAVED_NOTE.format(folder=saved.directory)
+    if turn.throws == 0:
+        return Analysis([Option("keep", saved_turn_start(saved, seat.card, bank), 0.0)], True, note)
+    return Analysis(saved_options(saved, seat.card, turn.dice, turn.throws, bank), True, note)
+
+
 class OptimalBot:
     """Plays the best option of :func:`optimal_options`: optimal on every rule set the solver solves."""
 
@@ -145,8 +180,8 @@ class OptimalBot:
 
     def prepare(self, rules: Rules) -> None:
         """Load (or solve) the table now rather than at the first move."""
-        if self.exact:
-            solution_for(rules)
+        if self.exact and solution_for(rules) is None:
+            saved_for(rules)
 
     def analyse(self, game: Game) -> Analysis:
         """Every option, best first, with its expected final score and its loss against the best."""
@@ -181,6 +216,8 @@ def action_loss(game: Game, action: Action) -> float | None:
         options: Sequence[Option] = exact_options(*_situation(game))
     elif (layered := layered_for(game.rules)) is not None:
         options = layered_options(layered, game.seat().card, game.state.turn.dice, game.state.turn.throws)
+    elif (saved := saved_for(game.rules)) is not None:
+        options = saved_analysis(saved, game)
     else:
         return None
     turn = game.state.turn

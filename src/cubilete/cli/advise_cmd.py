@@ -17,6 +17,7 @@ from cubilete.rules import Rules, scoring
 from cubilete.solver import SolverUnsupportedError, check_solvable
 from cubilete.solver.advisor import Option, advise
 from cubilete.solver.cache import load_or_solve
+from cubilete.solver.maxi_saved import SavedSolution
 
 EXAMPLES = N_("""\
 examples:
@@ -29,6 +30,8 @@ examples:
       P(final score >= 200) per option
   cubilete advise --dice 66612 --throw 2 --vs full=30,poker=40 --vs 1=3
       P(winning) against two opponents
+  cubilete advise --rules maxi-yatzy --dice 112356 --throw 4 --saved 2 --filled 1=3
+      Maxi Yatzy: this turn started with 2 throws saved (needs its exact table, see docs/OPTIMAL.md)
 
 The state is written as for 'cubilete score': --dice the faces on the table, --throw
 which throw made them (1 = servida), --filled the boxes already written (0 = scratched).
@@ -75,6 +78,8 @@ def register(subparsers: Subcommands) -> None:
     )
     p.add_argument("--bonuses", type=int, default=0, metavar="N",
         help=_("extra bonuses already earned (Yahtzee +100s)"))
+    p.add_argument("--saved", type=int, default=0, metavar="N",
+        help=_("throws saved from earlier turns that this turn started with (Maxi Yatzy)"))
     p.add_argument("--held", nargs="+", default=[], metavar="D",
         help=_("faces that must stay kept (locked holds only)"))
     p.add_argument("--top", type=int, default=None, metavar="K", help=_("show only the K best options"))
@@ -114,10 +119,14 @@ def _held(rules: Rules, words: Sequence[str], hand: Sequence[int], throw: int) -
 
 
 def _check_numbers(rules: Rules, args: argparse.Namespace) -> None:
-    if not 1 <= args.throw <= rules.throws:
+    if args.saved < 0:
+        raise CliError(_("{option}: must be 0 or more, not {value}").format(option="--saved", value=args.saved))
+    if args.saved and not rules.carry_over_throws:
+        raise CliError(_("--saved: {rules} does not carry unused throws over").format(rules=rules.name))
+    if not 1 <= args.throw <= rules.throws + args.saved:
         raise CliError(
             _("--throw: {rules} has throws 1 to {throws}, not {throw}").format(
-                rules=rules.name, throws=rules.throws, throw=args.throw
+                rules=rules.name, throws=rules.throws + args.saved, throw=args.throw
             )
         )
     if args.bonuses < 0:
@@ -145,6 +154,31 @@ def _check_bonuses(rules: Rules, card: Sequence[int | None], bonuses: int) -> No
         )
 
 
+def _check_saved(rules: Rules, card: Sequence[int | None], saved: int) -> None:
+    """A turn starts with at most (throws - 1) saved per turn already played."""
+    filled = sum(v is not None for v in card)
+    most = (rules.throws - 1) * filled
+    if saved > most:
+        raise CliError(
+            _("--saved: with {filled} boxes written a turn starts with at most {most} throws saved, not {saved}")
+            .format(filled=filled, most=most, saved=saved)
+        )  # fmt: skip
+
+
+def _saved_table(rules: Rules) -> SavedSolution:
+    """The exact saved-throws table of ``rules`` on this machine, or a clear error (exit 1)."""
+    from cubilete.solver.maxi_saved import useful_cap
+    from cubilete.solver.saved_advice import exact_saved
+
+    found = exact_saved(rules)
+    if found is None:
+        text = _(
+            "{rules}: not solved on this machine yet; run: cubilete solve --rules {rules} --cap {cap} --bound lower"
+        )
+        raise CliError(text.format(rules=rules.name, cap=useful_cap(rules)), DATA_ERROR)
+    return found
+
+
 def option_words(option: Option) -> str:
     """``score full (35)`` or ``keep 3 3 3`` (in the current language: ``anotar full (35)``, ``guardar 3 3 3``)."""
     if option.kind == "score":
@@ -165,16 +199,19 @@ def run(args: argparse.Namespace) -> int:
     """Print the ranked options; bad arguments exit 2, rules too large to solve exit 1."""
     rules = rules_arg(args.rules)
     layered = None  # Maxi Yatzy without saved throws: the layered solver's table on disk
+    saved = None  # Maxi Yatzy WITH saved throws: the exact saved-throws table on disk
     try:
         check_solvable(rules)
     except SolverUnsupportedError as exc:
+        if rules.carry_over_throws:
+            saved = _saved_table(rules)
         from cubilete.solver.layered import load_layered, needs_layered
 
         layered = load_layered(rules) if needs_layered(rules) else None
         if layered is None and needs_layered(rules):
             text = _("{rules}: not solved on this machine yet; run: cubilete solve --rules {rules}")
             raise CliError(text.format(rules=rules.name), DATA_ERROR) from None
-        if layered is None:
+        if layered is None and saved is None:
             raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     hand = hand_arg(args.dice, rules)
     _check_numbers(rules, args)
@@ -182,6 +219,7 @@ def run(args: argparse.Namespace) -> int:
     if sum(v is not None for v in card) >= rules.turns:
         raise CliError(_("--filled: the sheet is complete; nothing is left to decide"))
     _check_bonuses(rules, card, args.bonuses)
+    _check_saved(rules, card, args.saved)
     held = _held(rules, args.held, hand, args.throw)
     if args.vs:  # --target alone works everywhere the solver does (one target at a time where the tables do not fit)
         from cubilete.win.tables import check_tables
@@ -192,9 +230,13 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     label = _("solving {rules}").format(rules=rules.name)
     with progress_bar(label, enabled=not args.json) as show:
-        solution = None if layered is not None else load_or_solve(rules, show, moments=False)
+        solution = None if layered is not None or saved is not None else load_or_solve(rules, show, moments=False)
     try:
-        if layered is not None:
+        if saved is not None:
+            from cubilete.solver.saved_advice import saved_options
+
+            options = saved_options(saved, card, hand, args.throw, args.saved)
+        elif layered is not None:
             from cubilete.solver.layered import layered_options
 
             options = layered_options(layered, card, hand, args.throw)
@@ -218,6 +260,7 @@ def run(args: argparse.Namespace) -> int:
             "throw": args.throw,
             "filled": format_filled(rules, card),
             "bonuses": args.bonuses,
+            "saved": args.saved,
             "held": list(held),
             "points_so_far": so_far,
             "options": [_option_json(o) | {k: v[_key(o)] for k, v in extra.items()} for o in shown],
@@ -230,7 +273,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
     kind = servida_word(rules) if args.throw == 1 else _("armada")
-    where = _("throw {throw} of {throws} ({kind})").format(throw=args.throw, throws=rules.throws, kind=kind)
+    throws = rules.throws + args.saved
+    where = _("throw {throw} of {throws} ({kind})").format(throw=args.throw, throws=throws, kind=kind)
     print(
         _("{rules}: dice {dice}, {where}, {points} points so far").format(
             rules=rules.name, dice=format_dice(hand), where=where, points=so_far

@@ -358,3 +358,49 @@ def solve_block_priced(
                               threshold, bonus, add, remove, first_roll, iterations, S, E, Kv, M, G, out)  # fmt: skip
                 for i in range(w):
                     Wl[mask, 0, ulist[i]] = _store(out[i], rounding)
+
+
+@njit(cache=True)
+def saved_turn(
+    mask: int, u: int, top: int, cap: int, V: Values, pts: I, is_upper: I, slot_face: I, closes: I, maxpts: I,
+    rounds: int, threshold: int, bonus: int, throws: int, add: I, remove: I, Ks: F,
+) -> None:  # fmt: skip
+    """Ks[r, k] = expected points to come from throwing the dice not in keep ``k`` with ``r`` throws left
+    (r = 1..top; keep k a proper sub-keep of a hand), in the lower-bound game of :func:`solve_block_saved`
+    (sheet ``mask``, capped upper total ``u``): the same passes as :func:`saved_widget`, for the advice."""
+    n_hands = pts.shape[1]
+    n_keeps = add.shape[0]
+    ulist = np.array([u], dtype=np.int64)
+    S = np.empty((n_hands, 1))
+    E = np.empty((n_hands, 1))
+    Kv = np.empty((n_keeps, 1))
+    M = np.empty((n_keeps, 1))
+    G = np.empty((7, 1))
+    priced = np.zeros((0, 1, 1))
+    lams = np.zeros(0)
+    for r in range(top + 1):
+        if r == 0 or r <= cap:
+            _best_boxes(mask, r, cap, 0, ulist, 1, V, pts, is_upper, slot_face, closes, maxpts, rounds, threshold,
+                        bonus, throws, priced, lams, S, G)  # fmt: skip
+        if r == 0:
+            for h in range(n_hands):
+                E[h, 0] = S[h, 0]
+            continue
+        for h in range(n_hands):
+            Kv[h, 0] = E[h, 0]
+        for k in range(n_hands, n_keeps):
+            Kv[k, 0] = (Kv[add[k, 0], 0] + Kv[add[k, 1], 0] + Kv[add[k, 2], 0] + Kv[add[k, 3], 0]
+                        + Kv[add[k, 4], 0] + Kv[add[k, 5], 0]) * (1.0 / 6.0)  # fmt: skip
+            Ks[r, k] = Kv[k, 0]
+        for k in range(n_keeps - 1, n_hands - 1, -1):
+            M[k, 0] = Kv[k, 0]
+            for f in range(6):
+                q = remove[k, f]
+                if q >= 0:
+                    M[k, 0] = max(M[k, 0], M[q, 0])
+        for h in range(n_hands):
+            E[h, 0] = S[h, 0]
+            for f in range(6):
+                q = remove[h, f]
+                if q >= 0:
+                    E[h, 0] = max(E[h, 0], M[q, 0])
