@@ -136,3 +136,18 @@ def play_to_end(page: Page, limit: int = 60) -> int:
         turns += 1
         assert turns <= limit, "the game did not end"
     return written
+
+
+def boxes(page: Page, testids: list[str]) -> dict[str, dict[str, float] | None]:
+    """Each element's box (x, y, width, height), all measured in one evaluation: a re-render between
+    finding an element and measuring it (a state frame arriving) would otherwise detach it."""
+    found: list[dict[str, float] | None] = page.evaluate(
+        """(ids) => ids.map((id) => {
+            const e = document.querySelector(`[data-testid="${id}"]`);
+            if (!e || !e.getClientRects().length) return null;
+            const r = e.getBoundingClientRect();
+            return { x: r.x, y: r.y, width: r.width, height: r.height };
+        })""",
+        testids,
+    )
+    return dict(zip(testids, found, strict=True))

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 from tests.web.browser.conftest import NewPage
-from tests.web.browser.play import create_table, http_json, table_state
+from tests.web.browser.play import boxes, create_table, http_json, table_state
 from tests.web.servers import LiveServer
 
 from cubilete.actions import Score
@@ -133,8 +133,8 @@ def test_a_phone_shows_dice_buttons_and_the_own_column_in_one_screen(web: LiveSe
     page.locator("button[data-testid^=slot-]").first.wait_for()
     assert page.evaluate("window.scrollY") == 0
     last_slot = table_state(web.url, table_id)["table"]["rules"]["slots"][-1]["slot"]
-    for testid in ("dice", "die-0", "die-4", "roll", "col-0", f"cell-0-{last_slot}", "total-0"):
-        box = page.get_by_test_id(testid).bounding_box()
+    wanted = ["dice", "die-0", "die-4", "roll", "col-0", f"cell-0-{last_slot}", "total-0"]
+    for testid, box in boxes(page, wanted).items():
         assert box is not None, testid
         inside = box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
         assert inside, (testid, box)

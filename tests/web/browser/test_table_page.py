@@ -11,6 +11,7 @@ from tests.web.browser.conftest import NewPage
 from tests.web.browser.play import (
     NO_SUDDEN_END,
     SHORT_PROFILE,
+    boxes,
     create_table,
     dice,
     open_table,
@@ -198,9 +199,8 @@ def test_phone_screen_fits_and_plays(web: LiveServer, new_page: NewPage, tmp_pat
     page.get_by_test_id("die-1").click()
     # nothing sticks out sideways; the dice, Roll and the scorecard are reachable
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    for testid in ("die-0", "die-4", "roll"):
-        box = page.get_by_test_id(testid).bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    for testid, box in boxes(page, ["die-0", "die-4", "roll"]).items():
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (testid, box)
         assert box["height"] >= 44  # a finger-sized target
     page.screenshot(path=str(tmp_path / "table-phone.png"), full_page=True)
     write_best(page)
