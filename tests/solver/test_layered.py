@@ -25,7 +25,7 @@ from cubilete.solver.layered import (
     sheet_of,
     solve_layered,
 )
-from cubilete.solver.layered_report import layered_section, saved_throws_preset
+from cubilete.solver.layered_report import float32_bracket, layered_section, saved_throws_preset
 from cubilete.solver.report import unsolved_reasons
 
 MAXI = find_rules("maxi-yatzy-no-saved")
@@ -177,16 +177,28 @@ def test_what_the_layered_solver_refuses(name: str, reason: str) -> None:
 
 
 def test_optimal_doc_lists_maxi_in_its_own_section(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))  # no table solved here
-    reasons = dict(unsolved_reasons([MAXI, find_rules("maxi-yatzy")]))
-    assert set(reasons) == {"maxi-yatzy"}  # the one without saved throws is not "unsolved"
+    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))  # no table solved here: the recorded runs
+    maxi_saved = find_rules("maxi-yatzy")
+    assert unsolved_reasons([MAXI, maxi_saved]) == []  # both are in the layered section
+    assert [name for name, _ in unsolved_reasons([maxi_saved])] == ["maxi-yatzy"]  # alone: too large in memory
     lines = layered_section([MAXI, find_rules("yatzy")])
     assert lines[0] == "## Solved layer by layer (float32 tables on disk)"
-    assert any(line.startswith("- `maxi-yatzy-no-saved`: not solved on this machine yet") for line in lines)
+    text = "\n".join(lines)
+    assert "- `maxi-yatzy-no-saved` (Maxi Yatzy" in text and "**394.5575**" in text
+    assert "- `maxi-yatzy` (the same game with saved throws), solved exactly" in text
+    # float32 below 1,024 steps by 2^-14; 20 boxes, one rounding down per layer
+    assert f"[496.6329, {496.63287353515625 + 20 * 2**-14:.4f}]" in text
+    assert "`776dc183d9a1a26175f02840157184889693507a3cc2429f27beb30194a5bc27`" in text
     assert layered_section([find_rules("yatzy")]) == []
     saved = saved_throws_preset(MAXI)
     assert saved is not None and saved.name == "maxi-yatzy"
     assert saved_throws_preset(find_rules("yatzy")) is None
+
+
+def test_float32_bracket_is_one_step_below_the_ceiling_per_layer() -> None:
+    assert float32_bracket(1) == 2.0**-14  # float32 has 24 significant bits: 512 <= x < 1024 steps by 2^-14
+    assert float32_bracket(20) == 20 * 2.0**-14
+    assert float32_bracket(3, ceiling=2.0) == 3 * 2.0**-23  # 1 <= x < 2 steps by 2^-23
 
 
 def test_the_estimate_counts_the_table_before_solving() -> None:

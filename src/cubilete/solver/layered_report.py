@@ -4,7 +4,10 @@ throws): value, states, time, memory and the table's SHA-256, read from the fini
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+
+import numpy as np
 
 from cubilete.rules.codec import rules_hash
 from cubilete.rules.model import Rules
@@ -86,16 +89,22 @@ SAVED = [
     "0.01 therefore means the exact solve, K = 38.",
     "",
     "Full `maxi-yatzy`: the kernel computes, for a sheet with c boxes closed, only the banks 0 .. min(K, 2c)",
-    "(no bank above that can be reached), so a sheet costs less the emptier it is. Measured on the exact",
-    "game (cap 38, lower bound) by `scripts/maxi_cluster_measure.py` (load average about 10 on 2 cores):",
-    "the first 6 blocks (14,388 sheets, 15 to 20 boxes closed) took 79.7 s of CPU in one process, 5.5 ms",
-    "per sheet; a sample of 32 random sheets per layer (one thread) gives 0.2 to 10.6 ms per sheet by layer",
-    "and **about 2.4 core-hours per bound** (it over-predicts the measured blocks by 1.6x, so 1.5 to 2.4",
-    'core-hours). On this machine\'s 2 cores, idle, that is about an hour; the earlier "14 h" was a wall-clock',
-    "ratio against the no-saved solve timed at load 10-15. Exact at cap 38: the upper bound is then the same",
-    "number, so one bound is the whole solve. Not run here (the session's rule: no full-game solve over 10",
-    "minutes of CPU); the certified bounds stay **394.5575 <= optimum <= 649** (every box at its maximum",
-    "plus the bonus) until it runs. A cap-0 upper solve gave 293.19 against the trivial 297 on the reduced",
+    "(no bank above that can be reached), so a sheet costs less the emptier it is. **Solved exactly on",
+    "1 December 2026** on this project's 2-core machine (shared with other work, load average 5 to 10):",
+    "`cubilete solve --rules maxi-yatzy --cap 38 --bound lower --resume --json` took 2,936 s of wall clock",
+    "(49 min) and 3,648 s of CPU (about one core-hour, against the 1.5 to 2.4 estimated from a sample of",
+    "sheets by `scripts/maxi_cluster_measure.py`), peak memory 14.2 GB (13.2 GiB), nearly all of it pages of",
+    "the mapped 13.9 GB table (under the 16 GB allowed). At cap 38 no bank is ever lost, so this lower bound",
+    "IS the game: the optimum of Maxi Yatzy with saved throws is **496.6329** (394.5575 without them: the",
+    "saved throws are worth about 102 points a game). The table is float32 with every value rounded down as",
+    "it is stored, so 496.6329 is a certified lower bound; each of the 20 layers rounds down by less than one",
+    "float32 step below 1,024 (2^-14), and a mean or a maximum of values each at most e too low is at most e",
+    "too low, so the exact optimum is at most 20 x 2^-14 = 0.0012 higher: **496.6329 <= optimum <= 496.6341**",
+    "(the upper-bound solve at cap 38, the same time again, is not needed for that). The optimal bot reads",
+    "the table (next paragraphs): 10,000 games of `cubilete simulate --rules maxi-yatzy --bots optimal",
+    "--solo --games 10000 --seed maxi-saved-1` scored 496.6 on average, 95% interval 495.4-497.9 (SD 64.3),",
+    "which holds the table's value. The earlier estimate of 14 h was a wall-clock ratio against the no-saved",
+    "solve timed at load 10-15. A cap-0 upper solve gave 293.19 against the trivial 297 on the reduced",
     "game (194.23 with priced throws, at about 20x the time): not worth running.",
     "",
     "#### On a Dask cluster or a bigger machine",
@@ -172,6 +181,84 @@ def saved_throws_preset(rules: Rules) -> Rules | None:
     return next((p for p in all_presets() if rules_hash(p) == want), None)
 
 
+@dataclasses.dataclass(frozen=True)
+class RecordedSolve:
+    """What the run that built a saved-throws table measured (the table, 13.9 GB, is not in git)."""
+
+    name: str
+    cap: int
+    expected_score: float
+    seconds: float
+    cpu_seconds: float
+    peak_rss: int
+    sha256: str
+    when: str
+
+
+@dataclasses.dataclass(frozen=True)
+class RecordedLayered:
+    """What the run that built a layered table measured, for machines without the table (356 MB)."""
+
+    expected_score: float
+    states: int
+    seconds: float
+    peak_rss: int
+    sha256: str
+
+
+RECORDED_LAYERED = {
+    "maxi-yatzy-no-saved": RecordedLayered(
+        394.5575, 57_507_840, 3555.0, 577 * 2**20, "0c7e6587922dafa05f909b018fcbaeb1c4f44513a7d06a812eeff59ec7b54b47"
+    )
+}
+
+# `cubilete solve --rules maxi-yatzy --cap 38 --bound lower --resume --json` on this project's 2-core machine
+RECORDED = {
+    "maxi-yatzy": RecordedSolve(
+        "maxi-yatzy", 38, 496.63287353515625, 2936.0, 3648.0, 14_180_000_000,
+        "776dc183d9a1a26175f02840157184889693507a3cc2429f27beb30194a5bc27", "1 December 2026",
+    )
+}
+
+
+def float32_bracket(layers: int, ceiling: float = 1024.0) -> float:
+    """How far above a rounded-down float32 table's value the exact optimum can lie, every stored value being
+    below ``ceiling`` (Maxi Yatzy: at most 649 points to come). Each layer stores its values rounded down by
+    less than one float32 step, and a mean or a maximum of values each at most e too low is at most e too
+    low, so the losses add up layer by layer (the float64 arithmetic adds about 1e-13)."""
+    return layers * float(np.spacing(np.float32(np.nextafter(np.float32(ceiling), np.float32(0)))))
+
+
+def saved_lines(saved: Rules, without: float) -> list[str]:
+    """The line of the preset with saved throws: its exact optimum (from the finished table in the cache
+    folder, else as the run that built it recorded it), or the certified lower bound without them."""
+    from cubilete.solver.saved_advice import exact_saved
+
+    table = exact_saved(saved)
+    rec = RECORDED.get(saved.name)
+    if table is not None:
+        rec = RecordedSolve(
+            saved.name, table.cap, table.expected_score, table.seconds, table.cpu_seconds, table.peak_rss,
+            table.sha256, "here",
+        )
+    if rec is None:
+        return [
+            f"- `{saved.name}` (the same game with saved throws): its optimum is **at least {without:.4f}**, a "
+            "certified lower bound: never throwing a saved throw is a legal way to play it, and then it is this "
+            "game. Its upper bound and the capped solver: next section."
+        ]
+    gap = float32_bracket(len(saved.slots))
+    return [
+        f"- `{saved.name}` (the same game with saved throws), solved exactly (bank capped at {rec.cap}, which "
+        f"no game can pass): optimal expected score **{rec.expected_score:.4f}** (one player; {without:.4f} "
+        "without saved throws); rounded down in float32, so the exact optimum lies in "
+        f"[{rec.expected_score:.4f}, {rec.expected_score + gap:.4f}];",
+        f"  {rec.seconds:,.0f} s of solving (wall clock), {rec.cpu_seconds:,.0f} s of CPU, peak resident "
+        f"memory {rec.peak_rss / 1e9:,.1f} GB (mostly the mapped table's pages; solved {rec.when});",
+        f"  float32 table SHA-256 `{rec.sha256}`. Method and checks: next section.",
+    ]
+
+
 def layered_section(presets: Sequence[Rules]) -> list[str]:
     """Markdown lines for the presets the layered solver handles (none: no lines)."""
     chosen = [r for r in presets if needs_layered(r)]
@@ -180,24 +267,23 @@ def layered_section(presets: Sequence[Rules]) -> list[str]:
     out = ["## Solved layer by layer (float32 tables on disk)", "", *METHOD, ""]
     for rules in chosen:
         s = load_layered(rules)
-        if s is None:
+        rec = RECORDED_LAYERED.get(rules.name)
+        if s is not None:
+            rec = RecordedLayered(s.expected_score, s.states, s.seconds, s.peak_rss, s.sha256)
+        if rec is None:
             out.append(
                 f"- `{rules.name}`: not solved on this machine yet (`cubilete solve --rules {rules.name}` prints "
                 "a time and memory estimate first, then solves with checkpoints)."
             )
             continue
         out += [
-            f"- `{rules.name}` ({rules.title}): optimal expected score **{s.expected_score:.4f}**",
-            f"  (one player; standard deviation not computed); {s.states:,} reachable states;",
-            f"  {s.seconds:,.0f} s of solving (wall clock), peak memory {s.peak_rss / 2**20:,.0f} MB;",
-            f"  float32 table SHA-256 `{s.sha256}`.",
+            f"- `{rules.name}` ({rules.title}): optimal expected score **{rec.expected_score:.4f}**",
+            f"  (one player; standard deviation not computed); {rec.states:,} reachable states;",
+            f"  {rec.seconds:,.0f} s of solving (wall clock), peak memory {rec.peak_rss / 2**20:,.0f} MB;",
+            f"  float32 table SHA-256 `{rec.sha256}`.",
         ]
         saved = saved_throws_preset(rules)
         if saved is not None:
-            out.append(
-                f"- `{saved.name}` (the same game with saved throws): its optimum is **at least "
-                f"{s.expected_score:.4f}**, a certified lower bound: never throwing a saved throw is a legal way "
-                "to play it, and then it is this game. Its upper bound and the capped solver: next section."
-            )
+            out += saved_lines(saved, rec.expected_score)
             out += ["", *SAVED]
     return [*out, ""]
