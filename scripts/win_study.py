@@ -165,7 +165,7 @@ def win_head_to_head(deals: int) -> dict[str, Any] | None:
 
 
 def head_to_head_lines(r: dict[str, Any]) -> list[str]:
-    short = " (fewer than 200,000 deals: the time ran out)" if r["deals"] < 200_000 else ""
+    short = " (fewer than 200,000 games: the time ran out)" if r["games"] < 200_000 else ""
     return [
         "",
         "#### Head to head: the win bot against the exact bot (full Generala)",
@@ -360,10 +360,10 @@ def block(results: dict[str, Any]) -> str:
     missing = [k for k in STUDIES[:3] if k not in results]
     if missing:
         lines += ["", f"Not run yet: {', '.join(missing)}."]
-    short = [f"{results[k]['players']} players ({results[k]['deals']:,} deals)" for k in STUDIES[:3]
-             if k in results and results[k]["deals"] < 200_000]  # fmt: skip
+    short = [f"{results[k]['players']} players ({results[k]['games']:,} games)" for k in STUDIES[:3]
+             if k in results and results[k]["games"] < 200_000]  # fmt: skip
     if short:
-        lines += ["", f"Fewer than 200,000 deals (the time ran out): {', '.join(short)}."]
+        lines += ["", f"Fewer than 200,000 games (the time ran out): {', '.join(short)}."]
     cpu = sum(results[k]["cpu"] for k in STUDIES[:3] if k in results)
     lines += [
         "",
