@@ -73,6 +73,16 @@ class TestAdvice:
         assert first.split() == ["1.", "score", "full", "(35)", "208.000", "0.000"]
         assert "Instant wins are not modelled" in out
 
+    def test_servida_is_named_only_where_the_first_throw_pays_more(self, capsys: pytest.CaptureFixture[str]) -> None:
+        # Yatzy scores a first-throw hand like any other: no Generala word on its screen (RULES.md, Yatzy)
+        code, out, err = run(capsys, "advise", "--rules", "yatzy", "--dice", "1", "2", "3", "4", "6", "--throw", "1")
+        assert (code, err) == (0, "")
+        assert out.splitlines()[0] == "yatzy: dice 1 2 3 4 6, throw 1 of 3, 0 points so far"
+        code, out, err = run(capsys, "--lang", "es", "advise", "--rules", "yatzy", "--dice", "12346", "--throw", "2")
+        assert (code, err) == (0, "")
+        assert out.splitlines()[0].startswith("yatzy: dados 1 2 3 4 6, tiro 2 de 3, ")
+        assert "armada" not in out and "servida" not in out
+
     def test_matches_the_python_api_and_top(self, capsys: pytest.CaptureFixture[str]) -> None:
         data = advise_json(capsys, "--dice", "1", "1", "3", "4", "5", "--throw", "1", "--filled",
                            "escalera=20,full=0", "--top", "3")  # fmt: skip

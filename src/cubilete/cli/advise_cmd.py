@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, filled_arg, hand_arg, paragraph, rules_arg
 from cubilete.cli.progress import progress_bar
-from cubilete.cli.render import instant_win_name
+from cubilete.cli.render import instant_win_name, servida_matters
 from cubilete.errors import CubileteError, NotationError
 from cubilete.i18n import N_, _, servida_word, translate_error
 from cubilete.notation import format_dice, format_filled, parse_dice, parse_filled
@@ -272,9 +272,12 @@ def run(args: argparse.Namespace) -> int:
             data["vs"] = [format_filled(rules, c) for c in _vs_cards(rules, args.vs)]
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
-    kind = servida_word(rules) if args.throw == 1 else _("armada")
     throws = rules.throws + args.saved
-    where = _("throw {throw} of {throws} ({kind})").format(throw=args.throw, throws=throws, kind=kind)
+    if servida_matters(rules):  # servida and armada are Generala's words: only where the first throw pays more
+        kind = servida_word(rules) if args.throw == 1 else _("armada")
+        where = _("throw {throw} of {throws} ({kind})").format(throw=args.throw, throws=throws, kind=kind)
+    else:
+        where = _("throw {throw} of {throws}").format(throw=args.throw, throws=throws)
     print(
         _("{rules}: dice {dice}, {where}, {points} points so far").format(
             rules=rules.name, dice=format_dice(hand), where=where, points=so_far

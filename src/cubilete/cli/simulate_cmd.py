@@ -33,9 +33,10 @@ expected points per game a bot gives away against optimal play (0 for optimal). 
 exact optimal expected score assumes one player and no instant wins (a Generala
 servida is scored and play goes on), so compare it with --solo on a rule set without
 instant wins, e.g. generala-sin-gana. The same seed gives the same games with any
-number of workers. Optimal bots on rules the solver handles are played by the compiled
-simulation (numba, on --workers threads; its own counter-based dice, so the same seed
-plays other games than with --engine, which forces the game engine); JSON says "compiled".
+number of workers. Where every seat is an optimal, exact, win or target:T bot on rules the
+solver handles, the games are played by the compiled simulation (numba, on --workers
+threads; its own counter-based dice, so the same seed plays other games than with
+--engine, which forces the game engine); JSON says "compiled".
 
 Exit status: 0 ok; 2 bad arguments.
 """)
@@ -75,7 +76,7 @@ def register(subparsers: Subcommands) -> None:
                    help=_("two bots: every deal twice with the seats swapped on the same dice; differences with CIs"))
     p.add_argument("--no-loss", action="store_true", help=_("do not judge the decisions on the solved table"))
     p.add_argument("--engine", action="store_true",
-                   help=_("play through the game engine even where the compiled simulation could (optimal bots)"))
+                   help=_("play through the game engine even where the compiled simulation could"))
     p.add_argument("--json", action="store_true", help=_("print a JSON object"))
     p.add_argument("--dask", metavar="ADDRESS",
         help=_("play the games on a Dask cluster (tcp://HOST:PORT; extra [dask])"))
