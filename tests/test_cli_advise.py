@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from cubilete.actions import Roll
+from cubilete.bots.approx import approx_options
 from cubilete.cli import main
+from cubilete.game import Game
 from cubilete.rules import find_rules
 from cubilete.solver.advisor import advise
 from cubilete.solver.cache import load_or_solve
@@ -143,11 +146,30 @@ class TestErrors:
         assert err.startswith("cubilete: error:") and words in err
         assert err.count("\n") == 1 and "Traceback" not in err
 
-    @pytest.mark.parametrize(("name", "dice"), [("general-4-columns", ["12345"])])  # maxi-yatzy: test_cli_advise_saved
-    def test_unsolvable_rules_exit_1(self, capsys: pytest.CaptureFixture[str], name: str, dice: list[str]) -> None:
-        code, out, err = run(capsys, "advise", "-r", name, "--dice", *dice, "--throw", "1")
+    @pytest.mark.parametrize(("name", "seed"), [("general-4-columns", "cols-1"), ("maxi-yatzy", "maxi-1")])
+    def test_rules_too_large_get_the_bots_approximate_search(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, seed: str
+    ) -> None:
+        monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))  # no exact table here
+        game = Game(find_rules(name), ["ana"], seed=seed)
+        game.apply(Roll())
+        dice = "".join(map(str, sorted(game.state.turn.dice)))
+        data = advise_json(capsys, "-r", name, "--dice", dice, "--throw", "1")
+        assert data["exact"] is False and "one-turn search" in str(data["note"])
+        # the same options and values as the bots' search in the same situation
+        bot = approx_options(game)
+        got = {(o["kind"], o.get("slot"), tuple(o.get("keep", ()))): o["expected"] for o in options(data)}  # type: ignore[arg-type]
+        want = {(o.kind, o.slot, tuple(o.keep)): o.expected for o in bot}
+        assert got.keys() == want.keys() and all(got[k] == pytest.approx(want[k], abs=1e-9) for k in want)
+        assert options(data)[0]["expected"] == pytest.approx(max(want.values()), abs=1e-9)
+        code, out, err = run(capsys, "--lang", "es", "advise", "-r", name, "--dice", dice, "--throw", "1", "--top", "2")
+        assert (code, err) == (0, "")
+        assert "Valores aproximados" in out and "approximate" not in out
+
+    def test_rules_too_large_refuse_win_chances(self, capsys: pytest.CaptureFixture[str]) -> None:
+        code, out, err = run(capsys, "advise", "-r", "general-4-columns", "--dice", "12345", "--throw", "1", "--vs", "")
         assert (code, out) == (1, "")
-        assert err.startswith(f"cubilete: error: {name}") and "too large" in err and err.count("\n") == 1
+        assert err.startswith("cubilete: error: general-4-columns") and "too large" in err and err.count("\n") == 1
 
 
 def small_yahtzee(folder: Path, *also_removed: str) -> Path:

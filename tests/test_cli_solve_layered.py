@@ -34,5 +34,6 @@ def test_advise_says_how_to_build_the_missing_table(
     monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))
     code = main(["advise", "--rules", "maxi-yatzy-no-saved", "--dice", "111234", "--throw", "1"])
     out, err = capsys.readouterr()
-    assert code == 1 and out == ""
-    assert "not solved on this machine yet; run: cubilete solve --rules maxi-yatzy-no-saved" in err
+    assert (code, err) == (0, "")  # the bots' approximate search, said so, and how to get the exact table
+    assert "Approximate values" in out and "to build it (about an hour on 2 cores): cubilete solve --rules " \
+        "maxi-yatzy-no-saved\n" in out

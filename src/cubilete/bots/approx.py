@@ -109,24 +109,41 @@ def _ranked(options: list[Option], exact: bool, note: str) -> Analysis:
 
 def approx_options(game: Game) -> Analysis:
     """Every option of the current decision (a throw has been made), valued approximately."""
-    rules, st = game.rules, game.state
-    seat, turn = game.seat(), st.turn
-    turns_after = rules.turns - seat.turns_taken - 1
-    plan = _planner(rules, seat.card, seat.extra_bonuses, turns_after)
-    first = turn.first_throw
+    seat, turn = game.seat(), game.state.turn
+    return approx_situation(
+        game.rules, seat.card, turn.dice, turn.throws, turn.allowance, seat.extra_bonuses, held_faces(game),
+        turns_taken=seat.turns_taken,
+    )  # fmt: skip
+
+
+def approx_situation(
+    rules: Rules,
+    card: Sequence[int | None],
+    dice: Sequence[int],
+    throws: int,
+    allowance: int,
+    extras: int = 0,
+    must: Sequence[int] = (),
+    turns_taken: int | None = None,
+) -> Analysis:
+    """The options after throw ``throws`` of ``allowance`` with ``dice`` on ``card``, valued approximately
+    (``must``: faces a locked hold keeps; ``turns_taken`` defaults to the boxes written, one a turn)."""
+    taken = sum(v is not None for v in card) if turns_taken is None else turns_taken
+    plan = _planner(rules, tuple(card), extras, rules.turns - taken - 1)
+    first = throws == 1
     options = [
         Option(
             "score",
-            plan.score_value(j, turn.dice, first),
+            plan.score_value(j, dice, first),
             0.0,
             slot=rules.slots[j],
-            points=scoring.slot_points(rules, seat.card, j, turn.dice, first),
+            points=scoring.slot_points(rules, card, j, dice, first),
         )
-        for j in plan.usable(turn.dice, first)
+        for j in plan.usable(dice, first)
     ]
-    if turn.throws < turn.allowance:
-        values = plan.keep_values(turn.allowance - turn.throws)
-        for keep in sub_keeps(turn.dice, held_faces(game)):
+    if throws < allowance:
+        values = plan.keep_values(allowance - throws)
+        for keep in sub_keeps(dice, must):
             options.append(Option("keep", float(values[plan.tables.index(keep)]), 0.0, keep=keep))
     return _ranked(options, False, approx_note(rules))
 

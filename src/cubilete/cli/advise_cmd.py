@@ -17,7 +17,6 @@ from cubilete.rules import Rules, scoring
 from cubilete.solver import SolverUnsupportedError, check_solvable
 from cubilete.solver.advisor import Option, advise
 from cubilete.solver.cache import load_or_solve
-from cubilete.solver.maxi_saved import SavedSolution
 
 EXAMPLES = N_("""\
 examples:
@@ -165,18 +164,36 @@ def _check_saved(rules: Rules, card: Sequence[int | None], saved: int) -> None:
         )  # fmt: skip
 
 
-def _saved_table(rules: Rules) -> SavedSolution:
-    """The exact saved-throws table of ``rules`` on this machine, or a clear error (exit 1)."""
+def _exact_command(rules: Rules) -> str | None:
+    """The command that builds the exact table of ``rules`` here (None: too large for any)."""
+    from cubilete.solver.layered import needs_layered
     from cubilete.solver.maxi_saved import useful_cap
-    from cubilete.solver.saved_advice import exact_saved
 
-    found = exact_saved(rules)
-    if found is None:
-        text = _(
-            "{rules}: not solved on this machine yet; run: cubilete solve --rules {rules} --cap {cap} --bound lower"
-        )
-        raise CliError(text.format(rules=rules.name, cap=useful_cap(rules)), DATA_ERROR)
-    return found
+    if needs_layered(rules):
+        return f"cubilete solve --rules {rules.name}"
+    if rules.carry_over_throws and needs_layered(rules.replace(carry_over_throws=False)):
+        return f"cubilete solve --rules {rules.name} --cap {useful_cap(rules)} --bound lower"
+    return None
+
+
+def _approx_note(rules: Rules) -> str:
+    """Why the values are approximate, and how to get exact ones where that is possible (translated)."""
+    from cubilete.solver.columns import column_values
+
+    command = _exact_command(rules)
+    if command is not None:
+        return _(
+            "Approximate values: a one-turn search with an estimated future. {rules} has no exact table on this "
+            "machine; to build it (about an hour on 2 cores): {command}"
+        ).format(rules=rules.name, command=command)
+    if column_values(rules):
+        return _(
+            "Approximate values: {rules} is too large to solve exactly; a one-turn search with the rest of the "
+            "sheet valued column by column."
+        ).format(rules=rules.name)
+    return _(
+        "Approximate values: {rules} is too large to solve exactly; a one-turn search with an estimated future."
+    ).format(rules=rules.name)
 
 
 def option_words(option: Option) -> str:
@@ -200,18 +217,17 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_arg(args.rules)
     layered = None  # Maxi Yatzy without saved throws: the layered solver's table on disk
     saved = None  # Maxi Yatzy WITH saved throws: the exact saved-throws table on disk
+    approximate = False  # no exact table here (or none can exist): the bots' one-turn search, said so
     try:
         check_solvable(rules)
     except SolverUnsupportedError as exc:
-        if rules.carry_over_throws:
-            saved = _saved_table(rules)
         from cubilete.solver.layered import load_layered, needs_layered
+        from cubilete.solver.saved_advice import exact_saved
 
+        saved = exact_saved(rules)
         layered = load_layered(rules) if needs_layered(rules) else None
-        if layered is None and needs_layered(rules):
-            text = _("{rules}: not solved on this machine yet; run: cubilete solve --rules {rules}")
-            raise CliError(text.format(rules=rules.name), DATA_ERROR) from None
-        if layered is None and saved is None:
+        approximate = layered is None and saved is None
+        if approximate and (args.vs or args.target is not None):
             raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     hand = hand_arg(args.dice, rules)
     _check_numbers(rules, args)
@@ -230,9 +246,15 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     label = _("solving {rules}").format(rules=rules.name)
     with progress_bar(label, enabled=not args.json) as show:
-        solution = None if layered is not None or saved is not None else load_or_solve(rules, show, moments=False)
+        exact = layered is None and saved is None and not approximate
+        solution = load_or_solve(rules, show, moments=False) if exact else None
     try:
-        if saved is not None:
+        if approximate:
+            from cubilete.bots.approx import approx_situation
+
+            allowance = rules.throws + args.saved
+            options = list(approx_situation(rules, card, hand, args.throw, allowance, args.bonuses, held))
+        elif saved is not None:
             from cubilete.solver.saved_advice import saved_options
 
             options = saved_options(saved, card, hand, args.throw, args.saved)
@@ -265,7 +287,15 @@ def run(args: argparse.Namespace) -> int:
             "points_so_far": so_far,
             "options": [_option_json(o) | {k: v[_key(o)] for k, v in extra.items()} for o in shown],
             "count": len(options),
+            "exact": not approximate,
         }
+        if approximate:
+            from cubilete.bots.approx import approx_note
+
+            data["note"] = approx_note(rules)  # English, stable; the text output translates its own
+            command = _exact_command(rules)
+            if command is not None:
+                data["exact_table"] = command
         if args.target is not None:
             data["target"] = args.target
         if args.vs:
@@ -286,7 +316,11 @@ def run(args: argparse.Namespace) -> int:
     count = (
         _("{count} options, best first").format(count=len(options)) if len(options) > 1 else _("1 option")
     )
-    print(_("{count}: expected final score under optimal play, and loss against the best").format(count=count))
+    if approximate:
+        print(_("{count}: approximate value of each option (to rank them, not a forecast of the final score), and loss "
+                "against the best").format(count=count))
+    else:
+        print(_("{count}: expected final score under optimal play, and loss against the best").format(count=count))
     head_option, head_expected, head_loss = _("option"), _("expected"), _("loss")
     width = max(len(head_option), *(len(option_words(o)) for o in shown))
     heads = {"reach": f"P(>={args.target})", "win": _("P(win)")}
@@ -301,6 +335,8 @@ def run(args: argparse.Namespace) -> int:
         print(line)
     if len(shown) < len(options):
         print("     " + _("... and {count} more (drop --top to see them)").format(count=len(options) - len(shown)))
+    if approximate:
+        print(_approx_note(rules))
     if any(b.instant_win for b in rules.boxes) and not args.vs:
         print(
             _("Instant wins are not modelled: a {box} {servida} counts as its points and play goes on.").format(
