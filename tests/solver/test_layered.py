@@ -12,6 +12,7 @@ from tests.solver.oracle import Oracle
 
 from cubilete.rules import find_rules
 from cubilete.rules.model import Box, Kind, Points, Rules
+from cubilete.rules.presets import all_presets
 from cubilete.solver import SolverUnsupportedError, check_solvable, solve
 from cubilete.solver.advisor import advise
 from cubilete.solver.layered import (
@@ -193,6 +194,13 @@ def test_optimal_doc_lists_maxi_in_its_own_section(tmp_path: Path, monkeypatch: 
     saved = saved_throws_preset(MAXI)
     assert saved is not None and saved.name == "maxi-yatzy"
     assert saved_throws_preset(find_rules("yatzy")) is None
+
+
+def test_optimal_md_holds_the_generators_layered_section(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))  # the recorded runs, as on a machine without tables
+    doc = (Path(__file__).parents[2] / "docs" / "OPTIMAL.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Solved layer by layer") : doc.index("## Each preset")]
+    assert section == "\n".join(layered_section(list(all_presets()))) + "\n"
 
 
 def test_float32_bracket_is_one_step_below_the_ceiling_per_layer() -> None:
