@@ -44,7 +44,14 @@ def test_a_mistake_names_its_line(client: TestClient) -> None:
 def test_broken_toml_is_explained_in_the_page_language(client: TestClient) -> None:
     data = check(client, 'base = "generala"\nvalue = [\n', lang="es")
     assert data["ok"] is False
-    assert "no es TOML válido" in str(data["error"])
+    assert str(data["error"]).startswith("no es TOML válido")
+    assert data["line"] == 2  # the text ends inside the list opened on line 2
+
+
+def test_broken_toml_names_the_line_where_it_breaks(client: TestClient) -> None:
+    data = check(client, 'base = "generala"\nname = "mesa"\nrounds = = 3\n')
+    assert (data["ok"], data["line"]) == (False, 3)
+    assert str(data["error"]).startswith("not valid TOML")
 
 
 def test_an_unknown_base_is_refused(client: TestClient) -> None:

@@ -22,6 +22,8 @@ from cubilete.web.words import in_language, rules_words, web_language
 router = APIRouter(prefix="/api")
 SOURCE = "profile"
 LINE = re.compile(rf"^{SOURCE}:(\d+):")
+TOML_AT = re.compile(r"\(at line (\d+), column \d+\)")  # Python's TOML reader: where the text stopped making sense
+TOML_END = "(at end of document)"
 MAX_PROFILE = 20000  # as POST /api/tables
 
 
@@ -42,9 +44,14 @@ def check_profile(text: str, lang: str) -> dict[str, Any]:
         found = LINE.match(message)
         with in_language(web_language(lang)):
             shown = translate_error(message)
+        line = int(found.group(1)) if found else None
         if found:  # the page says "Line 4: ..." itself
             shown = shown.removeprefix(found.group(0)).strip()
-        return {"ok": False, "error": shown, "line": int(found.group(1)) if found else None}
+        elif message.startswith(f"{SOURCE}: "):  # not valid TOML: the reader's own position
+            shown = shown.removeprefix(f"{SOURCE}: ")
+            at = TOML_AT.search(message)
+            line = int(at.group(1)) if at else (max(len(text.splitlines()), 1) if TOML_END in message else None)
+        return {"ok": False, "error": shown, "line": line}
     return {
         "ok": True,
         "name": rules.name,
