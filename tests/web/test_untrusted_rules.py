@@ -22,6 +22,7 @@ from cubilete.errors import RulesError
 from cubilete.rules import find_rules
 from cubilete.rules.profile import check_slug, rules_from_toml
 from cubilete.solver import cache
+from cubilete.solver.columns import column_rules
 from cubilete.web.protocol import ProtocolError
 from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverPool
@@ -138,12 +139,18 @@ def test_rules_over_the_solve_budget_get_the_approximate_bot_and_no_coach(app: T
     assert refused.value.code == "coach-unavailable" and "max_solve_states" in refused.value.message
 
 
-def test_rules_the_solver_cannot_take_get_the_approximate_coach(app: TestClient) -> None:
+def test_rules_the_solver_cannot_take_get_the_approximate_coach(app: TestClient, cache_dir: Path) -> None:
     r = app.post("/api/tables", json={"rules": "general-4-columns", "seats": [HUMAN, OPTIMAL]})
     assert r.status_code == 201 and r.json()["exact"] is False
     assert "so does the coach" in r.json()["note"] and "4 columns" in r.json()["note"]
     room = app.portal.call(app.app.state.hub.room, r.json()["id"])  # type: ignore[attr-defined]
     assert app.portal.call(room.coach_ready) is None  # type: ignore[attr-defined]  # hints are approximate, not refused
+    # its four columns, each a one-column game, are solved by worker processes for the search to value the
+    # rest of the sheet with (solver/columns.py): the solver's tables only, no win tables
+    hub = app.app.state.hub  # type: ignore[attr-defined]
+    columns = column_rules(find_rules("general-4-columns"))
+    assert all(app.portal.call(hub.solver.ready, c) is None for c in columns)
+    assert sorted(p.name for p in cache_dir.glob("*.npz")) == sorted(f"{cache.table_key(c)}.npz" for c in columns)
 
 
 def test_a_new_rule_set_in_budget_is_solved_by_a_worker_process_while_the_server_answers(

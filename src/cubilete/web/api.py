@@ -125,7 +125,7 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
             check_budget(rules, hub.settings)
         approximate = hub.solver.over_budget(rules)
         solved_needed = spec.coach or len(spec.seats) > 1 or any(s.level in SOLVED_LEVELS for s in spec.seats)
-        if approximate is None and solved_needed:  # bots, the coach and the chances to win
+        if solved_needed:  # bots, the coach and the chances to win (nothing starts for rules over the budget)
             hub.solver.start(rules)  # solved (and its win tables built) in a worker process while people sit
         room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach)
     except SolverBusy as exc:
@@ -163,8 +163,7 @@ async def rematch(table_id: str, request: Request, hub: HubDep) -> dict[str, Any
             people = [(s.name, s.token_hash, s.pid) if s.kind == "human" and s.idx in here and s.name
                       and s.token_hash else None for s in room.seats]
             try:
-                if hub.solver.over_budget(room.rules) is None:
-                    hub.solver.start(room.rules)
+                hub.solver.start(room.rules)  # nothing starts for rules over the budget
                 new = await hub.create(room.rules, [(s.kind, s.level) for s in room.seats], room.timer, room.coach,
                                        people)
             except SolverBusy as exc:
