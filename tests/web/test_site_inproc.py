@@ -4,6 +4,7 @@ which replays the shortened game and lets its bot play on; both show the same ta
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import Any
 
@@ -109,6 +110,34 @@ def test_the_turn_timer_runs_in_the_lease_holder_and_moves_on_when_it_stops(fres
                 state = next_frame(ana, "state", timeout=30)
     assert sum(v is not None for v in state["seats"][0]["card"]) == 2  # B's stand-in wrote her second box
     assert state["result"] is not None
+
+
+def test_a_takeover_runs_on_the_turn_clock_it_showed(fresh_pg_url: str) -> None:
+    """Ana (through B) is thinking on A's table; A stops. B takes the table over and plays her turn when the
+    clock it has been showing her runs out, not after a whole turn again."""
+    with contextlib.ExitStack() as stack_a, running_app(fresh_pg_url, site_poll=0.2) as b:
+        a = stack_a.enter_context(running_app(fresh_pg_url, site_poll=0.2))
+        hub_a, hub_b = a.app.state.hub, b.app.state.hub  # type: ignore[attr-defined]
+        room = a.portal.call(hub_a.create, TWO_ROUNDS, [("human", None), ("bot", "greedy")], 600, False)  # type: ignore[union-attr]
+        table = str(room.id)
+        with table_socket(b, table, new_token()) as ana:
+            next_frame(ana, "welcome")
+            ana.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            state = state_at_least(ana, 1)
+            while state["current"] != 0:  # the bot may start: its turn first
+                state = next_frame(ana, "state", timeout=30)
+            assert state["status"] == "playing" and 0 < state["deadline"] <= 600
+            room_b = b.portal.call(hub_b.room, table)
+            shown = room_b.deadline  # B shows the clock of the turn A runs
+            assert shown is not None and not room_b.drives
+            stack_a.close()  # A stops: its lease goes
+            for _ in range(300):
+                if table in hub_b.site.owned and room_b.drives:
+                    break
+                b.portal.call(asyncio.sleep, 0.1)
+            assert room_b.drives, "B took the table over"
+            assert room_b.deadline == shown  # the same deadline: not refilled
+            assert room_b._timer_task is not None and not room_b._timer_task.done()  # and B's timer runs to it
 
 
 @pytest.mark.slow

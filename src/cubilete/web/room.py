@@ -503,10 +503,11 @@ class Room:
         action = await asyncio.to_thread(with_tables_only, self.bot(seat).choose, self.game)
         await self._commit(seat, action)
 
-    async def _expire(self, key: tuple[object, ...]) -> None:
-        """The timer ran out: a bot plays the rest of that human's turn."""
+    async def _expire(self, key: tuple[object, ...], delay: float | None = None) -> None:
+        """The timer ran out (after ``delay`` seconds, by default the whole timer): a bot plays the rest of
+        that human's turn."""
         assert self.timer
-        await asyncio.sleep(self.timer)
+        await asyncio.sleep(self.timer if delay is None else delay)
         async with self.lock:
             try:
                 while self._turn_of_play() == key and self.drives:
@@ -559,12 +560,18 @@ class Room:
         return not self.clients and not busy and not self.lock.locked()
 
     def lead(self, drives: bool) -> None:
-        """This process takes over (or gives up) driving the table's bots and timer (web/site.py); a timer
-        taken over starts afresh."""
+        """This process takes over (or gives up) driving the table's bots and timer (web/site.py). A turn
+        timer taken over runs on from the clock this process has shown since the turn changed hands: a
+        takeover does not give the player a full turn again."""
         if drives == self.drives:
             return
         self.drives = drives
-        self._cancel_timer()
+        if self._timer_task is not None:
+            self._timer_task.cancel()
+            self._timer_task = None
+        if drives and self._turn_key is not None and self.deadline is not None:
+            left = max(0.0, self.deadline - asyncio.get_running_loop().time())
+            self._timer_task = asyncio.create_task(self._expire(self._turn_key, left))
         self.schedule()
         self._want_win()  # the chances, too, are the lease holder's to compute
 
