@@ -95,7 +95,7 @@ def test_saved_throws_on_rules_without_them_exit_2(capsys: pytest.CaptureFixture
     assert "--saved: generala does not carry unused throws over" in err and err.count("\n") == 1
 
 
-def test_without_the_table_advise_searches_and_says_how_to_build_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_without_the_table_advise_searches_and_names_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     with cache_dir(tmp_path):
         code, out, err = run(capsys, "advise", "--rules", "maxi-yatzy", "--dice", "123456", "--throw", "1")
     assert (code, err) == (0, "")  # the bots' approximate search, said so, and how to get the exact table
