@@ -30,7 +30,7 @@ examples:
   cubilete advise --dice 66612 --throw 2 --vs full=30,poker=40 --vs 1=3
       P(winning) against two opponents
   cubilete advise --rules maxi-yatzy --dice 112356 --throw 4 --saved 2 --filled 1=3
-      Maxi Yatzy: this turn started with 2 throws saved (needs its exact table, see docs/OPTIMAL.md)
+      Maxi Yatzy: this turn started with 2 throws saved (exact with its table, docs/OPTIMAL.md)
 
 The state is written as for 'cubilete score': --dice the faces on the table, --throw
 which throw made them (1 = servida), --filled the boxes already written (0 = scratched).
@@ -38,7 +38,9 @@ Each option is a box to score now or the dice to keep before throwing the rest; 
 is the expected FINAL score (points so far included) if you take it and then play optimally,
 and its loss is what it costs against the best option. Instant wins are not modelled:
 a servida Generala counts as its points and play goes on. The first query for a rule set
-solves it (seconds) and caches the tables; later queries take milliseconds.
+solves it (seconds) and caches the tables; later queries take milliseconds. Rules without
+an exact table here (Maxi Yatzy before its solve, the 4-column sheet) get the bots'
+approximate one-turn search, labelled so, with the command that builds the table.
 
 --target T adds each option's probability of a final score of at least T when the rest of
 the game is played to reach T (and ranks by it). --vs FILLED, once per opponent in the order
