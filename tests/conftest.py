@@ -105,3 +105,31 @@ def bots_solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path
     path.mkdir(exist_ok=True)
     with cache_dir(path):
         yield path
+
+
+@pytest.fixture(scope="session")
+def generala_duel_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding full Generala's two-player table (3.2 GB): ``$CUBILETE_GENERALA_DUEL_CACHE`` where it
+    is already solved, else solved once for the session by ``cubilete solve --players 2`` in a process of its
+    own (about 7 minutes on two idle cores, 5 GB at its peak; only the slow tests ask for it)."""
+    import subprocess
+    import sys
+
+    from cubilete.duel.cache import duel_path
+
+    rules = find_rules("generala")
+    given = os.environ.get("CUBILETE_GENERALA_DUEL_CACHE")
+    if given:
+        with cache_dir(Path(given)):
+            if duel_path(rules).is_file():
+                return Path(given)
+    folder = tmp_path_factory.mktemp("generala-duel")
+    code = "from cubilete.cli import main; raise SystemExit(main(['solve', '--players', '2', '--json']))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, "CUBILETE_CACHE_DIR": str(folder)},
+        capture_output=True, text=True, timeout=3600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    with cache_dir(folder):
+        assert duel_path(rules).is_file()
+    return folder

@@ -6,7 +6,6 @@ turns whose lead lies outside the row's window included."""
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,9 +25,6 @@ from cubilete.game import Game
 from cubilete.rules import find_rules, scoring
 from cubilete.rules.model import Rules
 from cubilete.solver.combinatorics import dice_tables
-
-# Where full Generala's two-player table (3.2 GB, ~20 min to solve) may sit: the slow test reads it from there.
-GENERALA_CACHE = Path(os.environ.get("CUBILETE_GENERALA_DUEL_CACHE", "/tmp/duel11b_cache"))
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -122,17 +118,11 @@ def test_exact_against_itself_wins_as_the_table_says() -> None:
 
 
 @pytest.mark.slow
-def test_full_generala_replays(tmp_path: Path) -> None:
-    """Full Generala's table (read from $CUBILETE_GENERALA_DUEL_CACHE, never written): compiled games of the
+def test_full_generala_replays(tmp_path: Path, generala_duel_cache: Path) -> None:
+    """Full Generala's table (the session's, read and never written): compiled games of the
     exact bot against the optimal bot replay through the engine move for move."""
     rules = find_rules("generala")
-    from cubilete.duel.cache import duel_path
-
-    with cache_dir(GENERALA_CACHE):
-        name = duel_path(rules).name
-    if not (GENERALA_CACHE / name).is_file():
-        pytest.skip(f"full Generala's two-player table is not in {GENERALA_CACHE}")
-    for f in GENERALA_CACHE.iterdir():  # a private folder of links: nothing is ever written beside the table
+    for f in generala_duel_cache.iterdir():  # a private folder of links: nothing is ever written beside the table
         (tmp_path / f.name).symlink_to(f)
     from cubilete.bots import exact
     from cubilete.duel import cache

@@ -3,7 +3,6 @@ dice (:class:`CounterDice`) and the Python ``win`` and ``exact`` bots give the s
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,8 +18,6 @@ from cubilete.rules import find_rules, load_rules
 from cubilete.sim import simulate
 
 MINI = Path(__file__).parent.parent / "examples" / "house-rules" / "generala-mini-duel.toml"
-# Where full Generala's two-player table (3.2 GB) may sit: the slow test reads it from there, never writes.
-GENERALA_CACHE = Path(os.environ.get("CUBILETE_GENERALA_DUEL_CACHE", "/tmp/duel11b_cache"))
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -61,17 +58,11 @@ def test_simulate_plays_win_against_exact_compiled_and_paired() -> None:
 
 
 @pytest.mark.slow
-def test_full_generala_win_against_exact_replays(tmp_path: Path) -> None:
-    """Full Generala's table (read from $CUBILETE_GENERALA_DUEL_CACHE, never written): compiled games of the
+def test_full_generala_win_against_exact_replays(tmp_path: Path, generala_duel_cache: Path) -> None:
+    """Full Generala's table (the session's, read and never written): compiled games of the
     win bot against the exact bot replay through the engine move for move."""
     rules = find_rules("generala")
-    from cubilete.duel.cache import duel_path
-
-    with cache_dir(GENERALA_CACHE):
-        name = duel_path(rules).name
-    if not (GENERALA_CACHE / name).is_file():
-        pytest.skip(f"full Generala's two-player table is not in {GENERALA_CACHE}")
-    for f in GENERALA_CACHE.iterdir():  # a private folder of links: nothing is ever written beside the table
+    for f in generala_duel_cache.iterdir():  # a private folder of links: nothing is ever written beside the table
         (tmp_path / f.name).symlink_to(f)
     from cubilete.bots import exact
     from cubilete.duel import cache
