@@ -293,6 +293,15 @@ class TestSameWordsAsTheTerminalGame:
         assert ranks[:3] == ["1.", "2.", "3."]
         assert "-0.00" in block.splitlines()[1]  # the best option loses nothing
 
+    def test_an_approximate_hint_says_its_numbers_are_no_forecast(
+        self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))  # Maxi Yatzy's exact table is not here
+        _, out, _ = play(monkeypatch, capsys, "h\nq\n", "--rules", "maxi-yatzy", "--players", "Ana", "--seed", "3")
+        block = out.split("Ana> h\n")[1]
+        assert "Coach: best options" in block and "not a forecast of the final score" in block
+        assert "Expected final score" not in block
+
     def test_coach_mode_warns_about_a_costly_choice(
         self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
     ) -> None:

@@ -188,12 +188,15 @@ class LineSession:
         width = max(len(a.describe(g.rules)) for a in advice)
         for rank, a in enumerate(advice, 1):
             lines.append(f"  {rank}. {a.describe(g.rules):<{width}}  {a.expected:8.2f}  -{a.loss:.2f}")
-        if any(b.instant_win for b in g.rules.boxes):
+        if not exact:  # the search's numbers rank the options; as final scores they would mislead
+            lines.append("  " + _(
+                "Approximate values: a one-turn search ranks the options; the numbers are not a forecast of the "
+                "final score (no exact table for these rules here)."
+            ))
+        elif any(b.instant_win for b in g.rules.boxes):
             lines.append("  " + _("Expected final score with best play from here; instant wins are not modelled."))
         else:
             lines.append("  " + _("Expected final score with best play from here."))
-        if not exact:
-            lines.append("  " + _("Approximate values: these rules are too large to solve exactly."))
         return lines
 
     def judge(self, action: Action) -> str:

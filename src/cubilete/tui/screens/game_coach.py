@@ -84,12 +84,15 @@ class CoachKeys(Screen[None]):
         if not advice:
             panel.show_lines(_("Coach"), [_("Nothing to advise here.")])
             return
-        if any(b.instant_win for b in self.game.rules.boxes):
+        if not exact:  # the search's numbers rank the options; as final scores they would mislead
+            notes = [*to_win, _(
+                "Approximate values: a one-turn search ranks the options; the numbers are not a forecast of the "
+                "final score (no exact table for these rules here)."
+            )]
+        elif any(b.instant_win for b in self.game.rules.boxes):
             notes = [*to_win, _("Expected final score with best play from here; instant wins are not modelled.")]
         else:
             notes = [*to_win, _("Expected final score with best play from here.")]
-        if not exact:
-            notes.append(_("Approximate values: these rules are too large to solve exactly."))
         shown = advice[:3] if to_win else advice  # room in the panel for the advice to win
         panel.show_options(_("Coach: best options"), advice_rows(shown, self.game.rules), notes)
 
