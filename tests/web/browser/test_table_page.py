@@ -172,6 +172,7 @@ def test_coach_hint_and_scratch_confirmation(web: LiveServer, new_page: NewPage)
     roll(page)
     page.get_by_test_id("hint").click()
     expect(page.get_by_test_id("advice-0")).to_be_visible()
+    expect(page.get_by_test_id("advice-0")).to_contain_text("expected")  # exact: an expected final score
     # a zero is always on offer (five dice miss at least one face): it asks before scratching
     zero = next(slot for slot, points in options(page).items() if points == 0)
     page.get_by_test_id(f"slot-{zero}").click()
@@ -205,6 +206,19 @@ def test_phone_screen_fits_and_plays(web: LiveServer, new_page: NewPage, tmp_pat
     page.screenshot(path=str(tmp_path / "table-phone.png"), full_page=True)
     write_best(page)
     assert wait_my_turn_or_end(page)
+
+
+def test_an_approximate_hint_shows_values_not_expected_scores(web: LiveServer, new_page: NewPage) -> None:
+    table_id = create_table(web.url, [HUMAN], rules="maxi-yatzy", coach=True)  # no exact table on a server
+    page = new_page()
+    open_table(page, web.url, table_id)
+    sit(page, 0, "Lía")
+    assert wait_my_turn_or_end(page)
+    roll(page)
+    page.get_by_test_id("hint").click()
+    expect(page.get_by_test_id("advice-0")).to_contain_text(re.compile(r"value \d"))
+    expect(page.get_by_test_id("hints")).to_contain_text("(approximate values)")
+    expect(page.get_by_test_id("hints")).not_to_contain_text("expected")
 
 
 def test_page_reconnects_after_the_server_restarts(server_factory: ServerFactory, new_page: NewPage) -> None:

@@ -760,7 +760,10 @@ export function mount(root, { id }) {
         el(
           "span",
           { class: "advice-nums" },
-          typeof a.expected === "number" ? t("table.hint.expected", { value: num(a.expected, 1) }) : "",
+          // approximate values rank the options; shown as an expected final score they would mislead
+          typeof a.expected === "number"
+            ? t(hint.exact ? "table.hint.expected" : "table.hint.value", { value: num(a.expected, 1) })
+            : "",
           typeof a.loss === "number" && a.loss > 0.0005 ? ` · ${t("table.hint.loss", { value: num(a.loss, 2) })}` : "",
         ),
       ),
