@@ -149,6 +149,10 @@ COMMANDS: list[list[str]] = [
     ["advise", "--dice", "12345", "--throw", "1", "--saved", "2"],
     ["solve", "--rules", "mini.toml"],
     ["solve", "--rules", "maxi-yatzy"],
+    ["solve", "--rules", "yatzy", "--players", "2"],  # the two-player solver's refusals
+    ["solve", "--rules", "maxi-yatzy", "--players", "2"],
+    ["advise", "--rules", "yatzy", "--dice", "12345", "--throw", "1", "--vs", "1=1"],  # no win tables for Yatzy
+    ["advise", "--rules", "general-4-columns", "--dice", "12345", "--throw", "2", "--top", "2"],  # approximate
     ["warmup", "--rules", "mini.toml"],
     ["distribution", "--rules", "mini.toml"],
     ["distribution", "--bonuses", "-1"],

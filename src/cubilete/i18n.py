@@ -268,6 +268,16 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     N_("{rules}: {states} states (2^{slots} sheets x {upper} upper totals x {flags} flags) "
        "is more than the {most} this solver handles"),
     N_("{rules}: fewer rounds than boxes together with boxes that close by themselves"),
+    # the two-player solver's limits (cubilete/duel) and the win tables' (cubilete/win/tables.py)
+    N_("{rules}: the 'em baixo' call is not modelled by the two-player solver"),
+    N_("{rules} is not played by two players"),
+    N_("{rules}: {sheets} sheet states per player; the joint game is too large to solve exactly"),
+    N_("{rules}: the two-player table holds {cells} values ({positions} joint positions, {size} GB, {work} GB in "
+       "memory while solving); more than the {most} values and {limit} GB this solver handles (docs/WINNING.md)"),
+    N_("{rules}: the two-player table ({cells} values) is not solved yet; solve it once with `cubilete solve "
+       "--rules {rules} --players 2`"),
+    N_("{rules}: {states} states x {targets} targets = {cells} cells is more than the {most} the win tables hold "
+       "(distributions and target play work without them; win chances and the win bot need them)"),
     # the Dask cluster of solve --dask (cubilete/solver/maxi_cluster.py)
     N_("--dask needs the dask extra: pip install 'cubilete[dask]'"),
     N_("--dask {address}: local:N needs a number of worker processes N >= 1"),

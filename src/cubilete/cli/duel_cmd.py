@@ -12,7 +12,7 @@ from cubilete.cli.common import DATA_ERROR, CliError
 from cubilete.cli.progress import progress_bar
 from cubilete.duel import cache
 from cubilete.duel.space import build_joint
-from cubilete.i18n import N_, _, rules_title
+from cubilete.i18n import N_, _, rules_title, translate_error
 from cubilete.rules import Rules
 from cubilete.solver.space import SolverUnsupportedError
 
@@ -27,7 +27,7 @@ def run_duel(rules: Rules, args: argparse.Namespace) -> int:
     try:
         joint = build_joint(rules)
     except SolverUnsupportedError as exc:
-        raise CliError(str(exc), DATA_ERROR) from None
+        raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     start = time.perf_counter()
     solution = None if args.no_cache else cache.load(rules)
     loaded = solution is not None
