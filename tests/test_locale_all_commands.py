@@ -150,6 +150,10 @@ COMMANDS: list[list[str]] = [
     ["solve", "--rules", "mini.toml"],
     ["solve", "--rules", "maxi-yatzy"],
     ["solve", "--rules", "yatzy", "--players", "2"],  # the two-player solver's refusals
+    ["solve", "--rules", "maxi-yatzy", "--cap", "99"],  # the saved-throws table over its memory
+    ["evaluate", "--policy", "nope", "--games", "1"],
+    ["evaluate", "--policy", "cubilete:xyz", "--games", "1"],
+    ["evaluate", "--policy", "cubilete.envs.evaluate:random_policy", "--games", "0"],
     ["solve", "--rules", "maxi-yatzy", "--players", "2"],
     ["advise", "--rules", "yatzy", "--dice", "12345", "--throw", "1", "--vs", "1=1"],  # no win tables for Yatzy
     ["advise", "--rules", "general-4-columns", "--dice", "12345", "--throw", "2", "--top", "2"],  # approximate

@@ -268,6 +268,15 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     N_("{rules}: {states} states (2^{slots} sheets x {upper} upper totals x {flags} flags) "
        "is more than the {most} this solver handles"),
     N_("{rules}: fewer rounds than boxes together with boxes that close by themselves"),
+    # the saved-throws solver's limits (cubilete/solver/maxi_saved.py)
+    N_("{rules}: a table of {size} bytes (cap {cap}) is larger than {limit} GB"),
+    N_("the cap on saved throws must be 0 or more, not {cap}"),
+    N_("{rules}: no saved throws (use the layered solver)"),
+    # a policy measured by `cubilete evaluate` (cubilete/envs/evaluate.py); Python's own reason stays as it is
+    N_("a policy is named module:function, not {spec}"),
+    N_("policy {spec}: cannot import {module} ({reason})"),
+    N_("policy {spec}: {module} has no function {name}"),
+    N_("policy {spec} chose action {action}, which is not legal (game {game})"),
     # the two-player solver's limits (cubilete/duel) and the win tables' (cubilete/win/tables.py)
     N_("{rules}: the 'em baixo' call is not modelled by the two-player solver"),
     N_("{rules} is not played by two players"),

@@ -9,7 +9,7 @@ from typing import Any
 from cubilete.cli.common import CliError, Subcommands, rules_arg
 from cubilete.cli.progress import progress_bar
 from cubilete.errors import CubileteError
-from cubilete.i18n import N_, _, translate_formatted
+from cubilete.i18n import N_, _, translate_error, translate_formatted
 
 MAX_GAMES = 1_000_000
 
@@ -59,17 +59,18 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate and print."""
     rules = rules_arg(args.rules)
     if not 1 <= args.games <= MAX_GAMES:
-        raise CliError(f"--games must be 1 to {MAX_GAMES:,}, not {args.games}")
+        raise CliError(_("--games must be 1 to {most}, not {value}").format(most=f"{MAX_GAMES:,}", value=args.games))
     try:
         from cubilete.envs.evaluate import evaluate
     except ImportError as exc:
-        raise CliError(f"evaluate needs the rl extra (pip install 'cubilete[rl]'): {exc}") from None
+        text = _("evaluate needs the rl extra (pip install 'cubilete[rl]'): {reason}")
+        raise CliError(text.format(reason=exc)) from None
     try:
         with progress_bar(_("games"), enabled=not args.json) as show:
             result = evaluate(args.policy, rules, args.games, args.seed, regret=not args.no_regret, dask=args.dask,
                               progress=show)
     except CubileteError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(translate_error(str(exc))) from None
     except OSError as exc:
         raise CliError(f"--dask {args.dask}: {exc}") from None
     if args.json:
