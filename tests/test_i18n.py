@@ -482,3 +482,24 @@ class TestLineModeLanguages:
         out = play_lines(monkeypatch, capsys, "es", script, "--players", "Ana", "--seed", "7", "--lang", "pt_BR")
         assert "--- Rodada 1 de 11: Ana ---" in out
         assert "=== Resultado final: Generala (Argentina) ===" in out and "Classificação:" in out
+
+
+def test_file_reasons_and_value_lists_are_translated() -> None:
+    import errno
+
+    from cubilete.i18n import file_reason, set_language, translate_error
+
+    set_language("es")
+    try:
+        assert file_reason(FileNotFoundError(errno.ENOENT, "No such file or directory")) == (
+            "no existe el archivo o la carpeta"
+        )
+        assert file_reason(PermissionError(errno.EACCES, "Permission denied")) == "permiso denegado"
+        assert file_reason(OSError(errno.EIO, "Input/output error")) == "Input/output error"  # rare: the system's
+        # the engine's words for a box's values (notation.py), joined in the player's language
+        assert translate_error("'full=99': Full (full) can hold 0, 30 or 35, not 99") == (
+            "'full=99': Full (full) puede tener 0, 30 o 35, no 99"
+        )
+        assert "puede tener 0 o 5 a 30, no 99" in translate_error("'1=99': Chance (1) can hold 0 or 5 to 30, not 99")
+    finally:
+        set_language("en")

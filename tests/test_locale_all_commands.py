@@ -88,6 +88,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     path = tmp_path_factory.mktemp("locale")
     (path / "mini.toml").write_text(PROFILE, encoding="utf-8")
     (path / "bad.toml").write_text('base = "generala"\nvalue = [\n', encoding="utf-8")
+    (path / "otro.json").write_text('{"format": "otra-cosa"}', encoding="utf-8")
     yield path
 
 
@@ -171,6 +172,10 @@ COMMANDS: list[list[str]] = [
     ["replay", "a-medias.json"],
     ["replay", "nope.json"],
     ["replay", "mini.toml"],
+    ["replay", "otro.json"],  # JSON, but not a game record
+    ["score", "--dice", "12345", "--filled", "1=7"],  # a list of values: "0 to 5"
+    ["simulate", "--bots", "optimal,target:abc", "--games", "2"],
+    ["distribution", "--rules", "mini.toml", "--plot", "no-such-folder/d.png"],
     ["verify", "partida.json"],
     ["verify", "a-medias.json"],
     ["play", "--plain", "--players", "Ana,"],

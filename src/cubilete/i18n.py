@@ -27,6 +27,7 @@ Box names and rule titles are data of the presets: their native names (``Escaler
 
 from __future__ import annotations
 
+import errno
 import gettext
 import os
 import re
@@ -258,6 +259,11 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     N_("not a cubilete game record: it is empty"),
     N_("not a cubilete game record: invalid JSON at line {line} ({reason})"),
     N_("record cannot be replayed: {reason}"),
+    N_("not a cubilete game record (format is {found}, expected {format})"),
+    N_("record version {found} is not supported (this cubilete reads {version})"),
+    N_("record field {key} is missing or not a {kind}"),
+    N_("the target bot needs a final score to reach, a whole number from 1 to {most}: bot:target:T "
+       "(e.g. bot:target:200), not target:{text}"),
     N_("the record holds no seed: the game is not over, or its seed was never revealed"),
     N_("{source}: not valid TOML: {reason}"),
     # the solver's limits (cubilete/solver/space.py) and bot levels (cubilete/bots)
@@ -428,8 +434,22 @@ def translate_formatted(text: str, templates: Sequence[str]) -> str:
     for template in templates:
         match = _template_pattern(template).fullmatch(text)
         if match is not None:
-            return _(template).format(**match.groupdict())
+            found = match.groupdict()
+            if "values" in found:
+                found["values"] = _value_list(found["values"])
+            return _(template).format(**found)
     return text
+
+
+_RANGE = re.compile(r"(-?\d+) to (-?\d+)")
+
+
+def _value_list(text: str) -> str:
+    """A list of numbers as ``notation`` writes it in English (``0, 4 or 8``, ``0 or 5 to 30``), in the current
+    language; any other text as it is."""
+    text = _RANGE.sub(lambda m: _("{low} to {high}").format(low=m[1], high=m[2]), text)
+    head, sep, last = text.rpartition(" or ")
+    return _("{some} or {last}").format(some=head, last=last) if sep else text
 
 
 def _translated(text: str) -> str | None:
@@ -453,6 +473,26 @@ def _translated(text: str) -> str | None:
             return translate_formatted(text[:at], WHERE_TEMPLATES) + ": " + rest
         at = text.find(": ", at + 1)
     return None
+
+
+_FILE_REASONS = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.ENOSPC: N_("no space left on the disk"),
+    errno.EISDIR: N_("it is a folder"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.EROFS: N_("the disk is read-only"),
+}
+
+
+def file_reason(exc: BaseException) -> str:
+    """Why a file could not be read or written, in the current language (the system's own words for the rare
+    causes); an engine error's message translated."""
+    if isinstance(exc, OSError):
+        known = _FILE_REASONS.get(exc.errno or 0)
+        return _(known) if known else exc.strerror or str(exc)
+    return translate_error(str(exc))
 
 
 def translate_error(message: str) -> str:

@@ -10,7 +10,7 @@ from typing import NoReturn, TypeAlias
 
 from cubilete import record
 from cubilete.errors import CubileteError, NotationError
-from cubilete.i18n import _, translate_error
+from cubilete.i18n import _, file_reason, translate_error
 from cubilete.notation import parse_filled, parse_hand
 from cubilete.rules import Rules, load_rules
 
@@ -132,7 +132,8 @@ def read_record_data(path: Path) -> object:
     try:
         return record.parse(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise CliError(_("{path}: cannot read: {reason}").format(path=path, reason=exc.strerror), DATA_ERROR) from None
+        text = _("{path}: cannot read: {reason}").format(path=path, reason=file_reason(exc))
+        raise CliError(text, DATA_ERROR) from None
     except UnicodeDecodeError:
         raise CliError(
             _("{path}: not a cubilete game record: not a UTF-8 text file").format(path=path), DATA_ERROR

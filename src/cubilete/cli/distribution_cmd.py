@@ -9,7 +9,7 @@ from pathlib import Path
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
 from cubilete.cli.progress import progress_bar
 from cubilete.errors import CubileteError, NotationError
-from cubilete.i18n import N_, _, translate_error
+from cubilete.i18n import N_, _, file_reason, translate_error
 from cubilete.notation import format_filled, parse_filled
 from cubilete.solver import SolverUnsupportedError
 
@@ -82,7 +82,8 @@ def _plot(path: Path, dist: object, title: str) -> None:
     try:
         fig.savefig(path)
     except (OSError, ValueError) as exc:
-        raise CliError(f"--plot: cannot write {path}: {exc}", DATA_ERROR) from None
+        text = _("cannot write {file}: {error}").format(file=path, error=file_reason(exc))
+        raise CliError(f"--plot: {text}", DATA_ERROR) from None
     finally:
         plt.close(fig)
 

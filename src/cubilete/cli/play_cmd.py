@@ -15,7 +15,7 @@ from cubilete.cli.players import parse_players, seat_bots
 from cubilete.cli.render import final_table
 from cubilete.errors import CubileteError, RecordError
 from cubilete.game import Game
-from cubilete.i18n import LANGUAGES, N_, _, set_language
+from cubilete.i18n import LANGUAGES, N_, _, file_reason, set_language, translate_error
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -141,7 +141,8 @@ def build_app(args: argparse.Namespace) -> App[None]:
             save=args.save,
         )
     except OSError as exc:
-        raise CliError(f"--save: cannot write {args.save}: {exc.strerror}") from None
+        text = _("cannot write {file}: {error}").format(file=args.save, error=file_reason(exc))
+        raise CliError(f"--save: {text}") from None
     except CubileteError as exc:
         raise CliError(str(exc), DATA_ERROR if args.resume else USAGE_ERROR) from None
 
@@ -173,9 +174,10 @@ def run_line_mode(args: argparse.Namespace) -> int:
         try:
             record.save(game, save_path)
         except OSError as exc:
-            raise CliError(f"--save: cannot write {save_path}: {exc.strerror}") from None
+            text = _("cannot write {file}: {error}").format(file=save_path, error=file_reason(exc))
+            raise CliError(f"--save: {text}") from None
         except RecordError as exc:
-            raise CliError(f"--save: {exc}") from None
+            raise CliError(f"--save: {translate_error(str(exc))}") from None
     if game.is_over:
         print("This game is already over.")
         print(*final_table(game), sep="\n")

@@ -17,7 +17,7 @@ from cubilete.cli.play_view import auto_first_throw, decision_lines
 from cubilete.cli.render import final_table, score_sheet, start_lines, turn_header
 from cubilete.errors import CubileteError
 from cubilete.game import Game
-from cubilete.i18n import _, rules_title, translate_error
+from cubilete.i18n import _, file_reason, rules_title, translate_error
 
 INTERRUPTED = 130
 COACH_THRESHOLD = 2.0  # coach mode warns about a decision that loses more than this many points (as the TUI)
@@ -73,7 +73,7 @@ class LineSession:
         try:
             record.save(self.game, self.save_path)
         except OSError as exc:
-            message = _("cannot save the game to {path}: {reason}").format(path=self.save_path, reason=exc.strerror)
+            message = _("cannot save the game to {path}: {reason}").format(path=self.save_path, reason=file_reason(exc))
             raise CliError(message, DATA_ERROR) from None
 
     def apply(self, action: Action) -> None:

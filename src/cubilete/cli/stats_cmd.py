@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, need_extra, text_arg
 from cubilete.errors import UnknownRulesError
-from cubilete.i18n import _, box_name, rules_title
+from cubilete.i18n import _, box_name, file_reason, rules_title
 from cubilete.rules import Rules, find_rules
 from cubilete.store.stats import PlayerStats, StatsDB, StatsError, default_path
 
@@ -108,13 +108,14 @@ def _plot_target(text: str | None) -> Path | None:
         return None
     plot = Path(text_arg("--plot", text))
     if not text.strip():
-        raise CliError("--plot: give a file name ending in .png or .svg", USAGE_ERROR)
+        raise CliError(_("--plot: give a file name ending in .png or .svg"), USAGE_ERROR)
     if plot.suffix.lower() not in PLOT_FORMATS:
         raise CliError(_("--plot: {file} must end in .png or .svg").format(file=text), USAGE_ERROR)
     if plot.is_dir() or text.endswith(("/", os.sep)):
-        raise CliError(f"--plot: {text} is a folder; give a file name ending in .png or .svg", USAGE_ERROR)
+        text = _("--plot: {file} is a folder; give a file name ending in .png or .svg").format(file=text)
+        raise CliError(text, USAGE_ERROR)
     if not plot.resolve().parent.is_dir():  # the same message and code as a failed write (see write_plot)
-        error = os.strerror(errno.ENOENT)
+        error = file_reason(FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT)))
         raise CliError(_("cannot write {file}: {error}").format(file=plot, error=error), DATA_ERROR)
     return plot
 
@@ -245,4 +246,5 @@ def write_plot(stats: list[PlayerStats], path: Path) -> None:
     try:
         fig.savefig(path, format=path.suffix.lower().lstrip("."))
     except OSError as exc:
-        raise CliError(_("cannot write {file}: {error}").format(file=path, error=exc.strerror), DATA_ERROR) from None
+        text = _("cannot write {file}: {error}").format(file=path, error=file_reason(exc))
+        raise CliError(text, DATA_ERROR) from None

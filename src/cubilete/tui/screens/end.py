@@ -19,7 +19,7 @@ from cubilete import coach
 from cubilete.cli.render import end_line
 from cubilete.errors import CubileteError
 from cubilete.game import Game
-from cubilete.i18n import _, rules_title, translate_error
+from cubilete.i18n import _, file_reason, rules_title, translate_error
 from cubilete.tui.navigation import SETUP, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import SaveDialog
@@ -183,7 +183,7 @@ class EndScreen(Screen[None]):
         try:
             self.session.save_to(path)
         except (OSError, CubileteError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            reason = file_reason(exc)
             return _("Cannot save to {path}: {reason}").format(path=path, reason=reason)
         self.app.notify(_("Game record written to {path}").format(path=path))
         return None

@@ -23,7 +23,7 @@ from cubilete.bots import make_bot
 from cubilete.cli.narrate import describe_step
 from cubilete.cli.render import instant_win_box, start_lines
 from cubilete.errors import CubileteError
-from cubilete.i18n import _, explain_illegal, rules_title, servida_word
+from cubilete.i18n import _, explain_illegal, file_reason, rules_title, servida_word
 from cubilete.sheet import SlotState, SlotView, slot_views
 from cubilete.state import EndReason, GameState, Phase
 from cubilete.tui.navigation import END, go
@@ -252,7 +252,7 @@ class GameScreen(ChancesFeed):
             try:
                 session.apply(action)
             except OSError as exc:
-                self.say(_("The game could not be saved: {reason}").format(reason=exc.strerror or exc))
+                self.say(_("The game could not be saved: {reason}").format(reason=file_reason(exc)))
             self.log_step(action, before)
             self.held = set(game.state.turn.held)
             self.refresh_view()
@@ -270,7 +270,7 @@ class GameScreen(ChancesFeed):
         try:
             self.session.apply(action)
         except OSError as exc:
-            self.say(_("The game could not be saved: {reason}").format(reason=exc.strerror or exc))
+            self.say(_("The game could not be saved: {reason}").format(reason=file_reason(exc)))
         self.say("")
         self.log_step(action, before)
         self.query_one(CoachPanel).show_lines(_("Coach"), [])
@@ -510,7 +510,7 @@ class GameScreen(ChancesFeed):
         try:
             self.session.save_to(path)
         except (OSError, CubileteError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            reason = file_reason(exc)
             return _("Cannot save to {path}: {reason}").format(path=path, reason=reason)
         self.say(_("Saved in {path}; continue later with: cubilete play --resume {path}").format(path=path))
         return None
