@@ -101,3 +101,25 @@ def test_every_string_is_in_every_language(page: Page) -> None:
         "server-error",
     ]
     assert {f"err.{c}" for c in codes} <= keys["en"]
+
+
+def test_the_servers_refusals_of_a_new_table_are_shown_in_the_pages_language(page: Page) -> None:
+    # the messages as the server words them (web/api.py, web/solving.py, web/hub.py)
+    refusals = [
+        (429, "too many tables created from this address: try again in 12 s"),
+        (503, "the server is solving 5 other rule sets (solve_workers + solve_queue = 5); try again in a minute"),
+        (503, "the site has 400 tables in play, as many as it takes: try again later"),
+    ]
+    shown = page.evaluate(
+        """async (cases) => {
+            const m = await import('/static/i18n.js');
+            m.setLang('es');
+            return cases.map(([status, message]) => m.apiErrorText({ status, message }));
+        }""",
+        refusals,
+    )
+    assert shown == [
+        "Se crearon demasiadas mesas desde esta dirección: probá de nuevo en un rato.",
+        "El servidor está resolviendo otras reglas: probá de nuevo en un minuto.",
+        "El sitio tiene todas las mesas que admite: probá de nuevo más tarde.",
+    ]

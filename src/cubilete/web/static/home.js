@@ -143,7 +143,7 @@ export function mount(root) {
       if (!destroyed) navigate(made.url || `/t/${made.id}`);
     } catch (exc) {
       form.busy = false;
-      form.error = exc.message;
+      form.error = apiErrorText(exc); // in the page's language where it knows the refusal
       render();
     }
   }
