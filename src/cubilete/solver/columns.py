@@ -25,13 +25,20 @@ from cubilete.solver.cache import shared_solution
 from cubilete.solver.solve import Solution
 from cubilete.solver.space import SolverUnsupportedError
 
+COLUMN_MARK = "--column-"  # in the name of a column's rule set; a profile's name (a slug) never holds "--"
+
 
 def column_rules(rules: Rules) -> tuple[Rules, ...]:
     """One one-column rule set per column of the sheet (same boxes, dice and bonuses; that column's order)."""
     return tuple(
-        rules.replace(name=f"{rules.name}--column-{c + 1}", columns=(order,), rounds=None)
+        rules.replace(name=f"{rules.name}{COLUMN_MARK}{c + 1}", columns=(order,), rounds=None)
         for c, order in enumerate(rules.columns)
     )
+
+
+def is_column(rules: Rules) -> bool:
+    """True for a rule set made by :func:`column_rules` (one column of a larger sheet)."""
+    return COLUMN_MARK in rules.name
 
 
 def decomposes(rules: Rules) -> bool:

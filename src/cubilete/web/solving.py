@@ -23,7 +23,7 @@ from collections import OrderedDict
 from cubilete.rules import Rules
 from cubilete.rules.codec import rules_to_dict
 from cubilete.solver.cache import table_key, table_path
-from cubilete.solver.columns import column_rules, decomposes
+from cubilete.solver.columns import column_rules, decomposes, is_column
 from cubilete.solver.space import SolverUnsupportedError, check_solvable, solve_states
 from cubilete.solver.worker import MEMORY_ERROR, UNSUPPORTED
 from cubilete.web.settings import Settings
@@ -48,7 +48,6 @@ class SolverPool:
         self._failed: OrderedDict[str, str] = OrderedDict()
         self._processes: set[asyncio.subprocess.Process] = set()
         self._ready: set[Rules] = set()  # rule sets whose tables are on disk (ready() said None)
-        self._plain: set[str] = set()  # table keys of the columns of many-column sheets: no win tables needed
 
     def over_budget(self, rules: Rules) -> str | None:
         """Why the optimal bots and the coach cannot be exact on these rules here, or None if they can."""
@@ -66,7 +65,7 @@ class SolverPool:
         """True if the tables are on disk: the solver's, and the win tables where they fit."""
         if not table_path(rules).is_file():
             return False
-        if self._plain and table_key(rules) in self._plain:
+        if is_column(rules):  # a column of a many-column sheet: valued by its solver table alone
             return True
         try:
             check_tables(rules)
@@ -81,7 +80,6 @@ class SolverPool:
         coach value the rest of the sheet with them, and with a per-box estimate until they are ready."""
         if decomposes(rules):
             for column in column_rules(rules):
-                self._plain.add(table_key(column))  # valued from its solver table only: no win tables
                 try:
                     self.start(column)
                 except SolverBusy:  # an improvement, not a need: the per-box estimate plays meanwhile
@@ -137,7 +135,7 @@ class SolverPool:
 
     async def _run_worker(self, rules: Rules) -> str | None:
         s = self.settings
-        module = "cubilete.solver.worker" if table_key(rules) in self._plain else "cubilete.win.worker"
+        module = "cubilete.solver.worker" if is_column(rules) else "cubilete.win.worker"  # columns: no win tables
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", module,
             "--cpu-seconds", str(s.solve_cpu_seconds), "--memory-mb", str(s.solve_memory_mb),
