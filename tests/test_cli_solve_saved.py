@@ -81,6 +81,9 @@ def test_dask_local_cluster_writes_the_same_table(
         (["--rules", "maxi-yatzy", "--dask", "local:2"], "--dask is for solves with --cap"),
         (["--rules", "maxi-yatzy", "--cap", "1", "--dask", "local:0"], "N >= 1"),
         (["--rules", "maxi-yatzy", "--cap", "1", "--dask", "host:8786"], "tcp://HOST:PORT"),
+        # the two-player solver takes neither: refused at once, before minutes of solving
+        (["--rules", "generala", "--players", "2", "--dask", "local:1"], "--dask is for solves with --cap"),
+        (["--rules", "maxi-yatzy", "--players", "2", "--cap", "3"], "not for --players 2"),
     ],
 )
 def test_bad_dask_options_are_one_line_errors(

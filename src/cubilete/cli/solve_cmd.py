@@ -92,12 +92,14 @@ def obtain(rules: Rules, use_cache: bool, progress: Callable[[int, int], None] |
 def run(args: argparse.Namespace) -> int:
     """Print the optimal expected score; unsolvable rules end with one line and exit 1."""
     rules = rules_arg(args.rules)
+    if getattr(args, "dask", None) is not None and getattr(args, "cap", None) is None:
+        raise CliError(_("--dask is for solves with --cap (maxi-yatzy)"))
     if getattr(args, "players", 1) == 2:
+        if getattr(args, "cap", None) is not None:
+            raise CliError(_("--cap is for one player's saved throws (maxi-yatzy), not for --players 2"))
         from cubilete.cli.duel_cmd import run_duel
 
         return run_duel(rules, args)
-    if getattr(args, "dask", None) is not None and getattr(args, "cap", None) is None:
-        raise CliError(_("--dask is for solves with --cap (maxi-yatzy)"))
     if getattr(args, "cap", None) is not None:  # saved throws capped at K: certified bounds, layer by layer
         from cubilete.cli.solve_saved import run_saved
 
