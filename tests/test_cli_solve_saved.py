@@ -84,6 +84,7 @@ def test_dask_local_cluster_writes_the_same_table(
         # the two-player solver takes neither: refused at once, before minutes of solving
         (["--rules", "generala", "--players", "2", "--dask", "local:1"], "--dask is for solves with --cap"),
         (["--rules", "maxi-yatzy", "--players", "2", "--cap", "3"], "not for --players 2"),
+        (["--rules", "generala", "--bound", "upper"], "--bound is for solves with --cap"),
     ],
 )
 def test_bad_dask_options_are_one_line_errors(

@@ -70,7 +70,7 @@ def register(subparsers: Subcommands) -> None:
         "--resume", action="store_true", help=_("layered solves (maxi-yatzy-no-saved): go on from the last checkpoint")
     )
     p.add_argument("--cap", type=int, metavar="K", help=_("maxi-yatzy: saved throws capped at K, certified bounds"))
-    p.add_argument("--bound", choices=("lower", "upper", "both"), default="both", help=_("with --cap: which bound"))
+    p.add_argument("--bound", choices=("lower", "upper", "both"), help=_("with --cap: which bound (default both)"))
     p.add_argument("--dask", metavar="ADDRESS",
         help=_("with --cap: split each layer over a Dask cluster (tcp://HOST:PORT, or local:N processes; "
                "extra [dask]; the table's folder must be shared)"))  # fmt: skip
@@ -94,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_arg(args.rules)
     if getattr(args, "dask", None) is not None and getattr(args, "cap", None) is None:
         raise CliError(_("--dask is for solves with --cap (maxi-yatzy)"))
+    if getattr(args, "bound", None) is not None and getattr(args, "cap", None) is None:
+        raise CliError(_("--bound is for solves with --cap (maxi-yatzy)"))
     if getattr(args, "players", 1) == 2:
         if getattr(args, "cap", None) is not None:
             raise CliError(_("--cap is for one player's saved throws (maxi-yatzy), not for --players 2"))

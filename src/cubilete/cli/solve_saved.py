@@ -38,7 +38,7 @@ def run_saved(rules: Rules, args: argparse.Namespace) -> int:
         check_saved(rules, cap)
     except SolverUnsupportedError as exc:
         raise CliError(translate_error(str(exc)), USAGE_ERROR) from None
-    bounds: tuple[Bound, ...] = BOUNDS if args.bound == "both" else (args.bound,)
+    bounds: tuple[Bound, ...] = BOUNDS if args.bound in (None, "both") else (args.bound,)
     with contextlib.ExitStack() as stack:  # the cluster is started only if a bound has to be solved
         address = getattr(args, "dask", None)
         found = _solve(rules, cap, bounds, args, lambda: stack.enter_context(_cluster(address)) if address else None)
