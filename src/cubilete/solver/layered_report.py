@@ -174,6 +174,12 @@ SAVED = [
 ]
 
 
+def layered_names(presets: Sequence[Rules]) -> set[str]:
+    """The presets :func:`layered_section` reports: the layered ones and their saved-throws twins."""
+    layered = [r for r in presets if needs_layered(r)]
+    return {r.name for r in layered} | {s.name for r in layered if (s := saved_throws_preset(r)) is not None}
+
+
 def saved_throws_preset(rules: Rules) -> Rules | None:
     """The preset that is ``rules`` with saved throws (maxi-yatzy for maxi-yatzy-no-saved), if any."""
     if rules.carry_over_throws:
@@ -186,7 +192,6 @@ def saved_throws_preset(rules: Rules) -> Rules | None:
 class RecordedSolve:
     """What the run that built a saved-throws table measured (the table, 13.9 GB, is not in git)."""
 
-    name: str
     cap: int
     expected_score: float
     seconds: float
@@ -216,7 +221,7 @@ RECORDED_LAYERED = {
 # `cubilete solve --rules maxi-yatzy --cap 38 --bound lower --resume --json` on this project's 2-core machine
 RECORDED = {
     "maxi-yatzy": RecordedSolve(
-        "maxi-yatzy", 38, 496.63287353515625, 2936.0, 3648.0, 14_180_000_000,
+        38, 496.63287353515625, 2936.0, 3648.0, 14_180_000_000,
         "776dc183d9a1a26175f02840157184889693507a3cc2429f27beb30194a5bc27", "1 December 2026",
     )
 }
@@ -239,7 +244,7 @@ def saved_lines(saved: Rules, without: float) -> list[str]:
     rec = RECORDED.get(saved.name)
     if table is not None:
         rec = RecordedSolve(
-            saved.name, table.cap, table.expected_score, table.seconds, table.cpu_seconds, table.peak_rss,
+            table.cap, table.expected_score, table.seconds, table.cpu_seconds, table.peak_rss,
             table.sha256, "here",
         )
     if rec is None:

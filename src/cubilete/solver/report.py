@@ -16,8 +16,7 @@ from multiprocessing import get_context
 from cubilete.rules import Rules, scoring
 from cubilete.solver.advisor import advise
 from cubilete.solver.cache import load_or_solve, values_digest
-from cubilete.solver.layered import needs_layered
-from cubilete.solver.layered_report import layered_section, saved_throws_preset
+from cubilete.solver.layered_report import layered_names, layered_section
 from cubilete.solver.solve import Solution
 from cubilete.solver.space import SolverUnsupportedError, check_solvable
 
@@ -174,9 +173,7 @@ def build_reports(presets: Sequence[Rules], games: int, seed: str, workers: int 
 def unsolved_reasons(presets: Sequence[Rules]) -> list[tuple[str, str]]:
     """(name, reason) for each rule set the solver does not handle exactly."""
     out = []
-    layered = [r for r in presets if needs_layered(r)]
-    # a layered preset and its saved-throws twin are listed in the layered solver's own section
-    listed = {r.name for r in layered} | {s.name for r in layered if (s := saved_throws_preset(r)) is not None}
+    listed = layered_names(presets)  # in the layered solver's own section
     for rules in presets:
         if rules.name in listed:
             continue
@@ -315,7 +312,6 @@ def _anchor(report: PresetReport) -> str:
 def write_report(presets: Sequence[Rules], games: int, seed: str, workers: int = 2) -> str:
     """The document for ``presets``: the solvable ones are reported, the others listed with the reason."""
     unsolved = unsolved_reasons(presets)
-    skip = {name for name, _ in unsolved} | {r.name for r in presets if needs_layered(r)}
-    skip |= {s.name for r in presets if needs_layered(r) and (s := saved_throws_preset(r)) is not None}
+    skip = {name for name, _ in unsolved} | layered_names(presets)
     reports = build_reports([r for r in presets if r.name not in skip], games, seed, workers)
     return render(reports, unsolved, games, seed, layered_section(presets))
