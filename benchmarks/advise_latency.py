@@ -39,10 +39,10 @@ from functools import cache
 import numba
 from _peer import Peer, cores, median, ms
 
-from cubilete import coach
-from cubilete.bots.optimal import _OPTIONS, OptimalBot
-from cubilete.game import Game
-from cubilete.rules import Rules, find_rules, scoring
+from cubilete.engine.game import Game
+from cubilete.engine.rules import Rules, find_rules, scoring
+from cubilete.play import coach
+from cubilete.play.bots.optimal import _OPTIONS, OptimalBot
 from cubilete.solver.advisor import _query, advise, option_table
 from cubilete.solver.cache import load_or_solve
 from cubilete.solver.solve import Solution

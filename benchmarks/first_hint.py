@@ -37,8 +37,9 @@ from cubilete.solver.firstrun import COMPILE
 ROOT = Path(__file__).resolve().parents[1]
 ADVISE = [sys.executable, "-m", "cubilete", "advise", "--dice", "1", "1", "3", "4", "5", "--throw", "2", "--top", "1"]
 COACH = r"""
-from cubilete import Game, coach, find_rules
-from cubilete.actions import Roll
+from cubilete import Game, find_rules
+from cubilete.play import coach
+from cubilete.engine.actions import Roll
 rules = find_rules("generala")
 game = Game(rules, ["Ana"], seed=1)
 coach.solution_for(rules)  # the setup screen prepares the solver

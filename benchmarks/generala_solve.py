@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numba
 from _peer import Peer, cores, median
 
-from cubilete.rules import find_rules
+from cubilete.engine.rules import find_rules
 from cubilete.solver import solve
 
 

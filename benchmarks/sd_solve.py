@@ -15,7 +15,7 @@ import time
 import numba
 from _peer import cores, median
 
-from cubilete.rules import find_rules
+from cubilete.engine.rules import find_rules
 from cubilete.solver.solve import solve
 
 

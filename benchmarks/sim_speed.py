@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/sim_speed.py [--engine-games 200] [--compiled-games 200000] [--workers 2]
 
 Two cases: heads-up Generala, optimal against optimal, paired (goal >= 10,000 games/s on 2 cores), and
-Yahtzee, the optimal bot alone (goal >= 2,000 games/s). Each side is ``cubilete.sim.simulate`` with the same
+Yahtzee, the optimal bot alone (goal >= 2,000 games/s). Each side is ``cubilete.simulate.pool.simulate`` with the same
 workers (processes for the engine, numba threads for the compiled path); a paired deal counts as two games.
 A warm-up run of each side (numba compilation, the solved tables) is not timed. Runs alternate engine,
 compiled, engine, compiled so that a change in the machine's load hits both alike; medians are printed,
@@ -17,8 +17,8 @@ import os
 import statistics
 import time
 
-from cubilete.rules import find_rules
-from cubilete.sim import Mode, simulate
+from cubilete.engine.rules import find_rules
+from cubilete.simulate.pool import Mode, simulate
 
 CASES: list[tuple[str, list[str], Mode, int]] = [
     ("generala", ["optimal", "optimal"], "paired", 2),  # games per deal

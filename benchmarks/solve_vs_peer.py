@@ -18,7 +18,7 @@ import time
 import numba
 from _peer import Peer, cores, median
 
-from cubilete.rules import find_rules
+from cubilete.engine.rules import find_rules
 from cubilete.solver import solve
 
 # (our preset, the peer's variant): the same rules on both sides.

@@ -13,10 +13,10 @@ import math
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 
-import cubilete.bots.approx as approx
-from cubilete.bots import make_bot
-from cubilete.game import Game
-from cubilete.rules import find_rules
+import cubilete.play.bots.approx as approx
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
+from cubilete.play.bots import make_bot
 
 
 def play(args: tuple[str, str, int, bool]) -> int:

@@ -62,8 +62,8 @@ def _new_catalog(locale: str | None = None) -> Catalog:
 
 def _preset_messages() -> Iterator[tuple[str, str]]:
     """(context, message) for every preset's box names, title, description and word for a first-throw hand."""
+    from cubilete.engine.rules import all_presets
     from cubilete.i18n import BOX_CONTEXT, DESCRIPTION_CONTEXT, FIRST_THROW_CONTEXT, RULES_CONTEXT
-    from cubilete.rules import all_presets
 
     for rules in all_presets():
         yield RULES_CONTEXT, rules.title
@@ -91,7 +91,7 @@ def extract_catalog() -> Catalog:
         # file names only: line numbers would churn the catalogs at every edit
         catalog.add(message, locations=[(where, 0)], auto_comments=comments, context=context)
     for context, message in _preset_messages():
-        catalog.add(message, locations=[("cubilete/rules/presets.py", 0)], context=context)
+        catalog.add(message, locations=[("cubilete/engine/rules/presets.py", 0)], context=context)
     return catalog
 
 

@@ -22,10 +22,10 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from cubilete.rules import find_rules
-from cubilete.solver.layered import BLOCK, layers
-from cubilete.solver.maxi_cluster import cluster
-from cubilete.solver.maxi_saved import _read_progress, _solve_masks, _tables, solve_saved, useful_cap
+from cubilete.engine.rules import find_rules
+from cubilete.solver.maxi.cluster import cluster
+from cubilete.solver.maxi.layered import BLOCK, layers
+from cubilete.solver.maxi.saved import _read_progress, _solve_masks, _tables, solve_saved, useful_cap
 
 
 def _worker_peak_rss() -> int:

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from cubilete.rules import find_rules
-from cubilete.rules.model import Rules
-from cubilete.solver.maxi_saved import SOME_PRICES, estimate_saved, solve_saved, useful_cap
+from cubilete.engine.rules import find_rules
+from cubilete.engine.rules.model import Rules
+from cubilete.solver.maxi.saved import SOME_PRICES, estimate_saved, solve_saved, useful_cap
 
 BOXES = "1,2,3,three-pairs,four-kind,full-straight,chance,maxi-yatzy"
 

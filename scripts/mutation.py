@@ -2,7 +2,7 @@
 
     python scripts/mutation.py                      # every mutant of the core modules (long on 2 cores)
     python scripts/mutation.py --sample 300         # a reproducible random sample of the mutants
-    python scripts/mutation.py src/cubilete/fairness.py --list   # show the mutants, run nothing
+    python scripts/mutation.py src/cubilete/engine/fairness.py --list   # show the mutants, run nothing
     nice python scripts/mutation.py --sample 150 --shard 1/2 > m1.log &   # two processes side by side,
     nice python scripts/mutation.py --sample 150 --shard 2/2 > m2.log &   # then the figures of both:
     python scripts/mutation.py --sample 150 --resume m1.log --resume m2.log
@@ -56,7 +56,7 @@ _RULES = [
     "tests/test_i18n.py",
 ]
 TESTS: dict[str, list[str]] = {
-    "src/cubilete/rules/scoring.py": [
+    "src/cubilete/engine/rules/scoring.py": [
         "tests/test_core_edges.py",
         "tests/test_game_rules.py",
         "tests/test_rules_model.py",
@@ -66,17 +66,19 @@ TESTS: dict[str, list[str]] = {
         "tests/test_scorekeeper.py",
         "tests/test_notation.py",
     ],
-    "src/cubilete/rules/model.py": _RULES,
-    "src/cubilete/rules/presets.py": _RULES,
-    "src/cubilete/rules/codec.py": _RULES,
-    "src/cubilete/rules/profile.py": ["tests/test_profile.py", "tests/test_core_edges.py", "tests/test_rules_model.py"],
-    "src/cubilete/rules/describe.py": [
+    "src/cubilete/engine/rules/model.py": _RULES,
+    "src/cubilete/engine/rules/presets.py": _RULES,
+    "src/cubilete/engine/rules/codec.py": _RULES,
+    "src/cubilete/engine/rules/profile.py": [
+        "tests/test_profile.py", "tests/test_core_edges.py", "tests/test_rules_model.py"
+    ],
+    "src/cubilete/engine/rules/describe.py": [
         "tests/test_core_edges.py",
         "tests/test_cli_rules.py",
         "tests/test_rules_model.py",
         "tests/test_i18n.py",
     ],
-    "src/cubilete/game.py": [
+    "src/cubilete/engine/game.py": [
         "tests/test_game.py",
         "tests/test_core_edges.py",
         "tests/test_game_rules.py",
@@ -84,13 +86,13 @@ TESTS: dict[str, list[str]] = {
         "tests/test_golden.py",
         "tests/test_properties.py",
     ],
-    "src/cubilete/record.py": [
+    "src/cubilete/engine/record.py": [
         "tests/test_record.py",
         "tests/test_core_edges.py",
         "tests/test_cli_replay.py",
         "tests/test_fairness.py",
     ],
-    "src/cubilete/fairness.py": ["tests/test_fairness.py", "tests/web/test_verify_cmd.py"],
+    "src/cubilete/engine/fairness.py": ["tests/test_fairness.py", "tests/web/test_verify_cmd.py"],
 }
 
 _COMPARE: dict[type[ast.cmpop], type[ast.cmpop]] = {

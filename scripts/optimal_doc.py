@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from cubilete.rules import all_presets, find_rules
+from cubilete.engine.rules import all_presets, find_rules
 from cubilete.solver.report import write_report
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ import os
 import time
 from pathlib import Path
 
-from cubilete.rules import find_rules
+from cubilete.engine.rules import find_rules
 from cubilete.solver.advisor import sheet_state
 from cubilete.solver.cache import shared_solution
 from cubilete.win.forward import points_to_come

@@ -1,4 +1,4 @@
-"""The win bot against the expected-score optimum, compiled (:mod:`cubilete.fastsim.win`): writes the block
+"""The win bot against the expected-score optimum, compiled (:mod:`cubilete.simulate.fastsim.win`): writes the block
 between ``<!-- winbot:begin -->`` and ``<!-- winbot:end -->`` of docs/WINNING.md.
 
     PYTHONPATH=src nice -n 10 python scripts/win_study.py                           # 200,000 deals a study
@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from cubilete import fastsim
-from cubilete.fastsim.win import play_win
-from cubilete.rules import find_rules, load_rules
-from cubilete.rules.model import Rules
+from cubilete.engine.rules import find_rules, load_rules
+from cubilete.engine.rules.model import Rules
+from cubilete.simulate import fastsim
+from cubilete.simulate.fastsim.win import play_win
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "WINNING.md"
@@ -260,12 +260,12 @@ def examples(seed: str, deals: int, wanted: int = 2, budget: float = 60.0) -> li
     """Departures from the points choice in the last turns (the clearest to follow), found by replaying the
     study's first deals through the engine with the Python win bot (the compiled bot's moves): the ``wanted``
     that gain the most probability of winning among those found within ``budget`` CPU seconds."""
-    from cubilete.bots import make_bot
-    from cubilete.bots.base import in_play
-    from cubilete.bots.optimal import optimal_options
-    from cubilete.fastsim.dice import CounterDice, seed_key
-    from cubilete.game import Game
-    from cubilete.rules import scoring
+    from cubilete.engine.game import Game
+    from cubilete.engine.rules import scoring
+    from cubilete.play.bots import make_bot
+    from cubilete.play.bots.base import in_play
+    from cubilete.play.bots.optimal import optimal_options
+    from cubilete.simulate.fastsim.dice import CounterDice, seed_key
 
     rules = find_rules("generala")
     key = seed_key(seed)
@@ -337,7 +337,7 @@ def block(results: dict[str, Any]) -> str:
     lines = [
         "### The win bot over many games (compiled)",
         "",
-        "Written by `scripts/win_study.py`: the compiled win bot (`cubilete.fastsim.win`, the same moves as "
+        "Written by `scripts/win_study.py`: the compiled win bot (`cubilete.simulate.fastsim.win`, the same moves as "
         "`bot:win`: `tests/test_fastsim_win.py` replays compiled deals through `Game` with the Python bot) "
         "against the optimal bot. Paired deals: each deal is played once with the win bot in each seat, the "
         "optimal bot in the others, on the same counter-based dice; a deal's value is the win bot's mean share "
@@ -437,8 +437,8 @@ def write(text: str) -> None:
 
 def engine_main(args: argparse.Namespace) -> None:
     """The engine study with the Python win bot (seeds ``win-study:N``), one line a deal to ``--out``."""
-    from cubilete.bots import make_bot
-    from cubilete.game import Game
+    from cubilete.engine.game import Game
+    from cubilete.play.bots import make_bot
 
     rules = find_rules(args.rules)
     out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115

@@ -27,9 +27,9 @@ import numpy as np
 from cubilete.duel import cache, kernels
 from cubilete.duel.solve import duel_tables
 from cubilete.duel.space import F64_CELLS, MAX_CELLS, MAX_WORK_BYTES, build_joint, table_bytes
-from cubilete.rules import all_presets, find_rules, load_rules
-from cubilete.rules.model import Rules
-from cubilete.sim import simulate
+from cubilete.engine.rules import all_presets, find_rules, load_rules
+from cubilete.engine.rules.model import Rules
+from cubilete.simulate.pool import simulate
 from cubilete.solver.space import SolverUnsupportedError
 from cubilete.solver.tables import kernel_tables
 

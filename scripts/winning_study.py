@@ -5,7 +5,7 @@
     PYTHONPATH=src python scripts/winning_study.py --win-deals FILE         # add the win bot's paired deals
     PYTHONPATH=src python scripts/winning_study.py --exact-only --exact-check 50000   # only exact vs optimal
 
-Compiled studies (:mod:`cubilete.fastsim`, the optimal bot in every seat): the advantage of the seat
+Compiled studies (:mod:`cubilete.simulate.fastsim`, the optimal bot in every seat): the advantage of the seat
 that starts, heads-up and at 3 and 4 players, in Generala and a few other presets. The win bot is
 Python (about 2.5 ms a decision): its paired deals are played by ``scripts/win_study.py --out FILE``
 (the engine, seeds ``win-study:N``) and read from that file here. Exact against optimal uses the
@@ -26,9 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
-from cubilete import fastsim
-from cubilete.rules import find_rules
-from cubilete.sim import Z95, wilson
+from cubilete.engine.rules import find_rules
+from cubilete.simulate import fastsim
+from cubilete.simulate.pool import Z95, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "WINNING.md"
@@ -137,7 +137,7 @@ def win_bot_lines(path: Path | None) -> list[str]:
 
 def duel_rules() -> list[object]:
     """The rule sets of the exact-bot study: the pocket Generala, and full Generala once its table is cached."""
-    from cubilete.rules import load_rules
+    from cubilete.engine.rules import load_rules
 
     return [load_rules(str(ROOT / "examples" / "house-rules" / "generala-mini-duel.toml")), find_rules("generala")]
 
@@ -145,8 +145,8 @@ def duel_rules() -> list[object]:
 def duel_study(games: int, check_games: int = 0) -> list[str]:
     """Exact against optimal, compiled and paired, on the rule sets with a two-player table; with
     ``check_games``, exact against exact too (the first player's share against the table's value)."""
-    from cubilete.bots.exact import duel_for
-    from cubilete.rules.model import Rules
+    from cubilete.engine.rules.model import Rules
+    from cubilete.play.bots.exact import duel_for
 
     lines = [
         EXACT_BEGIN,
@@ -249,14 +249,16 @@ def section(games: int, win_deals: Path | None, check_games: int = 0) -> str:
     lines = [
         "## Who wins: measured over many games",
         "",
-        f"Written by `scripts/winning_study.py` (compiled simulation, `cubilete.fastsim`; {games:,} games a row). "
+        f"Written by `scripts/winning_study.py` (compiled simulation, `cubilete.simulate.fastsim`; "
+        f"{games:,} games a row). "
         "Every seat plays the **optimal** (expected-points) bot. The dice are the compiled simulation's "
         "counter-based dice, so a seed replays the same games anywhere (the SHA-256 covers every game's scores "
         "and winners); a shared win is split between the winners.",
         "",
         "### The compiled simulation",
         "",
-        "`cubilete.fastsim` plays whole games of the table-driven bots in numba, many deals at once over every "
+        "`cubilete.simulate.fastsim` plays whole games of the table-driven bots in numba, many deals at once "
+        "over every "
         "core: the `optimal` bot (the solver's table; its choice is the advisor's first option, same values, same "
         "order of ties) and the `exact` bot heads-up where a two-player table exists. The flow is the engine's: "
         "start throws, turn order, the instant win on a first throw (tie-break turns too), tie-break rounds or a "

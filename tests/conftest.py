@@ -10,8 +10,8 @@ import pytest
 from tests.caches import cache_dir
 
 from cubilete import Game, Roll, Rules, Score, ScriptedDice, Stand, find_rules
-from cubilete.rules import Start
-from cubilete.state import GameState
+from cubilete.engine.rules import Start
+from cubilete.engine.state import GameState
 
 # the tests run the compiled kernels, as before a first run; tests/solver/test_firstrun.py checks the numpy
 # first-run path (no compiling) on its own, and no test starts the background compile

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from cubilete.actions import Roll, Score
-from cubilete.game import Game
-from cubilete.rules import Rules
-from cubilete.rules.profile import rules_from_toml
+from cubilete.engine.actions import Roll, Score
+from cubilete.engine.game import Game
+from cubilete.engine.rules import Rules
+from cubilete.engine.rules.profile import rules_from_toml
 
 
 def big_profile(columns: int, boxes: int = 120) -> Rules:

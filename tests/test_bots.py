@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from cubilete.actions import Roll, Score, Stand
-from cubilete.bots import RandomBot, Strategy, UnknownBotError, is_bot_spec, make_bot
-from cubilete.dice import ScriptedDice
-from cubilete.game import Game
-from cubilete.rules import find_rules, preset_names
-from cubilete.state import Phase
+from cubilete.engine.actions import Roll, Score, Stand
+from cubilete.engine.dice import ScriptedDice
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules, preset_names
+from cubilete.engine.state import Phase
+from cubilete.play.bots import RandomBot, Strategy, UnknownBotError, is_bot_spec, make_bot
 
 
 def play_out(game: Game, bots: list[Strategy]) -> None:

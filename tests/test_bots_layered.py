@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cubilete.actions import Roll
-from cubilete.bots import OptimalBot, optimal_options
-from cubilete.bots.base import action_for
-from cubilete.bots.optimal import layered_analysis, layered_for
-from cubilete.game import Game
-from cubilete.rules import Rules, find_rules
-from cubilete.solver.layered import solve_layered
+from cubilete.engine.actions import Roll
+from cubilete.engine.game import Game
+from cubilete.engine.rules import Rules, find_rules
+from cubilete.play.bots import OptimalBot, optimal_options
+from cubilete.play.bots.base import action_for
+from cubilete.play.bots.optimal import layered_analysis, layered_for
+from cubilete.solver.maxi.layered import solve_layered
 
 MAXI = find_rules("maxi-yatzy-no-saved")
 

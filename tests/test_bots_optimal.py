@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from cubilete.actions import Roll, Score, Stand
-from cubilete.bots import LevelBot, LookaheadBot, OptimalBot, Slips, action_loss, make_bot, solution_for
-from cubilete.bots.levels import LEVEL_SLIPS
-from cubilete.dice import ScriptedDice
-from cubilete.game import Game, tiebreak_value
-from cubilete.rules import Rules, find_rules
-from cubilete.rules.model import Start
+from cubilete.engine.actions import Roll, Score, Stand
+from cubilete.engine.dice import ScriptedDice
+from cubilete.engine.game import Game, tiebreak_value
+from cubilete.engine.rules import Rules, find_rules
+from cubilete.engine.rules.model import Start
+from cubilete.engine.state import Phase
+from cubilete.play.bots import LevelBot, LookaheadBot, OptimalBot, Slips, action_loss, make_bot, solution_for
+from cubilete.play.bots.levels import LEVEL_SLIPS
 from cubilete.solver.advisor import advise
-from cubilete.state import Phase
 
 pytestmark = pytest.mark.usefixtures("bots_solver_cache")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from cubilete.bots import BOT_LEVELS, Strategy, make_bot
-from cubilete.game import Game
-from cubilete.rules import find_rules, preset_names
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules, preset_names
+from cubilete.play.bots import BOT_LEVELS, Strategy, make_bot
 from cubilete.solver import SolverUnsupportedError, check_solvable
 
 # Quick runs use presets that cover every rule feature (locked holds, fixed order, em baixo,
@@ -118,7 +118,7 @@ def test_choice_is_the_same_after_undo(level: str) -> None:
 
 
 def test_play_seats_any_level() -> None:
-    from cubilete.cli.players import parse_players, seat_bots
+    from cubilete.present.players import parse_players, seat_bots
 
     names = parse_players("Ana,bot:optimal,bot:casual,bot:heuristic,bot:optimal")
     assert names == ["Ana", "bot:optimal", "bot:casual", "bot:heuristic", "bot:optimal-2"]

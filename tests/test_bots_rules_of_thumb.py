@@ -7,20 +7,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cubilete.actions import Roll, Score
-from cubilete.bots import GreedyBot, HeuristicBot, UnknownBotError, keep_positions, make_bot
-from cubilete.bots.approx import sub_keeps
-from cubilete.bots.levels import softmax_pick
-from cubilete.bots.patterns import target, usable_maxima
-from cubilete.dice import ScriptedDice
-from cubilete.errors import IllegalActionError
-from cubilete.game import Game
-from cubilete.rules import Rules, find_rules
-from cubilete.rules.model import Start
+from cubilete.engine.actions import Roll, Score
+from cubilete.engine.dice import ScriptedDice
+from cubilete.engine.errors import IllegalActionError
+from cubilete.engine.game import Game
+from cubilete.engine.rules import Rules, find_rules
+from cubilete.engine.rules.model import Start
+from cubilete.play.bots import GreedyBot, HeuristicBot, UnknownBotError, keep_positions, make_bot
+from cubilete.play.bots.approx import sub_keeps
+from cubilete.play.bots.levels import softmax_pick
+from cubilete.play.bots.patterns import target, usable_maxima
 from cubilete.solver.advisor import Option
+from cubilete.solver.approx.estimate import slot_estimates, upper_bonus_share
+from cubilete.solver.approx.turn_search import hand_values, keep_values
 from cubilete.solver.combinatorics import dice_tables
-from cubilete.solver.estimate import slot_estimates, upper_bonus_share
-from cubilete.solver.turn_search import hand_values, keep_values
 
 
 def scripted(rules: Rules, throws: list[list[int]]) -> Game:

@@ -13,14 +13,14 @@ from tests.caches import cache_dir
 from tests.solver.test_maxi_saved import THREE, oracle
 from tests.solver.test_saved_advice import best_by_throws_left, oracle_options
 
-from cubilete.actions import Roll
-from cubilete.bots import OptimalBot, action_loss, optimal_options
-from cubilete.bots.base import in_play
-from cubilete.bots.optimal import saved_for
-from cubilete.game import Game
-from cubilete.rules import scoring
-from cubilete.sim import simulate
-from cubilete.solver.maxi_saved import SavedSolution, default_dir, solve_saved, useful_cap
+from cubilete.engine.actions import Roll
+from cubilete.engine.game import Game
+from cubilete.engine.rules import scoring
+from cubilete.play.bots import OptimalBot, action_loss, optimal_options
+from cubilete.play.bots.base import in_play
+from cubilete.play.bots.optimal import saved_for
+from cubilete.simulate.pool import simulate
+from cubilete.solver.maxi.saved import SavedSolution, default_dir, solve_saved, useful_cap
 
 FLOAT32 = 1e-4
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cubilete.actions import Roll
-from cubilete.bots.approx import approx_options
 from cubilete.cli import main
-from cubilete.game import Game
-from cubilete.rules import find_rules
+from cubilete.engine.actions import Roll
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
+from cubilete.play.bots.approx import approx_options
 from cubilete.solver.advisor import advise
 from cubilete.solver.cache import load_or_solve
 

@@ -13,9 +13,9 @@ from tests.solver.test_maxi_saved import THREE, oracle
 from tests.solver.test_saved_advice import best_by_throws_left, oracle_options
 
 from cubilete.cli import main
-from cubilete.rules import load_rules
+from cubilete.engine.rules import load_rules
 from cubilete.solver.cache import table_key
-from cubilete.solver.maxi_saved import default_dir, solve_saved, useful_cap
+from cubilete.solver.maxi.saved import default_dir, solve_saved, useful_cap
 
 PROFILE = """\
 base = "maxi-yatzy"

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from cubilete import record
-from cubilete.actions import Roll
 from cubilete.cli import main
 from cubilete.cli.play_line import LineSession
-from cubilete.dice import ScriptedDice
-from cubilete.game import Game
-from cubilete.rules import Rules, find_rules, preset_names
+from cubilete.engine import record
+from cubilete.engine.actions import Roll
+from cubilete.engine.dice import ScriptedDice
+from cubilete.engine.game import Game
+from cubilete.engine.rules import Rules, find_rules, preset_names
 
 
 def universal_script(rules: Rules, extra_blocks: int = 10) -> str:

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from cubilete import Game, find_rules
-from cubilete.actions import Roll, Score
-from cubilete.bots import BOT_LEVELS
 from cubilete.cli import main
 from cubilete.cli.line_commands import parse_positions
-from cubilete.dice import parse_dice
-from cubilete.errors import NotationError, RulesError
-from cubilete.rules import rules_from_toml, rules_to_dict
+from cubilete.engine.actions import Roll, Score
+from cubilete.engine.dice import parse_dice
+from cubilete.engine.errors import NotationError, RulesError
+from cubilete.engine.rules import rules_from_toml, rules_to_dict
+from cubilete.play.bots import BOT_LEVELS
 from cubilete.store.stats import StatsDB
 
 # Profiles with one mistake each (written to tmp/NAME.toml).

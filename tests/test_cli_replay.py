@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cubilete import record
 from cubilete.cli import main
-from cubilete.rules import find_rules
+from cubilete.engine import record
+from cubilete.engine.rules import find_rules
 
 
 def script(turns: int) -> list[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cubilete.cli import main
-from cubilete.rules import find_rules, preset_names
+from cubilete.engine.rules import find_rules, preset_names
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cubilete.cli import main
-from cubilete.rules import find_rules
+from cubilete.engine.rules import find_rules
 from cubilete.solver import solve
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from cubilete.cli import main
-from cubilete.rules import find_rules
-from cubilete.solver.layered import default_dir, partial_run, solve_layered
+from cubilete.engine.rules import find_rules
+from cubilete.solver.maxi.layered import default_dir, partial_run, solve_layered
 
 
 def test_an_unfinished_run_needs_resume_or_no_cache(

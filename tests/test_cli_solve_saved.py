@@ -22,7 +22,7 @@ KEEP = ("2", "full-straight", "maxi-yatzy")
 
 
 def profile(tmp_path: Path) -> Path:
-    from cubilete.rules import find_rules
+    from cubilete.engine.rules import find_rules
 
     boxes = ", ".join(f'"{b}"' for b in find_rules("maxi-yatzy").box_ids if b not in KEEP)
     path = tmp_path / "pocket.toml"

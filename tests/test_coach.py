@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING
 import pytest
 
 from cubilete import Game, IllegalActionError, Roll, Score, Stand, find_rules
-from cubilete.actions import Action
-from cubilete.bots import make_bot
-from cubilete.coach import Advice, action_loss, hint, is_bot_name, keep_positions, review
-from cubilete.errors import CubileteError
+from cubilete.engine.actions import Action
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.record import dumps, loads
+from cubilete.engine.rules import scoring
+from cubilete.engine.state import Phase
 from cubilete.i18n import set_language
-from cubilete.record import dumps, loads
-from cubilete.rules import scoring
-from cubilete.state import Phase
+from cubilete.play.bots import make_bot
+from cubilete.play.coach import Advice, action_loss, hint, is_bot_name, keep_positions, review
 
 if TYPE_CHECKING:
     from tests.conftest import MakeTable, Table

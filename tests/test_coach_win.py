@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from tests.win.test_play import ALL_BUT_POKER, CHASE, position
 
-from cubilete.actions import Score
-from cubilete.coach_win import two_ways, two_ways_lines
-from cubilete.game import Game
-from cubilete.rules import find_rules
+from cubilete.engine.actions import Score
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
+from cubilete.play.coach_win import two_ways, two_ways_lines
 
 
 def chase_game() -> Game:
@@ -39,7 +39,7 @@ def test_behind_the_coach_says_to_win_differs_from_points_and_why() -> None:
 
 def test_when_points_also_win_best_the_coach_says_so() -> None:
     game = Game(find_rules("generala"), ["Ana", "Beto"], seed=3)
-    from cubilete.actions import Roll
+    from cubilete.engine.actions import Roll
 
     game.apply(Roll())
     both = two_ways(game)
@@ -51,7 +51,7 @@ def test_when_points_also_win_best_the_coach_says_so() -> None:
 
 
 def test_alone_or_without_win_tables_there_is_no_second_advice() -> None:
-    from cubilete.actions import Roll
+    from cubilete.engine.actions import Roll
 
     alone = Game(find_rules("generala"), ["Ana"], seed=3)
     alone.apply(Roll())

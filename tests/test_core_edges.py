@@ -9,16 +9,16 @@ from typing import Any
 import pytest
 
 from cubilete import Game, RecordError, Roll, find_rules
-from cubilete.errors import RulesError
-from cubilete.game import MAX_TIEBREAK_ROUNDS
-from cubilete.record import loads
-from cubilete.rules.codec import LARGEST, box_from_dict, box_to_dict
-from cubilete.rules.describe import box_rule, rules_summary
-from cubilete.rules.model import Box, Kind, Points, Start
-from cubilete.rules.presets import UnknownRulesError
-from cubilete.rules.profile import load_rules, rules_from_toml
-from cubilete.rules.scoring import all_equal, base_points, upper_bonus
-from cubilete.state import EndReason, Phase
+from cubilete.engine.errors import RulesError
+from cubilete.engine.game import MAX_TIEBREAK_ROUNDS
+from cubilete.engine.record import loads
+from cubilete.engine.rules.codec import LARGEST, box_from_dict, box_to_dict
+from cubilete.engine.rules.describe import box_rule, rules_summary
+from cubilete.engine.rules.model import Box, Kind, Points, Start
+from cubilete.engine.rules.presets import UnknownRulesError
+from cubilete.engine.rules.profile import load_rules, rules_from_toml
+from cubilete.engine.rules.scoring import all_equal, base_points, upper_bonus
+from cubilete.engine.state import EndReason, Phase
 
 POKER = {"id": "poker", "name": "Póker", "kind": "groups", "groups": [4], "value": 40}
 

@@ -1,4 +1,4 @@
-"""cubilete.fairness without the web: the whole commitment is compared, a record's seed, commitment
+"""cubilete.engine.fairness without the web: the whole commitment is compared, a record's seed, commitment
 and replay are all checked, and a report cannot be altered once made."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from cubilete import Game, RecordError, find_rules
-from cubilete.fairness import FairnessReport, commitment, verify_record, verify_throws
-from cubilete.record import to_record
+from cubilete.engine.fairness import FairnessReport, commitment, verify_record, verify_throws
+from cubilete.engine.record import to_record
 
 SEED = "semilla-de-prueba"
 # FIPS 180-2's test vector, SHA-256("abc"): the commitment scheme is SHA-256 of the seed's UTF-8, in hex

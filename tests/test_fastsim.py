@@ -10,16 +10,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cubilete import fastsim
-from cubilete.actions import Score, Stand
-from cubilete.bots import make_bot
-from cubilete.fastsim import kernels as K
-from cubilete.fastsim.dice import CounterDice, die, seed_key
-from cubilete.game import Game
-from cubilete.rules import find_rules, load_rules
-from cubilete.rules.model import Direction, Rules, Start, TieBreak
+from cubilete.engine.actions import Score, Stand
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules, load_rules
+from cubilete.engine.rules.model import Direction, Rules, Start, TieBreak
+from cubilete.engine.state import EndReason
+from cubilete.play.bots import make_bot
+from cubilete.simulate import fastsim
+from cubilete.simulate.fastsim import kernels as K
+from cubilete.simulate.fastsim.dice import CounterDice, die, seed_key
 from cubilete.solver.combinatorics import dice_tables
-from cubilete.state import EndReason
 
 REASONS = {EndReason.POINTS: K.POINTS, EndReason.INSTANT_WIN: K.INSTANT, EndReason.TIE_BREAK: K.TIEBREAK,
            EndReason.SHARED: K.SHARED}  # fmt: skip
@@ -189,7 +189,7 @@ def test_first_player_share_agrees_with_the_engine() -> None:
 
 def test_simulate_uses_the_compiled_path_for_optimal_bots(capsys: pytest.CaptureFixture[str]) -> None:
     from cubilete.cli import main
-    from cubilete.sim import simulate
+    from cubilete.simulate.pool import simulate
 
     rules = find_rules("generala")
     result = simulate(rules, ["optimal", "optimal"], games=400, seed="cli", workers=2, mode="paired")

@@ -1,5 +1,5 @@
 """The compiled exact bot values one lead per turn (the lead on the table, clamped into its row's window)
-and still plays the Python exact bot's moves (:mod:`cubilete.bots.exact`, which values the whole window):
+and still plays the Python exact bot's moves (:mod:`cubilete.play.bots.exact`, which values the whole window):
 compiled deals replayed through :class:`Game` with the same dice give the same moves, scores and winners,
 turns whose lead lies outside the row's window included."""
 
@@ -14,16 +14,16 @@ import pytest
 from tests.caches import cache_dir
 from tests.test_fastsim import REASONS, picks
 
-from cubilete import fastsim
-from cubilete.actions import Score, Stand
-from cubilete.bots import make_bot
-from cubilete.bots.exact import duel_for
 from cubilete.duel.advisor import sheet_number
-from cubilete.fastsim import kernels as K
-from cubilete.fastsim.dice import CounterDice
-from cubilete.game import Game
-from cubilete.rules import find_rules, scoring
-from cubilete.rules.model import Rules
+from cubilete.engine.actions import Score, Stand
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules, scoring
+from cubilete.engine.rules.model import Rules
+from cubilete.play.bots import make_bot
+from cubilete.play.bots.exact import duel_for
+from cubilete.simulate import fastsim
+from cubilete.simulate.fastsim import kernels as K
+from cubilete.simulate.fastsim.dice import CounterDice
 from cubilete.solver.combinatorics import dice_tables
 
 
@@ -124,8 +124,8 @@ def test_full_generala_replays(tmp_path: Path, generala_duel_cache: Path) -> Non
     rules = find_rules("generala")
     for f in generala_duel_cache.iterdir():  # a private folder of links: nothing is ever written beside the table
         (tmp_path / f.name).symlink_to(f)
-    from cubilete.bots import exact
     from cubilete.duel import cache
+    from cubilete.play.bots import exact
 
     exact._REFUSED.discard(rules)  # an earlier test in this process may have found no table
     try:

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from tests.test_fastsim import check_replay, picks
 
-from cubilete import fastsim
-from cubilete.fastsim import kernels as K
-from cubilete.rules import find_rules, load_rules
-from cubilete.rules.model import Rules
-from cubilete.sim import simulate
+from cubilete.engine.rules import find_rules, load_rules
+from cubilete.engine.rules.model import Rules
+from cubilete.simulate import fastsim
+from cubilete.simulate.fastsim import kernels as K
+from cubilete.simulate.pool import simulate
 from cubilete.win.distribution import survival_from
 from cubilete.win.play import reach_probability
 from cubilete.win.tables import vector_table

@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from tests.test_fastsim import check_replay, picks
 
-from cubilete import fastsim
-from cubilete.bots import make_bot
-from cubilete.fastsim import kernels as K
-from cubilete.fastsim.win import rotated
-from cubilete.rules import find_rules, load_rules
-from cubilete.sim import simulate
+from cubilete.engine.rules import find_rules, load_rules
+from cubilete.play.bots import make_bot
+from cubilete.simulate import fastsim
+from cubilete.simulate.fastsim import kernels as K
+from cubilete.simulate.fastsim.win import rotated
+from cubilete.simulate.pool import simulate
 
 MINI = Path(__file__).parent.parent / "examples" / "house-rules" / "generala-mini-duel.toml"
 
@@ -59,11 +59,11 @@ def test_the_win_bot_departs_from_the_points_choice() -> None:
 def test_departures_from_the_points_choice_are_the_python_bots() -> None:
     """The counts by turn and box of the decisions where the win bot does not play the optimal bot's move,
     compiled, equal those found by replaying the deals through the engine with both Python bots."""
-    from cubilete.bots.base import in_play
-    from cubilete.bots.optimal import optimal_options
-    from cubilete.fastsim.dice import CounterDice
-    from cubilete.fastsim.win import play_win
-    from cubilete.game import Game
+    from cubilete.engine.game import Game
+    from cubilete.play.bots.base import in_play
+    from cubilete.play.bots.optimal import optimal_options
+    from cubilete.simulate.fastsim.dice import CounterDice
+    from cubilete.simulate.fastsim.win import play_win
 
     mini = load_rules(str(MINI))
     deals = 40

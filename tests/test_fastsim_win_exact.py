@@ -12,10 +12,10 @@ from tests.caches import cache_dir
 from tests.test_fastsim import check_replay, picks
 from tests.test_fastsim_exact import lopsided
 
-from cubilete import fastsim
-from cubilete.fastsim import kernels as K
-from cubilete.rules import find_rules, load_rules
-from cubilete.sim import simulate
+from cubilete.engine.rules import find_rules, load_rules
+from cubilete.simulate import fastsim
+from cubilete.simulate.fastsim import kernels as K
+from cubilete.simulate.pool import simulate
 
 MINI = Path(__file__).parent.parent / "examples" / "house-rules" / "generala-mini-duel.toml"
 
@@ -64,8 +64,8 @@ def test_full_generala_win_against_exact_replays(tmp_path: Path, generala_duel_c
     rules = find_rules("generala")
     for f in generala_duel_cache.iterdir():  # a private folder of links: nothing is ever written beside the table
         (tmp_path / f.name).symlink_to(f)
-    from cubilete.bots import exact
     from cubilete.duel import cache
+    from cubilete.play.bots import exact
 
     exact._REFUSED.discard(rules)  # an earlier test in this process may have found no table
     try:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from cubilete import Game, IllegalActionError, Roll, RulesError, Score, ScriptedDice, Stand, find_rules
-from cubilete.rules import Direction, Start
-from cubilete.state import EndReason, Phase
+from cubilete.engine.rules import Direction, Start
+from cubilete.engine.state import EndReason, Phase
 
 
 class TestThrowsAndHolds:

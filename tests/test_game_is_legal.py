@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from cubilete.actions import Roll, Score, Stand
-from cubilete.dice import ScriptedDice
-from cubilete.game import Game
-from cubilete.rules import find_rules
-from cubilete.rules.presets import all_presets
-from cubilete.state import Phase
+from cubilete.engine.actions import Roll, Score, Stand
+from cubilete.engine.dice import ScriptedDice
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
+from cubilete.engine.rules.presets import all_presets
+from cubilete.engine.state import Phase
 
 
 def candidates(game: Game, rng: random.Random) -> list[object]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cubilete import IllegalActionError, Roll, Score, Stand
-from cubilete.rules import Direction, TieBreak
-from cubilete.state import EndReason, Phase
+from cubilete.engine.rules import Direction, TieBreak
+from cubilete.engine.state import EndReason, Phase
 
 NOTHING = (1, 2, 3, 4, 6)  # in generala: 1+2+3+4+6 in the upper boxes, no Escalera, Full, Póker or Generala
 

@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from cubilete.rules import Rules, find_rules, scoring
-from cubilete.rules.scoring import Card
+from cubilete.engine.rules import Rules, find_rules, scoring
+from cubilete.engine.rules.scoring import Card
 
 GOLDEN = Path(__file__).parent / "golden"
 MIN_CASES = 40

@@ -1,5 +1,5 @@
 """Golden game records (tests/golden/records.json): hand-written throws and actions with the result worked
-out by hand from the rules; each replays through :func:`cubilete.record.from_record`, which refuses a record
+out by hand from the rules; each replays through :func:`cubilete.engine.record.from_record`, which refuses a record
 whose written result (finished, totals, winners, reason) differs from its replay."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from cubilete.record import FORMAT, VERSION, from_record, to_record
-from cubilete.rules import find_rules, rules_from_dict, rules_to_dict
+from cubilete.engine.record import FORMAT, VERSION, from_record, to_record
+from cubilete.engine.rules import find_rules, rules_from_dict, rules_to_dict
 
 SPECS: list[dict[str, Any]] = json.loads((Path(__file__).parent / "golden" / "records.json").read_text("utf-8"))
 
@@ -40,7 +40,7 @@ def test_golden_record_replays_to_its_result(spec: dict[str, Any]) -> None:
 
 def test_a_changed_result_is_refused() -> None:
     """The check has teeth: the same record with another winner does not replay."""
-    from cubilete.errors import RecordError
+    from cubilete.engine.errors import RecordError
 
     record = record_of(SPECS[0])
     record["winners"] = ["Beto"]

@@ -15,11 +15,12 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
 from cubilete import i18n
-from cubilete.actions import Action, Roll, Score, Stand
 from cubilete.cli import main
-from cubilete.dice import ScriptedDice
-from cubilete.errors import CubileteError, IllegalActionError
-from cubilete.game import Game
+from cubilete.engine.actions import Action, Roll, Score, Stand
+from cubilete.engine.dice import ScriptedDice
+from cubilete.engine.errors import CubileteError, IllegalActionError
+from cubilete.engine.game import Game
+from cubilete.engine.rules import Start, find_rules
 from cubilete.i18n import (
     LANGUAGES,
     I18nError,
@@ -32,7 +33,6 @@ from cubilete.i18n import (
     set_language,
     translate_error,
 )
-from cubilete.rules import Start, find_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "src" / "cubilete" / "locale"
@@ -84,7 +84,7 @@ class TestCatalogs:
         assert stored - fresh == set(), "run: python scripts/i18n.py extract update"
 
     def test_every_preset_box_name_and_title_is_in_the_template(self) -> None:
-        from cubilete.rules import all_presets
+        from cubilete.engine.rules import all_presets
 
         stored = {(m.id, m.context) for m in read_catalog(LOCALE / "cubilete.pot") if m.id}
         for rules in all_presets():

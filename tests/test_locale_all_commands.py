@@ -16,7 +16,7 @@ import pytest
 
 from cubilete import i18n
 from cubilete.cli import main
-from cubilete.rules import all_presets
+from cubilete.engine.rules import all_presets
 
 ENGLISH = frozenset(
     re.findall(
@@ -103,9 +103,10 @@ def _record(folder: Path) -> Path:
     if not path.exists():
         code = main(["--lang", "en", "simulate", "--games", "1", "--rules", "mini.toml", "--workers", "1", "--json"])
         assert code == 0
-        from cubilete import Game, record
-        from cubilete.bots import make_bot
-        from cubilete.rules import load_rules
+        from cubilete import Game
+        from cubilete.engine import record
+        from cubilete.engine.rules import load_rules
+        from cubilete.play.bots import make_bot
 
         game = Game(load_rules("mini.toml"), ["Ana", "Beto"], seed="7")
         bots = [make_bot("bot:greedy", 1), make_bot("bot:greedy", 2)]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from cubilete.errors import NotationError
-from cubilete.notation import find_slot, format_dice, format_filled, parse_filled, parse_hand, possible_points
-from cubilete.rules import find_rules
+from cubilete.engine.errors import NotationError
+from cubilete.engine.notation import find_slot, format_dice, format_filled, parse_filled, parse_hand, possible_points
+from cubilete.engine.rules import find_rules
 
 GENERALA = find_rules("generala")
 YAHTZEE = find_rules("yahtzee")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cubilete import IllegalActionError, Roll, RulesError
-from cubilete.rules import (
+from cubilete.engine.rules import (
     Direction,
     Joker,
     Kind,
@@ -20,7 +20,7 @@ from cubilete.rules import (
     load_rules,
     rules_from_toml,
 )
-from cubilete.rules.scoring import slot_points, usable_slots
+from cubilete.engine.rules.scoring import slot_points, usable_slots
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
 

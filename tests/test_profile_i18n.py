@@ -10,10 +10,10 @@ import pytest
 
 from cubilete import i18n
 from cubilete.cli import main
-from cubilete.errors import RulesError
+from cubilete.engine.errors import RulesError
+from cubilete.engine.rules import find_rules, load_rules
+from cubilete.engine.rules.profile import rules_from_toml
 from cubilete.i18n import translate_error
-from cubilete.rules import find_rules, load_rules
-from cubilete.rules.profile import rules_from_toml
 
 # (the lines after base = "generala", the line the mistake is on)
 MISTAKES: list[tuple[str, int]] = [

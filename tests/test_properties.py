@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cubilete import Game, Roll, Score, Stand, find_rules, preset_names
-from cubilete.record import dumps, from_record, loads, to_record
-from cubilete.rules import Rules
-from cubilete.state import EndReason, GameState, Phase
+from cubilete.engine.record import dumps, from_record, loads, to_record
+from cubilete.engine.rules import Rules
+from cubilete.engine.state import EndReason, GameState, Phase
 
 PRESETS = preset_names()
 MAX_ACTIONS = 20_000

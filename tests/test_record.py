@@ -12,10 +12,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cubilete import Game, RecordError, Roll, Score, ScriptedDice, find_rules
-from cubilete.actions import action_from_json
-from cubilete.record import FORMAT, VERSION, dumps, from_record, load, loads, save, steps, to_record
-from cubilete.rules import Start
-from cubilete.rules.codec import rules_from_dict
+from cubilete.engine.actions import action_from_json
+from cubilete.engine.record import FORMAT, VERSION, dumps, from_record, load, loads, save, steps, to_record
+from cubilete.engine.rules import Start
+from cubilete.engine.rules.codec import rules_from_dict
 
 
 def played(name: str = "generala", players: int = 2, seed: int = 5, actions: int = 30) -> Game:

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from cubilete import record
-from cubilete.bots import make_bot
 from cubilete.cli import main
-from cubilete.game import Game
-from cubilete.rules import find_rules
-from cubilete.win_review import chance_timeline, win_review
+from cubilete.engine import record
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
+from cubilete.play.bots import make_bot
+from cubilete.play.win_review import chance_timeline, win_review
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

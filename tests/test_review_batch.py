@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 from cubilete import Game, find_rules
-from cubilete.bots import make_bot
-from cubilete.coach import _judge_replayed, review
+from cubilete.engine.rules import Rules
 from cubilete.i18n import set_language
-from cubilete.rules import Rules
+from cubilete.play.bots import make_bot
+from cubilete.play.coach import _judge_replayed, review
 from cubilete.solver import advisor, firstrun
 from cubilete.solver.cache import shared_solution
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from cubilete.errors import RulesError, UnknownRulesError
-from cubilete.rules import (
+from cubilete.engine.errors import RulesError, UnknownRulesError
+from cubilete.engine.rules import (
     Box,
     Joker,
     Kind,
@@ -21,7 +21,7 @@ from cubilete.rules import (
     rules_hash,
     rules_to_dict,
 )
-from cubilete.rules.codec import box_to_dict
+from cubilete.engine.rules.codec import box_to_dict
 
 PRESETS = preset_names()
 

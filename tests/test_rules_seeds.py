@@ -10,11 +10,11 @@ import json
 import pytest
 
 from cubilete import Game, find_rules
-from cubilete.errors import RulesError
-from cubilete.record import dumps, loads
-from cubilete.rules import Start, rules_from_dict, rules_hash, rules_to_dict
-from cubilete.rules.profile import rules_from_toml
-from cubilete.state import EndReason, Phase
+from cubilete.engine.errors import RulesError
+from cubilete.engine.record import dumps, loads
+from cubilete.engine.rules import Start, rules_from_dict, rules_hash, rules_to_dict
+from cubilete.engine.rules.profile import rules_from_toml
+from cubilete.engine.state import EndReason, Phase
 
 
 class TestBozoGeneralDeBoca:
@@ -221,8 +221,8 @@ class TestDescribe:
         ],
     )  # fmt: skip
     def test_order_by_start_and_win_after_scratch(self, lang: str, summary: str, general: str) -> None:
+        from cubilete.engine.rules.describe import box_rule, rules_summary
         from cubilete.i18n import set_language
-        from cubilete.rules.describe import box_rule, rules_summary
 
         set_language(lang)
         try:
@@ -237,7 +237,7 @@ class TestDescribe:
 
 def test_the_start_lines_say_the_order_comes_from_the_start_throw() -> None:
     from cubilete import ScriptedDice
-    from cubilete.cli.render import start_lines
+    from cubilete.present.render import start_lines
 
     rules = find_rules("generala").replace(order_by_start=True)
     game = Game(rules, ["Ana", "Beto", "Caro"], seed="t", dice=ScriptedDice([(2,), (6,), (4,)]))

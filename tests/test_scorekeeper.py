@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from cubilete import find_rules
-from cubilete.actions import Roll, Score
+from cubilete.engine.actions import Roll, Score
+from cubilete.engine.record import from_record, to_record
+from cubilete.engine.rules import Direction, Start, TieBreak
+from cubilete.engine.state import EndReason
 from cubilete.i18n import box_name, set_language
-from cubilete.record import from_record, to_record
-from cubilete.rules import Direction, Start, TieBreak
-from cubilete.scorekeeper import Scorekeeper, ScorekeeperError
-from cubilete.state import EndReason
+from cubilete.play.scorekeeper import Scorekeeper, ScorekeeperError
 from cubilete.store.stats import StatsDB
 
 

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from cubilete.game import Game
-from cubilete.rules import all_presets
-from cubilete.sheet import SlotState, slot_states, slot_views
+from cubilete.engine.game import Game
+from cubilete.engine.rules import all_presets
+from cubilete.play.sheet import SlotState, slot_states, slot_views
 
 
 @pytest.mark.parametrize("rules", all_presets(), ids=lambda r: r.name)

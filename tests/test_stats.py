@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from cubilete import Game, Roll, Score, ScriptedDice, find_rules
-from cubilete.record import from_record
-from cubilete.rules import Rules, Start, TieBreak
+from cubilete.engine.record import from_record
+from cubilete.engine.rules import Rules, Start, TieBreak
 from cubilete.store import StatsCorruptError, StatsDB, StatsError, data_dir, default_path
 from cubilete.store.stats import SCHEMA_VERSION
 
@@ -207,7 +207,7 @@ CRASHING_WRITER = textwrap.dedent(
     import sys, time
     from pathlib import Path
     from cubilete import Game, Roll, Score, find_rules
-    from cubilete.rules import Start, TieBreak
+    from cubilete.engine.rules import Start, TieBreak
     from cubilete.store.stats import StatsDB
 
     generala = find_rules("generala")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from cubilete import Game, Roll, Score, ScriptedDice, find_rules
-from cubilete.bots import make_bot
 from cubilete.cli import main
+from cubilete.engine.rules import Start, TieBreak
 from cubilete.i18n import set_language
-from cubilete.rules import Start, TieBreak
+from cubilete.play.bots import make_bot
 from cubilete.store import StatsDB
 
 GENERALA = find_rules("generala")

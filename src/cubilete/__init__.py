@@ -5,9 +5,9 @@
 30
 """
 
-from cubilete.actions import Action, Roll, Score, Stand
-from cubilete.dice import DiceSource, ScriptedDice, SeededDice
-from cubilete.errors import (
+from cubilete.engine.actions import Action, Roll, Score, Stand
+from cubilete.engine.dice import DiceSource, ScriptedDice, SeededDice
+from cubilete.engine.errors import (
     CubileteError,
     IllegalActionError,
     NotationError,
@@ -15,9 +15,9 @@ from cubilete.errors import (
     RulesError,
     UnknownRulesError,
 )
-from cubilete.game import Game
-from cubilete.rules import Box, Rules, find_rules, load_rules, preset_names
-from cubilete.rules.scoring import base_points, slot_points
+from cubilete.engine.game import Game
+from cubilete.engine.rules import Box, Rules, find_rules, load_rules, preset_names
+from cubilete.engine.rules.scoring import base_points, slot_points
 
 __version__ = "0.1.0"
 

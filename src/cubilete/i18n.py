@@ -14,7 +14,7 @@ Box names and rule titles are data of the presets: their native names (``Escaler
 
 >>> set_language("es")
 'es'
->>> from cubilete.rules import find_rules
+>>> from cubilete.engine.rules import find_rules
 >>> box_name(find_rules("yahtzee"), "four-kind")
 'Póker'
 >>> set_language("pt_BR")
@@ -37,12 +37,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cubilete.errors import CubileteError
+from cubilete.engine.errors import CubileteError
 
 if TYPE_CHECKING:
-    from cubilete.actions import Action
-    from cubilete.game import Game
-    from cubilete.rules.model import Rules
+    from cubilete.engine.actions import Action
+    from cubilete.engine.game import Game
+    from cubilete.engine.rules.model import Rules
 
 LANGUAGES = ("es", "pt_BR", "en")
 DOMAIN = "cubilete"
@@ -242,7 +242,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     N_("{rules} is for {low} to {high} players, not {count}"),
     N_("every player needs a name"),
     N_("player names must be different"),
-    # notation, presets and records (cubilete/notation.py, dice.py, rules/presets.py, record.py)
+    # notation, presets and records (cubilete/engine/notation.py, dice.py, rules/presets.py, record.py)
     N_("{face} is not a die face (1 to 6)"),
     N_("no dice given"),
     N_("these rules use {count} dice; got {got}"),
@@ -266,7 +266,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
        "(e.g. bot:target:200), not target:{text}"),
     N_("the record holds no seed: the game is not over, or its seed was never revealed"),
     N_("{source}: not valid TOML: {reason}"),
-    # the solver's limits (cubilete/solver/space.py) and bot levels (cubilete/bots)
+    # the solver's limits (cubilete/solver/space.py) and bot levels (cubilete/play/bots)
     N_("{rules}: a sheet of {columns} columns has 2^{slots} sheet states; "
        "too large to solve exactly (bots use a one-turn search instead)"),
     N_("{rules}: throws that carry over between turns make the state space too large to solve exactly "
@@ -274,7 +274,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     N_("{rules}: {states} states (2^{slots} sheets x {upper} upper totals x {flags} flags) "
        "is more than the {most} this solver handles"),
     N_("{rules}: fewer rounds than boxes together with boxes that close by themselves"),
-    # the saved-throws solver's limits (cubilete/solver/maxi_saved.py)
+    # the saved-throws solver's limits (cubilete/solver/maxi/saved.py)
     N_("{rules}: a table of {size} bytes (cap {cap}) is larger than {limit} GB"),
     N_("the cap on saved throws must be 0 or more, not {cap}"),
     N_("{rules}: no saved throws (use the layered solver)"),
@@ -293,7 +293,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
        "--rules {rules} --players 2`"),
     N_("{rules}: {states} states x {targets} targets = {cells} cells is more than the {most} the win tables hold "
        "(distributions and target play work without them; win chances and the win bot need them)"),
-    # the Dask cluster of solve --dask (cubilete/solver/maxi_cluster.py)
+    # the Dask cluster of solve --dask (cubilete/solver/maxi/cluster.py)
     N_("--dask needs the dask extra: pip install 'cubilete[dask]'"),
     N_("--dask {address}: local:N needs a number of worker processes N >= 1"),
     N_("--dask {address}: give a scheduler address tcp://HOST:PORT or local:N"),
@@ -304,7 +304,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     N_("name at least one bot"),
 )
 
-# The mistakes of a house-rule profile (cubilete/rules/profile.py, codec.py, model.py): the part after
+# The mistakes of a house-rule profile (cubilete/engine/rules/profile.py, codec.py, model.py): the part after
 # "file:line: " (and after a key such as "dice: " or "rules 'mesa', box 'full': "). A longer message
 # comes before a shorter one it starts with ({allowed} would swallow the rest).
 PROFILE_TEMPLATES: tuple[str, ...] = (
@@ -364,7 +364,7 @@ PROFILE_TEMPLATES: tuple[str, ...] = (
     N_("win_after_scratch goes with instant_win"),
     N_("values must not be negative"),
 )
-# where a consistency mistake is (cubilete/rules/model.py ``check_rules``): longer first
+# where a consistency mistake is (cubilete/engine/rules/model.py ``check_rules``): longer first
 WHERE_TEMPLATES: tuple[str, ...] = (
     N_("rules {name}, box {box}"),
     N_("rules {name}"),

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from tests.caches import cache_dir
 
-from cubilete.rules import load_rules
-from cubilete.rules.model import Rules, Start
+from cubilete.engine.rules import load_rules
+from cubilete.engine.rules.model import Rules, Start
 
 MINI = Path(__file__).parents[2] / "examples" / "house-rules" / "generala-mini-duel.toml"
 

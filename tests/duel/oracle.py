@@ -4,12 +4,12 @@
 Written from the rules and the engine, not from the duel solver: ORDERED dice (a throw of m
 dice has 6**m equally likely outcomes), holds are sets of dice POSITIONS, and the state holds
 both real scorecards, turns taken and extra bonuses. Rule knowledge used: the scoring
-functions (:mod:`cubilete.rules.scoring`) and the engine's flow (:mod:`cubilete.game`): the
+functions (:mod:`cubilete.engine.rules.scoring`) and the engine's flow (:mod:`cubilete.engine.game`): the
 player to move after a score is the other one unless done (then the same, unless done too:
 the end), a player is done after ``rules.turns`` turns or with every slot closed, an instant
 win is checked on the first throw of a turn (``scoring.instant_win``), and at the end the
 higher total wins; a tie is shared (1/2) or goes to tie-break rounds: the tied players, the
-first player first, play one hand each worth :func:`cubilete.game.tiebreak_value`, the
+first player first, play one hand each worth :func:`cubilete.engine.game.tiebreak_value`, the
 higher wins, equal hands play again.
 
 Values are P(first player wins). The tie-break's value W solves W = f(W); it is found
@@ -25,9 +25,9 @@ from fractions import Fraction
 
 from tests.solver.oracle import best, mean
 
-from cubilete.game import tiebreak_value
-from cubilete.rules import scoring
-from cubilete.rules.model import Rules, TieBreak
+from cubilete.engine.game import tiebreak_value
+from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Rules, TieBreak
 
 Card = tuple[int | None, ...]
 Dice = tuple[int, ...]
@@ -134,7 +134,7 @@ class JointOracle:
         return self.position(((empty, empty), (0, 0), (0, 0), 0))
 
     def done(self, card: Card, turns: int) -> bool:
-        """As :meth:`cubilete.game.Game._done`."""
+        """As :meth:`cubilete.engine.game.Game._done`."""
         return turns >= self.rules.turns or all(v is not None for v in card)
 
     def position(self, pos: Position) -> Fraction:

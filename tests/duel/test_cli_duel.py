@@ -12,7 +12,7 @@ from tests.duel.conftest import MINI
 from cubilete.cli import main
 from cubilete.duel.cache import duel_path
 from cubilete.duel.solve import solve_duel
-from cubilete.rules import load_rules
+from cubilete.engine.rules import load_rules
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

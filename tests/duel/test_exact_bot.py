@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 
-from cubilete.bots import make_bot
-from cubilete.bots.exact import ExactBot
 from cubilete.duel.cache import shared_duel
-from cubilete.game import Game
-from cubilete.rules.model import Rules
-from cubilete.state import EndReason
+from cubilete.engine.game import Game
+from cubilete.engine.rules.model import Rules
+from cubilete.engine.state import EndReason
+from cubilete.play.bots import make_bot
+from cubilete.play.bots.exact import ExactBot
 
 
 def play(rules: Rules, seed: str, bots: tuple[str, str]) -> Game:
@@ -54,7 +54,7 @@ class TestExactBot:
         bot = make_bot("bot:exact")
         import itertools
 
-        from cubilete.dice import ScriptedDice
+        from cubilete.engine.dice import ScriptedDice
 
         total = 0.0
         for dice in itertools.product(range(1, 7), repeat=mini.dice):
@@ -83,7 +83,7 @@ class TestExactBot:
 class TestExactTieBreak:
     def tied_game(self, rules: Rules) -> Game:
         """Both players scratch every box: a tie at 0, then tie-break rounds."""
-        from cubilete.actions import Roll, Score
+        from cubilete.engine.actions import Roll, Score
 
         game = Game(rules, ["ana", "beto"], seed="tie")
         while game.state.phase.value == "play":
@@ -113,7 +113,7 @@ class TestExactTieBreak:
         options = bot.analyse(game)
         assert all(0.0 <= o.expected <= 1.0 for o in options)
         stand = next(o for o in options if o.kind == "stand")
-        from cubilete.game import tiebreak_value
+        from cubilete.engine.game import tiebreak_value
 
         mine = tiebreak_value(mini, game.state.turn.dice, True)
         theirs = game.state.tiebreak_hands[0][1]

@@ -11,8 +11,8 @@ from tests.duel.oracle import JointOracle, tiebreak_first_wins
 from tests.solver.test_oracle import DOBLE, TRIO, game, upper_box
 
 from cubilete.duel.solve import DuelSolution, solve_duel
-from cubilete.rules import scoring
-from cubilete.rules.model import Box, Kind, Rules, TieBreak
+from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Box, Kind, Rules, TieBreak
 
 TOLERANCE = 1e-9
 

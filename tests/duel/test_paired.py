@@ -8,9 +8,9 @@ import pytest
 from tests.duel.conftest import MINI
 
 from cubilete.cli import main
-from cubilete.game import Game
-from cubilete.rules.model import Rules
-from cubilete.sim import SimulationError, play_game, simulate
+from cubilete.engine.game import Game
+from cubilete.engine.rules.model import Rules
+from cubilete.simulate.pool import SimulationError, play_game, simulate
 
 
 class TestPaired:

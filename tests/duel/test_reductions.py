@@ -14,8 +14,8 @@ from cubilete.duel import cache
 from cubilete.duel import solve as duel_solve
 from cubilete.duel.solve import solve_joint
 from cubilete.duel.space import MAX_WORK_BYTES, build_joint
-from cubilete.rules import find_rules, scoring
-from cubilete.rules.model import Rules
+from cubilete.engine.rules import find_rules, scoring
+from cubilete.engine.rules.model import Rules
 
 
 class Stop(Exception):
@@ -156,9 +156,9 @@ def test_generala_fits_the_limits() -> None:
 
 def test_the_exact_bot_does_not_start_a_large_solve_mid_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a table above F64_CELLS values is only read from the cache; without it the bot plays for points
-    from cubilete.bots import exact
     from cubilete.duel.space import DuelUnsupportedError
-    from cubilete.game import Game
+    from cubilete.engine.game import Game
+    from cubilete.play.bots import exact
 
     monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(cache, "F64_CELLS", 10)

@@ -7,7 +7,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 from cubilete import find_rules  # noqa: E402
-from cubilete.sim import simulate  # noqa: E402
+from cubilete.simulate.pool import simulate  # noqa: E402
 
 
 def test_simulate_on_a_local_cluster_matches_a_local_run() -> None:

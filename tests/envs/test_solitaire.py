@@ -13,9 +13,9 @@ pytest.importorskip("cubilete.envs")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from cubilete import find_rules  # noqa: E402
+from cubilete.engine.rules.presets import preset_names  # noqa: E402
 from cubilete.envs import ENV_ID, ActionCodec, EnvError, SolitaireEnv  # noqa: E402
-from cubilete.rules.presets import preset_names  # noqa: E402
-from cubilete.sim import Z95  # noqa: E402
+from cubilete.simulate.pool import Z95  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -40,7 +40,7 @@ class TestChecker:
             assert not truncated
         game = env.unwrapped.game
         seat = game.seat(0)
-        from cubilete.rules import scoring
+        from cubilete.engine.rules import scoring
 
         assert ret == scoring.total(env.unwrapped.play_rules, seat.card, seat.extra_bonuses)
         assert all(v is not None for v in seat.card) or seat.turns_taken == game.rules.turns
@@ -82,7 +82,7 @@ class TestEncoding:
             env.step(999)
 
     def test_bad_rules_are_a_clear_error(self) -> None:
-        from cubilete.errors import CubileteError
+        from cubilete.engine.errors import CubileteError
 
         with pytest.raises(CubileteError):
             SolitaireEnv("no-such-game")
@@ -117,7 +117,7 @@ class TestRegret:
             if best.kind == "score":
                 a = env.codec.encode(__import__("cubilete").Score(best.slot))
             else:
-                from cubilete.coach import keep_positions
+                from cubilete.play.coach import keep_positions
 
                 a = sum(1 << p for p in keep_positions(turn.dice, best.keep))
             _obs, _r, done, _, info = env.step(a)

@@ -1,5 +1,5 @@
 """The numba vector environment scores exactly as the engine: every step is replayed through
-:class:`~cubilete.game.Game` with the same dice, and the regret agrees with the single environment."""
+:class:`~cubilete.engine.game.Game` with the same dice, and the regret agrees with the single environment."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ gym = pytest.importorskip("gymnasium")
 pytest.importorskip("cubilete.envs")
 
 from cubilete import Game, ScriptedDice  # noqa: E402
-from cubilete.actions import Roll, Score  # noqa: E402
+from cubilete.engine.actions import Roll, Score  # noqa: E402
+from cubilete.engine.rules import scoring  # noqa: E402
 from cubilete.envs import ENV_ID, EnvError, SolitaireEnv  # noqa: E402
 from cubilete.envs.vector import SolitaireVectorEnv  # noqa: E402
-from cubilete.rules import scoring  # noqa: E402
-from cubilete.sim import Z95  # noqa: E402
+from cubilete.simulate.pool import Z95  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from tests.caches import cache_dir
 
-from cubilete.rules import find_rules
+from cubilete.engine.rules import find_rules
 from cubilete.solver.cache import load_or_solve
 from cubilete.solver.solve import Solution
 

@@ -4,8 +4,8 @@ Written from the rules, not from the solver: ORDERED dice (a throw of m dice has
 6**m equally likely outcomes), holds are sets of dice POSITIONS, and the state
 carries the real scorecard (points per slot), so nothing about flags or capped
 upper totals is assumed. The only rule knowledge used is the engine's scoring
-functions (:mod:`cubilete.rules.scoring`), which define the rules, plus the game's
-turn structure (:mod:`cubilete.game`): the first throw throws every die, a later
+functions (:mod:`cubilete.engine.rules.scoring`), which define the rules, plus the game's
+turn structure (:mod:`cubilete.engine.game`): the first throw throws every die, a later
 throw keeps a proper subset of positions (with locked holds, a superset of the
 positions kept at the previous throw), the hand may be scored after any throw,
 servida means "scored after the first throw", and a player is done after
@@ -21,8 +21,8 @@ import itertools
 import math
 from fractions import Fraction
 
-from cubilete.rules import scoring
-from cubilete.rules.model import Rules
+from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Rules
 
 Card = tuple[int | None, ...]
 Dice = tuple[int, ...]

@@ -1,5 +1,5 @@
 """A brute-force expectimax in float64 for games WITH saved throws and no cap on them: the
-correctness oracle of :mod:`cubilete.solver.maxi_saved`.
+correctness oracle of :mod:`cubilete.solver.maxi.saved`.
 
 Written from the rules and the game engine's turn structure, not from the solver: the state is the
 real scorecard (points per slot, no upper-total abstraction), the number of turns taken and the
@@ -7,7 +7,7 @@ throws saved (any number). As in :class:`cubilete.Game`, a turn has ``rules.thro
 the first throws every die; after a throw the player scores (the throws not made are saved for the
 next turn) or keeps a sub-multiset of the dice and throws the others. Throw outcomes come from a
 dense keep -> hand matrix built by enumerating ORDERED outcomes (6**m of them), not from the
-solver's one-die recursion. The rule knowledge used is :mod:`cubilete.rules.scoring`.
+solver's one-die recursion. The rule knowledge used is :mod:`cubilete.engine.rules.scoring`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import itertools
 
 import numpy as np
 
-from cubilete.rules import scoring
-from cubilete.rules.model import Rules
+from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Rules
 
 Card = tuple[int | None, ...]
 State = tuple[Card, int, int]  # (card, turns taken, throws saved)

@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import pytest
 
-from cubilete.errors import IllegalActionError
-from cubilete.rules import find_rules
+from cubilete.engine.errors import IllegalActionError
+from cubilete.engine.rules import find_rules
 from cubilete.solver.advisor import advise
 from cubilete.solver.solve import Solution
 

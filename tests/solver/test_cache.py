@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cubilete.rules import Rules, find_rules
+from cubilete.engine.rules import Rules, find_rules
 from cubilete.solver import cache
 from cubilete.solver.solve import Progress, Solution, solve, solve_space
 from cubilete.solver.space import StateSpace

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cubilete.bots import make_bot
-from cubilete.bots.approx import APPROX_NOTE, COLUMNS_NOTE
-from cubilete.game import Game
-from cubilete.rules import find_rules
-from cubilete.rules.model import Order
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
+from cubilete.engine.rules.model import Order
+from cubilete.play.bots import make_bot
+from cubilete.play.bots.approx import APPROX_NOTE, COLUMNS_NOTE
+from cubilete.solver.approx.columns import column_rules, column_values, decomposes
 from cubilete.solver.cache import load_or_solve, tables_only
-from cubilete.solver.columns import column_rules, column_values, decomposes
 
 FOUR = find_rules("general-4-columns")
 
@@ -93,7 +93,7 @@ def test_valuing_by_columns_scores_more_than_the_box_estimate(monkeypatch) -> No
     (measured over 200 games in docs/BOTS.md: about +70 points a game)."""
     import statistics
 
-    import cubilete.bots.approx as approx
+    import cubilete.play.bots.approx as approx
 
     seeds = [f"columns-test:{i}" for i in range(12)]
     by_columns = [_play_alone(s) for s in seeds]

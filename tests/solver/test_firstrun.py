@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cubilete.rules import Rules, find_rules, scoring
+from cubilete.engine.rules import Rules, find_rules, scoring
 from cubilete.solver import firstrun, kernels
 from cubilete.solver.advisor import advise, judge
 from cubilete.solver.solve import Solution, layers, solve
@@ -147,7 +147,7 @@ def run_fresh(tmp_path: Path, code: str, **env: str) -> dict[str, object]:
 
 FIRST_HINT = """
 import json
-from cubilete.rules import find_rules
+from cubilete.engine.rules import find_rules
 from cubilete.solver import kernels, query, firstrun
 from cubilete.solver.cache import load_or_solve
 from cubilete.solver.advisor import advise, judge

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from tests.solver.oracle import Oracle
 
-from cubilete.rules import find_rules
-from cubilete.rules.model import Box, Kind, Points, Rules
-from cubilete.rules.presets import all_presets
+from cubilete.engine.rules import find_rules
+from cubilete.engine.rules.model import Box, Kind, Points, Rules
+from cubilete.engine.rules.presets import all_presets
 from cubilete.solver import SolverUnsupportedError, check_solvable, solve
 from cubilete.solver.advisor import advise
-from cubilete.solver.layered import (
+from cubilete.solver.maxi.layered import (
     check_layered,
     digest,
     estimate,
@@ -26,7 +26,7 @@ from cubilete.solver.layered import (
     sheet_of,
     solve_layered,
 )
-from cubilete.solver.layered_report import float32_bracket, layered_section, saved_throws_preset
+from cubilete.solver.maxi.report import float32_bracket, layered_section, saved_throws_preset
 from cubilete.solver.report import unsolved_reasons
 
 MAXI = find_rules("maxi-yatzy-no-saved")

@@ -1,4 +1,4 @@
-"""The capped Maxi Yatzy solve on a Dask cluster (cubilete.solver.maxi_cluster): two worker processes
+"""The capped Maxi Yatzy solve on a Dask cluster (cubilete.solver.maxi.cluster): two worker processes
 write the same table, byte for byte, as one process, and runs stopped on either side resume on the other."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from tests.solver.test_maxi_saved import THREE, TWO_THROWS
 
-from cubilete.rules.model import Rules
-from cubilete.solver.layered import layers
-from cubilete.solver.maxi_cluster import NEEDS, TASK, Cluster, ClusterError, _pieces, cluster
-from cubilete.solver.maxi_saved import load_saved, partial_saved, solve_saved
+from cubilete.engine.rules.model import Rules
+from cubilete.solver.maxi.cluster import NEEDS, TASK, Cluster, ClusterError, _pieces, cluster
+from cubilete.solver.maxi.layered import layers
+from cubilete.solver.maxi.saved import load_saved, partial_saved, solve_saved
 
 distributed = pytest.importorskip("distributed")
 PRICES = (1.0, 4.0)
@@ -100,7 +100,7 @@ def test_a_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_folder_the_workers_cannot_see_is_one_clear_error(local2: Cluster, tmp_path: Path) -> None:
-    from cubilete.solver.maxi_cluster import Job, dask_runner
+    from cubilete.solver.maxi.cluster import Job, dask_runner
 
     run = dask_runner(local2, Job(THREE, 2, "lower", str(tmp_path / "nowhere"), (), 1))
     with pytest.raises(ClusterError, match="every worker must see that folder"):

@@ -1,4 +1,4 @@
-"""Maxi Yatzy with saved throws (cubilete.solver.maxi_saved): the capped game's lower bound and the
+"""Maxi Yatzy with saved throws (cubilete.solver.maxi.saved): the capped game's lower bound and the
 over-estimated upper bound against an oracle with uncapped saved throws, on reduced 6-dice rule sets."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from tests.solver.saved_oracle import SavedOracle
 
-from cubilete.rules import find_rules
-from cubilete.rules.model import Rules
+from cubilete.engine.rules import find_rules
+from cubilete.engine.rules.model import Rules
 from cubilete.solver import SolverUnsupportedError
-from cubilete.solver.layered import reachable_states, solve_layered
-from cubilete.solver.maxi_saved import (
+from cubilete.solver.maxi.layered import reachable_states, solve_layered
+from cubilete.solver.maxi.saved import (
     SOME_PRICES,
     check_saved,
     estimate_saved,
@@ -25,7 +25,7 @@ from cubilete.solver.maxi_saved import (
     solve_saved,
     useful_cap,
 )
-from cubilete.solver.saved_kernels import sheet_bounds
+from cubilete.solver.maxi.saved_kernels import sheet_bounds
 
 MAXI = find_rules("maxi-yatzy")
 SMALL_BONUS = {"upper_bonus_threshold": 6, "upper_bonus": 10}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cubilete.rules import Rules, find_rules
+from cubilete.engine.rules import Rules, find_rules
 from cubilete.solver.moments import moments_layer
 from cubilete.solver.solve import layers, solve_space
 from cubilete.solver.space import build_space

@@ -12,8 +12,8 @@ from fractions import Fraction
 import pytest
 from tests.solver.oracle import Card, Oracle
 
-from cubilete.rules.model import Box, Joker, Kind, Order, Points, Rules
-from cubilete.rules.presets import pat
+from cubilete.engine.rules.model import Box, Joker, Kind, Order, Points, Rules
+from cubilete.engine.rules.presets import pat
 from cubilete.solver import solve
 from cubilete.solver.space import StateSpace
 

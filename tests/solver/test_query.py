@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cubilete.errors import IllegalActionError
-from cubilete.rules import Rules, find_rules, scoring
+from cubilete.engine.errors import IllegalActionError
+from cubilete.engine.rules import Rules, find_rules, scoring
 from cubilete.solver import solve
 from cubilete.solver.advisor import Option, advise, option_table, sheet_state
 from cubilete.solver.kernels import turn_values

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cubilete.rules import Rules, find_rules
+from cubilete.engine.rules import Rules, find_rules
 from cubilete.solver import solve
 from cubilete.solver.cache import values_digest
 from cubilete.solver.report import preset_report, wilson, write_report

@@ -1,4 +1,4 @@
-"""Advice read from the exact table of a game WITH saved throws (cubilete.solver.saved_advice): every
+"""Advice read from the exact table of a game WITH saved throws (cubilete.solver.maxi.saved_advice): every
 option's value against the float64 oracle with uncapped saved throws, on a reduced 6-dice Maxi Yatzy
 solved (float32, as the real table) at its useful cap."""
 
@@ -12,10 +12,10 @@ from tests.caches import cache_dir
 from tests.solver.saved_oracle import SavedOracle
 from tests.solver.test_maxi_saved import THREE, oracle
 
-from cubilete.errors import IllegalActionError
-from cubilete.rules import scoring
-from cubilete.solver.maxi_saved import SavedSolution, default_dir, solve_saved, useful_cap
-from cubilete.solver.saved_advice import exact_saved, saved_options, saved_sheet, saved_turn_start
+from cubilete.engine.errors import IllegalActionError
+from cubilete.engine.rules import scoring
+from cubilete.solver.maxi.saved import SavedSolution, default_dir, solve_saved, useful_cap
+from cubilete.solver.maxi.saved_advice import exact_saved, saved_options, saved_sheet, saved_turn_start
 
 FLOAT32 = 1e-4  # the table holds float32 values (rounded down), about 4e-6 apart at 50 points
 

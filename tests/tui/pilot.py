@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import DataTable
 
-from cubilete.state import Phase
+from cubilete.engine.state import Phase
 from cubilete.tui.app import CubileteApp
 from cubilete.tui.screens.end import EndScreen
 from cubilete.tui.screens.game import GameScreen

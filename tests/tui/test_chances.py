@@ -9,7 +9,7 @@ import pytest
 from tests.tui.pilot import SIZE, game_screen, pilot_test, visible_words, wait_until
 from textual.pilot import Pilot
 
-from cubilete.actions import Action
+from cubilete.engine.actions import Action
 from cubilete.tui import make_app
 from cubilete.tui.screens.game import GameScreen
 from cubilete.tui.widgets.chances import ChancesPanel, bar, percentages
@@ -113,7 +113,7 @@ async def test_the_end_screen_reviews_the_chance_to_win_and_exports_the_chart(tm
 
     from tests.tui.test_snapshots import finished_game
 
-    from cubilete import record
+    from cubilete.engine import record
     from cubilete.tui.screens.dialogs import SaveDialog
     from cubilete.tui.screens.end import EndScreen
 

@@ -23,12 +23,13 @@ from tests.tui.pilot import (
 )
 from textual.pilot import Pilot
 
-from cubilete import coach, record
-from cubilete.actions import Roll, Score
-from cubilete.dice import ScriptedDice
-from cubilete.game import Game
-from cubilete.rules import find_rules
-from cubilete.state import EndReason, Phase
+from cubilete.engine import record
+from cubilete.engine.actions import Roll, Score
+from cubilete.engine.dice import ScriptedDice
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
+from cubilete.engine.state import EndReason, Phase
+from cubilete.play import coach
 from cubilete.tui import make_app
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialog
 from cubilete.tui.screens.end import EndScreen

@@ -162,7 +162,7 @@ async def test_the_setup_screen_prepares_the_solver_for_the_chosen_rules(tmp_pat
 
     from tests.tui.pilot import wait_until
 
-    from cubilete.rules import find_rules
+    from cubilete.engine.rules import find_rules
     from cubilete.solver import cache
     from cubilete.tui.screens.setup import SetupScreen
 

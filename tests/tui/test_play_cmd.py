@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from cubilete import record
-from cubilete.actions import Roll
 from cubilete.cli import main
 from cubilete.cli.common import CliError
 from cubilete.cli.main import build_parser
 from cubilete.cli.play_cmd import build_app, wants_full_screen
-from cubilete.game import Game
-from cubilete.rules import find_rules
+from cubilete.engine import record
+from cubilete.engine.actions import Roll
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
 from cubilete.tui.screens.end import EndScreen
 from cubilete.tui.screens.game import GameScreen
 from cubilete.tui.screens.scorekeeper import ScorekeeperScreen
@@ -98,7 +98,7 @@ class TestTheAppFromTheOptions:
         assert isinstance(screen, GameScreen)
         assert screen.session.game.history == [Roll()] and screen.session.save_path == path
         solo = Game(find_rules("generala"), ["bot"], seed=5)
-        from cubilete.bots import make_bot
+        from cubilete.play.bots import make_bot
 
         bot = make_bot("bot", "x")
         while not solo.is_over:

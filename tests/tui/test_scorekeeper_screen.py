@@ -8,7 +8,7 @@ from pathlib import Path
 from tests.tui.pilot import SIZE, pilot_test, table_rows, visible_words, wait_until
 from textual.pilot import Pilot
 
-from cubilete.rules import find_rules
+from cubilete.engine.rules import find_rules
 from cubilete.tui import make_app
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
 from cubilete.tui.screens.scorekeeper import ScorekeeperScreen

@@ -9,11 +9,11 @@ from pathlib import Path
 from tests.tui.pilot import SIZE, pilot_test, visible_words, wait_until
 from textual.widgets import Input, Select, Switch
 
-from cubilete import record
-from cubilete.actions import Roll, Score
-from cubilete.game import Game
+from cubilete.engine import record
+from cubilete.engine.actions import Roll, Score
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
 from cubilete.i18n import current_language
-from cubilete.rules import find_rules
 from cubilete.tui import make_app
 from cubilete.tui.screens.end import EndScreen
 from cubilete.tui.screens.game import GameScreen

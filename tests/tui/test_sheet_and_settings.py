@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cubilete.actions import Roll, Score
-from cubilete.rules import find_rules
-from cubilete.sheet import SlotState, slot_views, upper_progress
+from cubilete.engine.actions import Roll, Score
+from cubilete.engine.rules import find_rules
+from cubilete.play.sheet import SlotState, slot_views, upper_progress
 from cubilete.tui.session import Session, seat_names
 from cubilete.tui.settings import BOT, HUMAN, SeatChoice, SetupChoice, load_choice, save_choice
 

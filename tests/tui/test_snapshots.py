@@ -14,12 +14,12 @@ import pytest
 from tests.tui.pilot import settle, wait_until
 from textual.pilot import Pilot
 
-from cubilete import record
-from cubilete.actions import Roll, Score
-from cubilete.bots import make_bot
-from cubilete.game import Game
+from cubilete.engine import record
+from cubilete.engine.actions import Roll, Score
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
 from cubilete.i18n import LANGUAGES
-from cubilete.rules import find_rules
+from cubilete.play.bots import make_bot
 from cubilete.tui import make_app
 from cubilete.tui.screens.end import EndScreen
 from cubilete.tui.screens.game import GameScreen

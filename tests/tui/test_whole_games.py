@@ -8,9 +8,9 @@ from pathlib import Path
 from tests.tui.pilot import SIZE, pilot_test, play_to_the_end, table_rows, wait_until
 from textual.widgets import DataTable
 
-from cubilete import record
-from cubilete.rules import Rules
-from cubilete.state import Phase
+from cubilete.engine import record
+from cubilete.engine.rules import Rules
+from cubilete.engine.state import Phase
 from cubilete.store.stats import StatsDB
 from cubilete.tui import make_app
 from cubilete.tui.screens.end import EndScreen

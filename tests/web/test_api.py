@@ -13,14 +13,14 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from tests.web.inproc import choose, create, new_token, next_frame, running_app, table_socket
 
-from cubilete import coach
-from cubilete.record import from_record
-from cubilete.rules import all_presets, find_rules
+from cubilete.engine.record import from_record
+from cubilete.engine.rules import all_presets, find_rules
+from cubilete.play import coach
 from cubilete.store import webdb
 
 HUMAN = {"kind": "human"}
 GREEDY = {"kind": "bot", "level": "greedy"}
-# the first words of every option the coach describes (cubilete.coach.describe_option), per language
+# the first words of every option the coach describes (cubilete.play.coach.describe_option), per language
 ENGLISH = ("score ", "scratch ", "keep ", "throw every die again", "stand ")
 SPANISH = ("anotar ", "tachar ", "apartar ", "volver a tirar todos los dados", "plantarse ")
 
@@ -167,7 +167,7 @@ def test_presets_list_every_preset_with_titles_in_three_languages(app: TestClien
         assert all(isinstance(t, str) and t for t in entry["title"].values())
         assert entry["title"]["en"] == rules.title
         assert (entry["min_players"], entry["max_players"]) == (rules.min_players, rules.max_players)
-    # the coach solves every preset but the two too large for the exact solver (cubilete.coach's docs)
+    # the coach solves every preset but the two too large for the exact solver (cubilete.play.coach's docs)
     assert {p["name"] for p in got if not p["coach"]} == {"maxi-yatzy", "maxi-yatzy-no-saved", "general-4-columns"}
     yatzy = next(p for p in got if p["name"] == "yatzy")
     assert yatzy["title"]["es"] != yatzy["title"]["en"]  # translated, not the English title three times

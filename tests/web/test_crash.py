@@ -20,9 +20,9 @@ from tests.web.servers import LiveServer, ServerFactory
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from cubilete.actions import action_from_json, action_to_json
-from cubilete.fairness import verify_record
-from cubilete.record import from_record
+from cubilete.engine.actions import action_from_json, action_to_json
+from cubilete.engine.fairness import verify_record
+from cubilete.engine.record import from_record
 
 # Generala where a servida Generala does not end the game at once: every game lasts all its
 # rounds, so a crash "after 15 actions, mid-turn" always happens during play.

@@ -21,7 +21,7 @@ from tests.web.conftest import sqlite_url
 from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
 from tests.web.servers import LiveServer, start_server
 
-from cubilete.errors import CubileteError
+from cubilete.engine.errors import CubileteError
 from cubilete.store.webdb import WebStore
 from cubilete.web.app import STATIC
 from cubilete.web.guard import client_address

@@ -12,10 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
 
-from cubilete.actions import Roll, action_from_json
-from cubilete.errors import IllegalActionError
-from cubilete.game import Game
-from cubilete.rules import find_rules
+from cubilete.engine.actions import Roll, action_from_json
+from cubilete.engine.errors import IllegalActionError
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
 from cubilete.web.names import check_name, skeleton
 from cubilete.web.protocol import ProtocolError
 

@@ -17,9 +17,9 @@ from starlette.testclient import WebSocketTestSession
 from tests.web.inproc import create, new_token, next_frame, receive_json, running_app, state_at_least, table_socket
 from tests.web.test_site_inproc import _shown
 
-from cubilete.actions import action_to_json
-from cubilete.rules import find_rules
-from cubilete.rules.codec import rules_from_dict
+from cubilete.engine.actions import action_to_json
+from cubilete.engine.rules import find_rules
+from cubilete.engine.rules.codec import rules_from_dict
 from cubilete.store.webdb import SeatRow, WebStore
 from cubilete.web.hub import player_id, token_hash
 from cubilete.web.room import Room

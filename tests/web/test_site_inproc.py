@@ -12,7 +12,7 @@ import pytest
 from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
 from tests.web.test_undo import _human_turn
 
-from cubilete.rules.profile import rules_from_toml
+from cubilete.engine.rules.profile import rules_from_toml
 from cubilete.store.webdb import WebStore
 
 GREEDY = {"kind": "bot", "level": "greedy"}

@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cubilete.cli import main
-from cubilete.rules import find_rules
-from cubilete.rules.codec import rules_to_dict
+from cubilete.engine.rules import find_rules
+from cubilete.engine.rules.codec import rules_to_dict
 from cubilete.store.webdb import SeatRow, StoreError, TableRow, WebStore
 from cubilete.web.app import create_app
 from cubilete.web.settings import Settings

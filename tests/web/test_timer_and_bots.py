@@ -13,8 +13,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 from tests.web.inproc import FRAME_TIMEOUT, create, new_token, next_frame, running_app, state_at_least, table_socket
 
-from cubilete.rules import Rules, find_rules
-from cubilete.rules.profile import rules_from_toml
+from cubilete.engine.rules import Rules, find_rules
+from cubilete.engine.rules.profile import rules_from_toml
 
 # generala without the servida win (no game ends early) in one round: a whole game is one turn per seat
 ONE_ROUND = rules_from_toml('base = "generala-sin-gana"\nrounds = 1\n', "one-round")

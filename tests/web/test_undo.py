@@ -12,7 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from tests.web.inproc import choose, create, new_token, next_frame, running_app, state_at_least, table_socket
 
-from cubilete.fairness import verify_record
+from cubilete.engine.fairness import verify_record
 from cubilete.store.webdb import WebStore
 
 VOLATILE = ("version", "last", "deadline", "win_chance_exact", "undo")

@@ -18,11 +18,11 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.web.inproc import running_app
 
-from cubilete.errors import RulesError
-from cubilete.rules import find_rules
-from cubilete.rules.profile import check_slug, rules_from_toml
+from cubilete.engine.errors import RulesError
+from cubilete.engine.rules import find_rules
+from cubilete.engine.rules.profile import check_slug, rules_from_toml
 from cubilete.solver import cache
-from cubilete.solver.columns import column_rules
+from cubilete.solver.approx.columns import column_rules
 from cubilete.web.protocol import ProtocolError
 from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverPool

@@ -1,6 +1,6 @@
 """``cubilete verify``: a web game's record verifies; any altered die, order, commitment or seed is caught and
 named; a terminal game's record (no commitment) verifies its seed only; bad files get one line, never a
-traceback. Also :mod:`cubilete.fairness` against the commitment scheme docs/WEB.md publishes."""
+traceback. Also :mod:`cubilete.engine.fairness` against the commitment scheme docs/WEB.md publishes."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.web.inproc import create, next_frame, running_app, table_socket
 
-from cubilete import fairness
 from cubilete.cli import main
-from cubilete.dice import SeededDice
-from cubilete.errors import RecordError
+from cubilete.engine import fairness
+from cubilete.engine.dice import SeededDice
+from cubilete.engine.errors import RecordError
 
 BOTS = [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "heuristic"}]
 
@@ -208,7 +208,7 @@ def test_the_installed_command_verifies_a_web_record(tmp_path: Path, web_record:
     assert done.stdout.startswith(f"verified: all {len(web_record['throws'])} throws")
 
 
-# --- cubilete.fairness -------------------------------------------------------------------
+# --- cubilete.engine.fairness -------------------------------------------------------------------
 
 
 def test_the_commitment_is_the_sha256_hex_of_the_seed() -> None:
@@ -280,10 +280,10 @@ def test_verify_record_refuses_a_record_without_a_seed(web_record: dict[str, Any
 def _forged(web_record: dict[str, Any]) -> dict[str, Any]:
     """The attack: a whole other game, with its own seed and its own matching commitment, passed off as the
     web table's (same table id, same players)."""
-    from cubilete.bots import make_bot
-    from cubilete.game import Game
-    from cubilete.record import to_record
-    from cubilete.rules import find_rules
+    from cubilete.engine.game import Game
+    from cubilete.engine.record import to_record
+    from cubilete.engine.rules import find_rules
+    from cubilete.play.bots import make_bot
 
     game = Game(find_rules("generala"), web_record["players"], seed="forger's own seed")
     bots = [make_bot("bot:random", seed=i) for i in range(len(web_record["players"]))]

@@ -10,9 +10,9 @@ import random
 import pytest
 from tests.web.loops import run_alone
 
-from cubilete.actions import Action
-from cubilete.game import Game
-from cubilete.rules import find_rules
+from cubilete.engine.actions import Action
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
 from cubilete.web import winpool
 from cubilete.web.winpool import WinJob, WinPool, game_for, job_of
 from cubilete.win import chances

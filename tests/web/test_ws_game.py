@@ -7,12 +7,12 @@ from typing import Any
 
 from tests.web.inproc import choose, create, new_token, next_frame, running_app, state_at_least, table_socket
 
-from cubilete.actions import action_from_json
-from cubilete.dice import SeededDice
-from cubilete.fairness import commitment, verify_record
-from cubilete.game import Game
-from cubilete.record import from_record
-from cubilete.rules import find_rules
+from cubilete.engine.actions import action_from_json
+from cubilete.engine.dice import SeededDice
+from cubilete.engine.fairness import commitment, verify_record
+from cubilete.engine.game import Game
+from cubilete.engine.record import from_record
+from cubilete.engine.rules import find_rules
 
 
 def _sit(ws: Any, seat: int, name: str) -> dict[str, Any]:

@@ -15,8 +15,8 @@ import itertools
 
 import numpy as np
 
-from cubilete.rules import scoring
-from cubilete.rules.model import Rules
+from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Rules
 
 Card = tuple[int | None, ...]
 Dice = tuple[int, ...]

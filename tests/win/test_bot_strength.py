@@ -8,9 +8,9 @@ import math
 
 import pytest
 
-from cubilete.bots import make_bot
-from cubilete.game import Game
-from cubilete.rules import find_rules
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
+from cubilete.play.bots import make_bot
 
 DEALS = 150
 

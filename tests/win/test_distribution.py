@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from cubilete.rules import find_rules, scoring
+from cubilete.engine.rules import find_rules, scoring
 from cubilete.solver.advisor import advise, sheet_state
 from cubilete.solver.cache import load_or_solve
 from cubilete.solver.space import SolverUnsupportedError
@@ -77,7 +77,7 @@ def test_a_finished_sheet_is_its_total() -> None:
     ],
 )
 def test_every_option_mean_is_the_advisors_expected_value(card_text: str, dice: tuple[int, ...], throw: int) -> None:
-    from cubilete.notation import parse_filled
+    from cubilete.engine.notation import parse_filled
 
     rules = find_rules("generala")
     card = parse_filled(card_text, rules)

@@ -18,9 +18,9 @@ from tests.solver.test_oracle import (
     YAHTZEE_TWO_DICE,
 )
 
-from cubilete.notation import parse_filled
-from cubilete.rules import find_rules, scoring
-from cubilete.rules.model import Joker, Rules
+from cubilete.engine.notation import parse_filled
+from cubilete.engine.rules import find_rules, scoring
+from cubilete.engine.rules.model import Joker, Rules
 from cubilete.solver import solve
 from cubilete.solver.advisor import sheet_state
 from cubilete.solver.cache import load_or_solve

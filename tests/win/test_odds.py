@@ -9,11 +9,11 @@ import math
 import numpy as np
 import pytest
 
-from cubilete.bots import make_bot
-from cubilete.game import Game
-from cubilete.rules import find_rules
-from cubilete.rules.model import TieBreak
-from cubilete.state import Seat
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
+from cubilete.engine.rules.model import TieBreak
+from cubilete.engine.state import Seat
+from cubilete.play.bots import make_bot
 from cubilete.win import chances
 from cubilete.win.distribution import Distribution
 from cubilete.win.odds import instant_chance, instant_split, points_win, win_utility

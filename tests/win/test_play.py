@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 from tests.conftest import Table
 
-from cubilete.bots import make_bot
 from cubilete.cli import main
-from cubilete.coach import hint
-from cubilete.dice import ScriptedDice
-from cubilete.game import Game
-from cubilete.notation import parse_filled
-from cubilete.rules import find_rules, scoring
-from cubilete.rules.model import Start
-from cubilete.state import Seat
+from cubilete.engine.dice import ScriptedDice
+from cubilete.engine.game import Game
+from cubilete.engine.notation import parse_filled
+from cubilete.engine.rules import find_rules, scoring
+from cubilete.engine.rules.model import Start
+from cubilete.engine.state import Seat
+from cubilete.play.bots import make_bot
+from cubilete.play.coach import hint
 from cubilete.win import target_options, win_options
 from cubilete.win.distribution import Distribution
 

@@ -12,12 +12,12 @@ import pytest
 from tests.solver.test_oracle import GENERALA_SMALL
 from tests.win.target_oracle import TargetOracle
 
-from cubilete.bots import UnknownBotError, bot_level, make_bot
-from cubilete.bots.target import TargetBot, reach_now, target_choices
-from cubilete.game import Game
-from cubilete.rules import find_rules, scoring
-from cubilete.rules.model import Rules
-from cubilete.sim import wilson
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules, scoring
+from cubilete.engine.rules.model import Rules
+from cubilete.play.bots import UnknownBotError, bot_level, make_bot
+from cubilete.play.bots.target import TargetBot, reach_now, target_choices
+from cubilete.simulate.pool import wilson
 from cubilete.solver.advisor import Option, advise
 from cubilete.solver.cache import shared_solution
 from cubilete.win.tables import max_points

@@ -16,7 +16,7 @@ from tests.solver.test_oracle import (
 )
 from tests.win.target_oracle import TargetOracle
 
-from cubilete.rules.model import Joker, Order, Rules
+from cubilete.engine.rules.model import Joker, Order, Rules
 from cubilete.solver import solve
 from cubilete.win.tables import build_table
 

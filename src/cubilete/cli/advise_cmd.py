@@ -9,11 +9,11 @@ from collections.abc import Sequence
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, filled_arg, hand_arg, paragraph, rules_arg
 from cubilete.cli.progress import progress_bar
-from cubilete.cli.render import instant_win_name, servida_matters
-from cubilete.errors import CubileteError, NotationError
+from cubilete.engine.errors import CubileteError, NotationError
+from cubilete.engine.notation import format_dice, format_filled, parse_dice, parse_filled
+from cubilete.engine.rules import Rules, scoring
 from cubilete.i18n import N_, _, servida_word, translate_error
-from cubilete.notation import format_dice, format_filled, parse_dice, parse_filled
-from cubilete.rules import Rules, scoring
+from cubilete.present.render import instant_win_name, servida_matters
 from cubilete.solver import SolverUnsupportedError, check_solvable
 from cubilete.solver.advisor import Option, advise
 from cubilete.solver.cache import load_or_solve
@@ -168,8 +168,8 @@ def _check_saved(rules: Rules, card: Sequence[int | None], saved: int) -> None:
 
 def _exact_command(rules: Rules) -> str | None:
     """The command that builds the exact table of ``rules`` here (None: too large for any)."""
-    from cubilete.solver.layered import needs_layered
-    from cubilete.solver.maxi_saved import useful_cap
+    from cubilete.solver.maxi.layered import needs_layered
+    from cubilete.solver.maxi.saved import useful_cap
 
     if needs_layered(rules):
         return f"cubilete solve --rules {rules.name}"
@@ -180,7 +180,7 @@ def _exact_command(rules: Rules) -> str | None:
 
 def _approx_note(rules: Rules) -> str:
     """Why the values are approximate, and how to get exact ones where that is possible (translated)."""
-    from cubilete.solver.columns import column_values
+    from cubilete.solver.approx.columns import column_values
 
     command = _exact_command(rules)
     if command is not None:
@@ -223,8 +223,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_solvable(rules)
     except SolverUnsupportedError as exc:
-        from cubilete.solver.layered import load_layered, needs_layered
-        from cubilete.solver.saved_advice import exact_saved
+        from cubilete.solver.maxi.layered import load_layered, needs_layered
+        from cubilete.solver.maxi.saved_advice import exact_saved
 
         saved = exact_saved(rules)
         layered = load_layered(rules) if needs_layered(rules) else None
@@ -252,16 +252,16 @@ def run(args: argparse.Namespace) -> int:
         solution = load_or_solve(rules, show, moments=False) if exact else None
     try:
         if approximate:
-            from cubilete.bots.approx import approx_situation
+            from cubilete.play.bots.approx import approx_situation
 
             allowance = rules.throws + args.saved
             options = list(approx_situation(rules, card, hand, args.throw, allowance, args.bonuses, held))
         elif saved is not None:
-            from cubilete.solver.saved_advice import saved_options
+            from cubilete.solver.maxi.saved_advice import saved_options
 
             options = saved_options(saved, card, hand, args.throw, args.saved)
         elif layered is not None:
-            from cubilete.solver.layered import layered_options
+            from cubilete.solver.maxi.layered import layered_options
 
             options = layered_options(layered, card, hand, args.throw)
         else:
@@ -292,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
             "exact": not approximate,
         }
         if approximate:
-            from cubilete.bots.approx import approx_note
+            from cubilete.play.bots.approx import approx_note
 
             data["note"] = approx_note(rules)  # English, stable; the text output translates its own
             command = _exact_command(rules)

@@ -8,23 +8,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn, TypeAlias
 
-from cubilete import record
-from cubilete.errors import CubileteError, NotationError
+from cubilete.engine import record
+from cubilete.engine.errors import CubileteError, NotationError
+from cubilete.engine.notation import parse_filled, parse_hand
+from cubilete.engine.rules import Rules, load_rules
 from cubilete.i18n import _, file_reason, translate_error
-from cubilete.notation import parse_filled, parse_hand
-from cubilete.rules import Rules, load_rules
-
-USAGE_ERROR = 2  # bad arguments
-DATA_ERROR = 1  # a file that is not valid (profile, record), input that ended too soon
-
-
-class CliError(Exception):
-    """Ends a command with one line on stderr (``cubilete: error: ...``) and an exit code."""
-
-    def __init__(self, message: str, code: int = USAGE_ERROR) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
+from cubilete.present.errors import DATA_ERROR as DATA_ERROR
+from cubilete.present.errors import USAGE_ERROR as USAGE_ERROR
+from cubilete.present.errors import CliError as CliError
+from cubilete.present.errors import text_arg as text_arg
 
 
 def need_extra(extra: str, module: str) -> None:
@@ -83,14 +75,6 @@ def box_words_after_dice(dice: list[str]) -> list[str]:
         words.insert(0, dice.pop())
     return words
 
-
-def text_arg(option: str, text: str) -> str:
-    """The text of an argument, refused if it is not valid UTF-8 (it could not be saved, printed or hashed)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise CliError(_("{option}: {text} is not valid UTF-8 text").format(option=option, text=repr(text))) from None
-    return text
 
 
 def paragraph(text: str) -> str:

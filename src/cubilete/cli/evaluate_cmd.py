@@ -8,7 +8,7 @@ from typing import Any
 
 from cubilete.cli.common import CliError, Subcommands, rules_arg
 from cubilete.cli.progress import progress_bar
-from cubilete.errors import CubileteError
+from cubilete.engine.errors import CubileteError
 from cubilete.i18n import N_, _, translate_error, translate_formatted
 
 MAX_GAMES = 1_000_000

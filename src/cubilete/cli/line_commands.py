@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from cubilete.actions import Action, Roll, Score, Stand
-from cubilete.cli.boxes import slot_from_word
-from cubilete.errors import NotationError
-from cubilete.game import Game
+from cubilete.engine.actions import Action, Roll, Score, Stand
+from cubilete.engine.errors import NotationError
+from cubilete.engine.game import Game
+from cubilete.engine.rules import Rules
 from cubilete.i18n import _, pgettext
-from cubilete.rules import Rules
+from cubilete.present.boxes import slot_from_word
 
 
 class Meta(StrEnum):

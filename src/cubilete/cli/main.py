@@ -25,7 +25,7 @@ from cubilete.cli import (
     warmup_cmd,
 )
 from cubilete.cli.common import USAGE_ERROR, CliError, Parser, UsageError, one_line
-from cubilete.errors import CubileteError
+from cubilete.engine.errors import CubileteError
 from cubilete.i18n import LANGUAGES, N_, _, ngettext, set_language, translate_formatted
 
 EPILOG = N_("""\

@@ -8,14 +8,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from cubilete import record
 from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, one_line, rules_arg
 from cubilete.cli.play_line import LineSession
-from cubilete.cli.players import parse_players, seat_bots
-from cubilete.cli.render import final_table
-from cubilete.errors import CubileteError, RecordError
-from cubilete.game import Game
+from cubilete.engine import record
+from cubilete.engine.errors import CubileteError, RecordError
+from cubilete.engine.game import Game
 from cubilete.i18n import LANGUAGES, N_, _, file_reason, set_language, translate_error
+from cubilete.present.players import parse_players, seat_bots
+from cubilete.present.render import final_table
 
 if TYPE_CHECKING:
     from textual.app import App

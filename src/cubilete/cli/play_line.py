@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from cubilete import coach, record
-from cubilete.actions import Action, Roll
-from cubilete.bots import Strategy
 from cubilete.cli.common import DATA_ERROR, CliError
 from cubilete.cli.line_commands import Meta, help_text, parse_command
-from cubilete.cli.narrate import describe_step
 from cubilete.cli.play_view import auto_first_throw, decision_lines
-from cubilete.cli.render import final_table, score_sheet, start_lines, turn_header
-from cubilete.errors import CubileteError
-from cubilete.game import Game
+from cubilete.engine import record
+from cubilete.engine.actions import Action, Roll
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.game import Game
 from cubilete.i18n import _, file_reason, rules_title, translate_error
+from cubilete.play import coach
+from cubilete.play.bots import Strategy
+from cubilete.present.flow import undo_to_decision as undo_to_decision
+from cubilete.present.narrate import describe_step
+from cubilete.present.render import final_table, score_sheet, start_lines, turn_header
 
 INTERRUPTED = 130
 COACH_THRESHOLD = 2.0  # coach mode warns about a decision that loses more than this many points (as the TUI)
@@ -34,17 +36,6 @@ def default_save_path(game: Game) -> Path:
         path, n = folder / f"{game.rules.name}-{game.seed[:8]}-{n}.json", n + 1
     return path
 
-
-def undo_to_decision(game: Game, is_decision: Callable[[Game], bool]) -> bool:
-    """Take back actions until a person's decision is next; if there is none, change nothing."""
-    taken: list[Action] = []
-    while game.history:
-        taken.append(game.undo())
-        if is_decision(game):
-            return True
-    for action in reversed(taken):
-        game.apply(action)
-    return False
 
 
 class LineSession:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from cubilete.cli.boxes import box_lines
-from cubilete.cli.render import box_table, dice_rows, servida_matters
-from cubilete.game import Game, tiebreak_value
+from cubilete.engine.game import Game, tiebreak_value
+from cubilete.engine.state import Phase
 from cubilete.i18n import _, ngettext, servida_word
-from cubilete.state import Phase
+from cubilete.present.boxes import box_lines
+from cubilete.present.render import box_table, dice_rows, servida_matters
 
 
 def auto_first_throw(game: Game) -> bool:

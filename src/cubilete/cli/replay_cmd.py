@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from cubilete import record
 from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, read_record_data
-from cubilete.cli.narrate import describe_step
-from cubilete.cli.render import final_table, score_sheet, start_lines, turn_header
-from cubilete.errors import CubileteError
-from cubilete.game import Game
+from cubilete.engine import record
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.game import Game
 from cubilete.i18n import N_, _, rules_title, translate_error
-from cubilete.win_review import chance_timeline, win_review, win_review_lines, write_chart
+from cubilete.play.win_review import chance_timeline, win_review, win_review_lines, write_chart
+from cubilete.present.narrate import describe_step
+from cubilete.present.render import final_table, score_sheet, start_lines, turn_header
 
 EXAMPLES = N_("""\
 examples:

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, one_line, paragraph, rules_arg
-from cubilete.errors import CubileteError
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.rules import Rules, all_presets, find_rules, load_profile, rules_to_dict
+from cubilete.engine.rules.describe import box_rule, rules_summary
 from cubilete.i18n import N_, _, box_name, rules_description, rules_title, translate_error
-from cubilete.rules import Rules, all_presets, find_rules, load_profile, rules_to_dict
-from cubilete.rules.describe import box_rule, rules_summary
 
 EXAMPLES = N_("""\
 examples:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from cubilete.cli.boxes import BoxLine, box_lines, describe_notes, slot_from_word
 from cubilete.cli.common import CliError, Subcommands, box_words_after_dice, filled_arg, hand_arg, rules_arg, throw_arg
-from cubilete.cli.render import box_table, closed_summary, instant_win_box
-from cubilete.errors import NotationError
+from cubilete.engine.errors import NotationError
+from cubilete.engine.notation import format_dice, format_filled
+from cubilete.engine.rules import Rules, scoring
 from cubilete.i18n import N_, _, box_name, rules_title, servida_word, translate_error
-from cubilete.notation import format_dice, format_filled
-from cubilete.rules import Rules, scoring
+from cubilete.present.boxes import BoxLine, box_lines, describe_notes, slot_from_word
+from cubilete.present.render import box_table, closed_summary, instant_win_box
 
 EXAMPLES = N_("""\
 examples:

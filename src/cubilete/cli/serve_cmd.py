@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     for module in ("fastapi", "uvicorn", "sqlalchemy", "alembic"):
         need_extra("web", module)
-    from cubilete.errors import CubileteError
+    from cubilete.engine.errors import CubileteError
     from cubilete.web.server import serve
     from cubilete.web.settings import Settings
 

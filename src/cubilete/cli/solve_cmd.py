@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
 from cubilete.cli.progress import progress_bar
+from cubilete.engine.rules import Rules, find_rules
 from cubilete.i18n import N_, _, box_name, rules_title, servida_word, translate_error
-from cubilete.rules import Rules, find_rules
 from cubilete.solver import Solution, SolverUnsupportedError, cache, check_solvable, solve
 
 EXAMPLES = N_("""\
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         from cubilete.cli.solve_saved import run_saved
 
         return run_saved(rules, args)
-    from cubilete.solver.layered import needs_layered
+    from cubilete.solver.maxi.layered import needs_layered
 
     if needs_layered(rules):  # too large for the in-memory table: layer by layer on disk, resumable
         from cubilete.cli.solve_layered import run_layered

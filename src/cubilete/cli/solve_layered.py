@@ -8,9 +8,9 @@ import json
 import sys
 
 from cubilete.cli.common import DATA_ERROR, CliError
+from cubilete.engine.rules import Rules
 from cubilete.i18n import _, rules_title
-from cubilete.rules import Rules
-from cubilete.solver.layered import (
+from cubilete.solver.maxi.layered import (
     LayeredSolution,
     default_dir,
     estimate,

@@ -1,5 +1,5 @@
 """``cubilete solve --rules maxi-yatzy --cap K``: Maxi Yatzy with saved throws, the bank capped at K,
-as certified lower and upper bounds on the true optimum (:mod:`cubilete.solver.maxi_saved`);
+as certified lower and upper bounds on the true optimum (:mod:`cubilete.solver.maxi.saved`);
 an estimate first, a progress bar, checkpoints (``--resume`` goes on after an interruption)."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError
+from cubilete.engine.rules import Rules
 from cubilete.i18n import _, rules_title, translate_error
-from cubilete.rules import Rules
 from cubilete.solver import SolverUnsupportedError
-from cubilete.solver.maxi_saved import (
+from cubilete.solver.maxi.saved import (
     BOUNDS,
     Bound,
     SavedSolution,
@@ -48,7 +48,7 @@ def run_saved(rules: Rules, args: argparse.Namespace) -> int:
 @contextlib.contextmanager
 def _cluster(address: str) -> Iterator[Any]:
     """The Dask cluster of ``--dask``; a wrong address or a missing extra is one line."""
-    from cubilete.solver.maxi_cluster import ClusterError, cluster
+    from cubilete.solver.maxi.cluster import ClusterError, cluster
 
     try:
         with cluster(address) as dask:

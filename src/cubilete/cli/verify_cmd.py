@@ -6,9 +6,9 @@ import argparse
 import re
 from pathlib import Path
 
-from cubilete import fairness
 from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, read_record_data
-from cubilete.errors import CubileteError
+from cubilete.engine import fairness
+from cubilete.engine.errors import CubileteError
 from cubilete.i18n import N_, _, translate_error, translate_formatted
 
 EXAMPLES = N_("""\
@@ -44,7 +44,7 @@ def register(subparsers: Subcommands) -> None:
     p.set_defaults(func=run)
 
 
-MISMATCHES = (  # the English problems of cubilete.fairness.verify_record
+MISMATCHES = (  # the English problems of cubilete.engine.fairness.verify_record
     N_("the seed does not match the commitment {committed} (its hash is {digest})"),
     N_("throw {number} is recorded as {recorded} but the seed gives {derived}"),
 )

@@ -13,8 +13,8 @@ import numpy as np
 
 from cubilete.duel.kernels import row_widget
 from cubilete.duel.solve import DuelSolution
-from cubilete.errors import IllegalActionError
-from cubilete.rules import scoring
+from cubilete.engine.errors import IllegalActionError
+from cubilete.engine.rules import scoring
 from cubilete.solver.advisor import Option, _sub_keeps
 
 Card = Sequence[int | None]

@@ -17,8 +17,8 @@ import numpy as np
 
 from cubilete.duel.solve import DuelSolution, Progress, solve_joint, table_dtype
 from cubilete.duel.space import F64_CELLS, DuelUnsupportedError, JointSpace, build_joint
-from cubilete.rules.codec import rules_hash
-from cubilete.rules.model import Rules
+from cubilete.engine.rules.codec import rules_hash
+from cubilete.engine.rules.model import Rules
 from cubilete.solver.cache import cache_dir
 
 FORMAT = 2  # bump when the meaning or layout of the two-player tables changes

@@ -29,7 +29,7 @@ from numba import njit
 from cubilete.duel import kernels
 from cubilete.duel.space import F64_CELLS, JointSpace, build_joint, tie_shared
 from cubilete.duel.tiebreak import first_player_tiebreak
-from cubilete.rules.model import Rules
+from cubilete.engine.rules.model import Rules
 from cubilete.solver.combinatorics import FloatArray, IntArray
 from cubilete.solver.tables import KernelTables, kernel_tables
 

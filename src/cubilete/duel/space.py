@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cubilete.errors import CubileteError
-from cubilete.rules import scoring
-from cubilete.rules.model import Rules, TieBreak
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Rules, TieBreak
 from cubilete.solver.combinatorics import IntArray
 from cubilete.solver.space import SolverUnsupportedError, StateSpace, build_space
 

@@ -1,7 +1,7 @@
 """Tie-break rounds between two players, solved exactly (P17, ``TieBreak.EXTRA_ROUND``).
 
 After a tie both play one more hand, the first player first; a hand is worth the most any
-box would pay for it on an empty sheet (:func:`cubilete.game.tiebreak_value`); the higher
+box would pay for it on an empty sheet (:func:`cubilete.engine.game.tiebreak_value`); the higher
 hand wins, and equal hands play another round. The second player chooses knowing the first
 player's hand. With ``W`` = P(first player wins the tie-break), a round is worth
 ``f(W) = max_first E[min_second ...]``, a contraction (factor: the chance of another tie),
@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from cubilete.duel.kernels import throws_widget
-from cubilete.game import tiebreak_value
-from cubilete.rules.model import Rules
+from cubilete.engine.game import tiebreak_value
+from cubilete.engine.rules.model import Rules
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.tables import KernelTables
 

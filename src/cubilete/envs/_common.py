@@ -20,12 +20,12 @@ from pathlib import Path
 
 import numpy as np
 
-from cubilete.actions import Action, Roll, Score
-from cubilete.errors import CubileteError
-from cubilete.rules import scoring
-from cubilete.rules.model import Rules
-from cubilete.rules.presets import find_rules
-from cubilete.rules.profile import load_rules
+from cubilete.engine.actions import Action, Roll, Score
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Rules
+from cubilete.engine.rules.presets import find_rules
+from cubilete.engine.rules.profile import load_rules
 
 
 class EnvError(CubileteError):

@@ -2,7 +2,7 @@
 
 The state of each env is the solver's ``(mask, flags, capped upper)`` plus the card, the dice
 by position, the throw count and the held positions; scoring reads the solver's tables (built by
-:mod:`cubilete.rules.scoring`), so the vector env scores exactly as the engine. Exact regret
+:mod:`cubilete.engine.rules.scoring`), so the vector env scores exactly as the engine. Exact regret
 takes the keep values of the turn (one widget of the solver, :func:`turn_values`) once per turn.
 Dice come from one xorshift64* stream per env.
 """

@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from cubilete.engine.rules.model import Rules
 from cubilete.envs._common import EnvError, resolve_rules
 from cubilete.envs.solitaire import SolitaireEnv
-from cubilete.rules.model import Rules
-from cubilete.sim import Z95
+from cubilete.simulate.pool import Z95
 
 Policy = Callable[[np.ndarray, np.ndarray, np.random.Generator], int]
 CHUNK = 25  # games per task

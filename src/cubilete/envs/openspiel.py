@@ -7,7 +7,7 @@ probabilities (multinomial / 6^m); the thrown faces fill the free positions in a
 :class:`~cubilete.envs._common.ActionCodec`, plus one last action, *stand* (tie-break rounds).
 The starting player is seat 0 (the throw for who starts is left out). Terminal returns are
 zero-sum: each of ``k`` winners ``+1/k``, each of the other ``n - k`` players ``-1/(n - k)``.
-Instant wins and tie-break rounds are played by the engine (:class:`~cubilete.game.Game`).
+Instant wins and tie-break rounds are played by the engine (:class:`~cubilete.engine.game.Game`).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
 
-from cubilete.actions import Roll, Stand
-from cubilete.dice import ScriptedDice
+from cubilete.engine.actions import Roll, Stand
+from cubilete.engine.dice import ScriptedDice
+from cubilete.engine.game import Game
+from cubilete.engine.rules.model import Rules, Start
 from cubilete.envs._common import ActionCodec, EnvError, resolve_rules
-from cubilete.game import Game
-from cubilete.rules.model import Rules, Start
 from cubilete.solver.combinatorics import dice_tables
 
 SHORT_NAME = "python_cubilete"

@@ -23,13 +23,13 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from cubilete.actions import Roll, Score
+from cubilete.engine.actions import Roll, Score
+from cubilete.engine.game import Game
+from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Rules
+from cubilete.engine.state import Phase
 from cubilete.envs._common import ActionCodec, EnvError, SheetLayout, resolve_rules, solitaire_rules
-from cubilete.game import Game
-from cubilete.rules import scoring
-from cubilete.rules.model import Rules
 from cubilete.solver.space import SolverUnsupportedError, check_solvable
-from cubilete.state import Phase
 
 
 class SolitaireEnv(gym.Env[np.ndarray, np.int64]):

@@ -10,7 +10,7 @@ Agents are ``player_0 .. player_{n-1}`` in seat order; who starts is thrown for 
   hand of a tie-break round (the only way to end such a turn).
 
 The first throw of each turn is made by the environment. ``reset(options={"dice": source})`` plays
-with any :class:`~cubilete.dice.DiceSource` (e.g. ``ScriptedDice`` for a set scenario). Instant
+with any :class:`~cubilete.engine.dice.DiceSource` (e.g. ``ScriptedDice`` for a set scenario). Instant
 wins (P10) end the game at once; a tie on points is played off in tie-break rounds as the rules say (P17).
 
 Rewards (``reward=``):
@@ -29,12 +29,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from cubilete.actions import Action, Roll, Stand
+from cubilete.engine.actions import Action, Roll, Stand
+from cubilete.engine.game import Game
+from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Rules
+from cubilete.engine.state import Phase
 from cubilete.envs._common import ActionCodec, EnvError, SheetLayout, resolve_rules
-from cubilete.game import Game
-from cubilete.rules import scoring
-from cubilete.rules.model import Rules
-from cubilete.state import Phase
 
 MAX_OTHERS = 7
 

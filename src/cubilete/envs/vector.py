@@ -19,9 +19,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from cubilete.engine.rules.model import Rules
 from cubilete.envs import _vector_kernels as K
 from cubilete.envs._common import ActionCodec, EnvError, SheetLayout, resolve_rules, solitaire_rules
-from cubilete.rules.model import Rules
 from cubilete.solver.space import SolverUnsupportedError, build_space
 
 

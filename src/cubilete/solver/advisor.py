@@ -1,7 +1,7 @@
 """The advisor: every distinct option in a situation, with its expected final score under
 optimal play from there on, and its loss against the best.
 
->>> from cubilete.rules import find_rules
+>>> from cubilete.engine.rules import find_rules
 >>> from cubilete.solver import solve
 >>> sol = solve(find_rules("generala").replace(name="tiny", boxes=find_rules("generala").boxes[:2]))
 >>> best, other = advise(sol, [None, None], (1, 1, 2, 2, 3), throw=3)
@@ -24,7 +24,7 @@ from typing import Any, NamedTuple, overload
 
 import numpy as np
 
-from cubilete.errors import IllegalActionError
+from cubilete.engine.errors import IllegalActionError
 from cubilete.solver import firstrun, query
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.kernels import turn_values

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from cubilete.rules.codec import rules_hash
-from cubilete.rules.model import Rules
+from cubilete.engine.rules.codec import rules_hash
+from cubilete.engine.rules.model import Rules
 from cubilete.solver.solve import Progress, Solution, solve_space
 from cubilete.solver.space import SolverUnsupportedError, build_space, check_solvable
 

@@ -467,7 +467,7 @@ def main(exclusive: bool = False) -> int:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             return 0
-    from cubilete.rules import find_rules
+    from cubilete.engine.rules import find_rules
     from cubilete.solver.advisor import advise, judge
     from cubilete.solver.solve import solve
 

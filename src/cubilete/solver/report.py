@@ -13,10 +13,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 
-from cubilete.rules import Rules, scoring
+from cubilete.engine.rules import Rules, scoring
 from cubilete.solver.advisor import advise
 from cubilete.solver.cache import load_or_solve, values_digest
-from cubilete.solver.layered_report import layered_names, layered_section
+from cubilete.solver.maxi.report import layered_names, layered_section
 from cubilete.solver.solve import Solution
 from cubilete.solver.space import SolverUnsupportedError, check_solvable
 

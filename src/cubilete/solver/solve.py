@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
-from cubilete.rules.model import Rules
+from cubilete.engine.rules.model import Rules
 from cubilete.solver import firstrun, kernels
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.moments import solve_layer12

@@ -1,5 +1,5 @@
 """The solver's state space for a :class:`Rules`, with every scoring table built by calling
-the engine's own scoring functions (:mod:`cubilete.rules.scoring`).
+the engine's own scoring functions (:mod:`cubilete.engine.rules.scoring`).
 
 A state at the start of a turn is ``(mask, flags, upper)``:
 
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cubilete.errors import CubileteError
-from cubilete.rules import scoring
-from cubilete.rules.model import Joker, Order, Rules
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Joker, Order, Rules
 from cubilete.solver.combinatorics import DiceTables, IntArray, dice_tables
 
 MAX_STATES = 40_000_000

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cubilete.rules.model import Rules
+    from cubilete.engine.rules.model import Rules
 
 MEMORY_ERROR = 3
 UNSUPPORTED = 4
@@ -41,8 +41,8 @@ def main(argv: list[str] | None = None, after: Callable[[Rules], dict[str, objec
     args = parser.parse_args(argv)
     limit(args.cpu_seconds, args.memory_mb)
     try:
-        from cubilete.errors import CubileteError
-        from cubilete.rules.codec import rules_from_dict
+        from cubilete.engine.errors import CubileteError
+        from cubilete.engine.rules.codec import rules_from_dict
         from cubilete.solver.cache import load_or_solve, table_path
         from cubilete.solver.space import SolverUnsupportedError
 

@@ -27,10 +27,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from cubilete.errors import CubileteError
-from cubilete.game import Game
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.game import Game
+from cubilete.engine.rules import scoring
 from cubilete.i18n import _
-from cubilete.rules import scoring
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 RECENT = 10  # the trend compares the mean of the last RECENT games with the overall mean
@@ -254,9 +254,9 @@ class StatsDB:
         """
         if not game.is_over:
             raise StatsError(_("only finished games are recorded"))
-        from cubilete.coach import is_bot_name
-        from cubilete.record import to_record
-        from cubilete.rules.codec import rules_hash
+        from cubilete.engine.record import to_record
+        from cubilete.engine.rules.codec import rules_hash
+        from cubilete.play.coach import is_bot_name
 
         record = to_record(game)
         text = json.dumps(record, ensure_ascii=False, sort_keys=True)
@@ -319,7 +319,7 @@ class StatsDB:
         return _game_rows(rows)
 
     def record(self, game_id: int) -> dict[str, Any]:
-        """The JSON record of a stored game (``cubilete.record.from_record`` replays it)."""
+        """The JSON record of a stored game (``cubilete.engine.record.from_record`` replays it)."""
         rows = self._query("SELECT record FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise StatsError(_("no game {id} in {path}").format(id=game_id, path=self.path))

@@ -20,7 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from cubilete.errors import CubileteError
+from cubilete.engine.errors import CubileteError
 from cubilete.store.stats import data_dir
 from cubilete.store.writer import GroupWriter
 

@@ -13,11 +13,11 @@ from typing import Any
 from textual.app import App
 from textual.screen import Screen
 
-from cubilete import record
-from cubilete.cli.players import bot_spec_of
-from cubilete.errors import CubileteError
+from cubilete.engine import record
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.rules import Rules, load_rules
 from cubilete.i18n import _, set_language
-from cubilete.rules import Rules, load_rules
+from cubilete.present.players import bot_spec_of
 from cubilete.tui import navigation
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.end import EndScreen

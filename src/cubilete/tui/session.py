@@ -8,19 +8,20 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-from cubilete import bots, record
-from cubilete.actions import Action
-from cubilete.cli.play_line import undo_to_decision
-from cubilete.cli.players import bot_name, bot_spec_of
-from cubilete.errors import CubileteError
-from cubilete.game import Game
-from cubilete.notation import numbered
-from cubilete.rules import Rules
+from cubilete.engine import record
+from cubilete.engine.actions import Action
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.game import Game
+from cubilete.engine.notation import numbered
+from cubilete.engine.rules import Rules
+from cubilete.play import bots
+from cubilete.present.flow import undo_to_decision
+from cubilete.present.players import bot_name, bot_spec_of
 from cubilete.store.stats import StatsDB
 
 
 def bot_levels() -> tuple[str, ...]:
-    """The bot levels on offer (whatever :mod:`cubilete.bots` provides)."""
+    """The bot levels on offer (whatever :mod:`cubilete.play.bots` provides)."""
     levels = getattr(bots, "LEVELS", None)
     if levels:
         return tuple(str(level) for level in levels)

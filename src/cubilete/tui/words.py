@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cubilete.cli import players
-from cubilete.cli.render import servida_matters
-from cubilete.game import Game, tiebreak_value
+from cubilete.engine.game import Game, tiebreak_value
+from cubilete.engine.rules import Rules
+from cubilete.engine.state import Phase
 from cubilete.i18n import _, ngettext, servida_word
-from cubilete.rules import Rules
-from cubilete.state import Phase
+from cubilete.present import players
+from cubilete.present.render import servida_matters
 
 level_label = players.level_label  # one word list for the line mode, simulate and the terminal game
 

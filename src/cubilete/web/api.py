@@ -14,12 +14,13 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from cubilete import coach
-from cubilete.bots import LEVEL_SLIPS
-from cubilete.errors import CubileteError
-from cubilete.rules import Rules, all_presets, find_rules
-from cubilete.rules.codec import rules_from_dict, rules_hash
-from cubilete.rules.profile import rules_from_toml
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.rules import Rules, all_presets, find_rules
+from cubilete.engine.rules.codec import rules_from_dict, rules_hash
+from cubilete.engine.rules.profile import rules_from_toml
+from cubilete.play import coach
+from cubilete.play.bots import LEVEL_SLIPS
+from cubilete.play.win_review import SMALL, chance_timeline, win_review
 from cubilete.store.webdb import PlayerResult, TableRow
 from cubilete.web.guard import client_address
 from cubilete.web.hub import PID, Hub, SiteFull, web_record
@@ -28,7 +29,6 @@ from cubilete.web.room import Room, with_tables_only
 from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverBusy
 from cubilete.web.words import in_language, rules_words, web_language
-from cubilete.win_review import SMALL, chance_timeline, win_review
 
 SOLVED_LEVELS = {"optimal", *LEVEL_SLIPS}  # the bots that play from the solved tables
 router = APIRouter(prefix="/api")

@@ -14,13 +14,13 @@ import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from cubilete import fairness
-from cubilete.bots import BOT_LEVELS
-from cubilete.errors import CubileteError
-from cubilete.notation import numbered
-from cubilete.record import to_record
-from cubilete.rules import Rules
-from cubilete.rules.codec import rules_from_dict, rules_to_dict
+from cubilete.engine import fairness
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.notation import numbered
+from cubilete.engine.record import to_record
+from cubilete.engine.rules import Rules
+from cubilete.engine.rules.codec import rules_from_dict, rules_to_dict
+from cubilete.play.bots import BOT_LEVELS
 from cubilete.store.webdb import SeatRow, TableRow, WebStore
 from cubilete.web.room import Room, store_write
 from cubilete.web.settings import Settings

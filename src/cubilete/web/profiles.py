@@ -13,10 +13,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from cubilete import coach
-from cubilete.errors import CubileteError
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.rules.profile import rules_from_toml
 from cubilete.i18n import translate_error
-from cubilete.rules.profile import rules_from_toml
+from cubilete.play import coach
 from cubilete.web.words import in_language, rules_words, web_language
 
 router = APIRouter(prefix="/api")

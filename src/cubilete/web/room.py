@@ -15,15 +15,15 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from cubilete import coach
-from cubilete.actions import Action, action_from_json, action_to_json
-from cubilete.bots import make_bot
-from cubilete.bots.base import Strategy
-from cubilete.coach_win import two_ways, two_ways_lines
-from cubilete.errors import CubileteError, IllegalActionError
-from cubilete.game import Game
-from cubilete.record import from_record, to_record
-from cubilete.rules import Rules
+from cubilete.engine.actions import Action, action_from_json, action_to_json
+from cubilete.engine.errors import CubileteError, IllegalActionError
+from cubilete.engine.game import Game
+from cubilete.engine.record import from_record, to_record
+from cubilete.engine.rules import Rules
+from cubilete.play import coach
+from cubilete.play.bots import make_bot
+from cubilete.play.bots.base import Strategy
+from cubilete.play.coach_win import two_ways, two_ways_lines
 from cubilete.solver.cache import tables_only
 from cubilete.store.webdb import SeatRow, StaleWrite, StoreError, TableRow, WebStore
 from cubilete.web.names import check_name

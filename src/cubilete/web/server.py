@@ -16,7 +16,7 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from cubilete.errors import CubileteError
+from cubilete.engine.errors import CubileteError
 from cubilete.i18n import _
 from cubilete.store.webdb import WebStore
 from cubilete.web.app import create_app

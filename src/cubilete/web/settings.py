@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from cubilete.errors import CubileteError
+from cubilete.engine.errors import CubileteError
 from cubilete.store.webdb import default_url
 
 

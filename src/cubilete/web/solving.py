@@ -20,10 +20,10 @@ import signal
 import sys
 from collections import OrderedDict
 
-from cubilete.rules import Rules
-from cubilete.rules.codec import rules_to_dict
+from cubilete.engine.rules import Rules
+from cubilete.engine.rules.codec import rules_to_dict
+from cubilete.solver.approx.columns import column_rules, decomposes, is_column
 from cubilete.solver.cache import table_key, table_path
-from cubilete.solver.columns import column_rules, decomposes, is_column
 from cubilete.solver.space import SolverUnsupportedError, check_solvable, solve_states
 from cubilete.solver.worker import MEMORY_ERROR, UNSUPPORTED
 from cubilete.web.settings import Settings
@@ -76,7 +76,7 @@ class SolverPool:
     def start(self, rules: Rules) -> None:
         """Queue the solve of ``rules`` if it is needed, in budget and not already under way;
         :class:`SolverBusy` if the queue is full. A sheet of several columns (too large itself) gets its
-        columns solved, each a one-column game (:mod:`cubilete.solver.columns`): the approximate bots and
+        columns solved, each a one-column game (:mod:`cubilete.solver.approx.columns`): the approximate bots and
         coach value the rest of the sheet with them, and with a per-box estimate until they are ready."""
         if decomposes(rules):
             for column in column_rules(rules):

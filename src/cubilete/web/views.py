@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cubilete.actions import Action, action_to_json
-from cubilete.errors import CubileteError
-from cubilete.game import Game
-from cubilete.rules import Order, Rules, find_rules
-from cubilete.sheet import slot_states
-from cubilete.state import Phase
+from cubilete.engine.actions import Action, action_to_json
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.game import Game
+from cubilete.engine.rules import Order, Rules, find_rules
+from cubilete.engine.state import Phase
+from cubilete.play.sheet import slot_states
 from cubilete.web.words import rules_words
 
 

@@ -26,9 +26,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from cubilete.actions import Action
-from cubilete.game import Game
-from cubilete.rules import Rules
+from cubilete.engine.actions import Action
+from cubilete.engine.game import Game
+from cubilete.engine.rules import Rules
 
 log = logging.getLogger("cubilete.web")
 GAMES_KEPT = 512  # games a worker keeps to resume from (least recently used out)

@@ -12,9 +12,9 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, TypeVar
 
+from cubilete.engine.rules import Rules
 from cubilete.i18n import current_language, rules_title, servida_word, set_language
-from cubilete.rules import Rules
-from cubilete.sheet import slot_label
+from cubilete.play.sheet import slot_label
 
 WEB_LANGUAGES = {"es": "es", "pt": "pt_BR", "en": "en"}
 _LOCK = threading.Lock()

@@ -1,6 +1,6 @@
 """Playing to win: exact score distributions, target play, win chances and the win bot's values.
 
-Built on :mod:`cubilete.solver` and :mod:`cubilete.rules.scoring`; imported by the bots, the
+Built on :mod:`cubilete.solver` and :mod:`cubilete.engine.rules.scoring`; imported by the bots, the
 coach and the apps, never importing them.
 
 * :func:`distribution`: the final score's distribution under expected-score-optimal play;

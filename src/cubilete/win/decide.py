@@ -1,6 +1,6 @@
 """The arithmetic of one win-bot or target-bot decision, compiled once and shared by the Python bots
 (:func:`cubilete.win.play.win_options`, :func:`cubilete.win.play.target_options`) and the compiled
-simulation (:mod:`cubilete.fastsim.loop`),
+simulation (:mod:`cubilete.simulate.fastsim.loop`),
 so that both compute the same floating-point numbers in the same order and play the same moves.
 
 * :func:`utility`: ``u[x - start]`` = share of the win for a final score x against independent

@@ -5,7 +5,7 @@ turn-start state, the survival function of the points still to come; mid-turn, e
 of the decision gets its own vector from one pass of the turn kernel. Points so far are
 added, so a distribution is always of the FINAL score.
 
->>> from cubilete.rules import find_rules
+>>> from cubilete.engine.rules import find_rules
 >>> d = distribution(find_rules("generala"))
 >>> round(d.mean, 3), round(sum(p for _, p in d.pairs()), 12)
 (162.469, 1.0)
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cubilete.errors import IllegalActionError
-from cubilete.rules import scoring
-from cubilete.rules.model import Rules
+from cubilete.engine.errors import IllegalActionError
+from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Rules
 from cubilete.solver.advisor import Option, advise, sheet_state
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.win import kernels

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import get_num_threads, njit, prange
 
-from cubilete.errors import CubileteError
+from cubilete.engine.errors import CubileteError
 from cubilete.solver.combinatorics import FloatArray, IntArray
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I

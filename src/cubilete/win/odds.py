@@ -6,8 +6,8 @@ evenly (a tie-break round is a fair lottery between the tied players; a shared w
 1/k to each), and an instant win (a servida Generala whose box is not scratched) ends the
 game with its per-turn probability, independent of the points.
 
->>> from cubilete.game import Game
->>> from cubilete.rules import find_rules
+>>> from cubilete.engine.game import Game
+>>> from cubilete.engine.rules import find_rules
 >>> c = chances(Game(find_rules("generala"), ["Ana", "Beto"], seed=1))
 >>> round(sum(c.probabilities), 12), c.exact
 (1.0, True)
@@ -22,13 +22,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from cubilete.dice import Hand
-from cubilete.game import Game
-from cubilete.rules import scoring
-from cubilete.rules.model import Rules
+from cubilete.engine.dice import Hand
+from cubilete.engine.game import Game
+from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Rules
+from cubilete.engine.state import Phase
 from cubilete.solver.combinatorics import FloatArray, dice_tables
 from cubilete.solver.space import SolverUnsupportedError
-from cubilete.state import Phase
 from cubilete.win.distribution import Distribution, distribution, done, option_distributions
 from cubilete.win.tables import tables_fit
 
@@ -160,7 +160,7 @@ def _normal(rules: Rules, mean: float, sd: float) -> Distribution:
 
 def _estimated(game: Game, seat: int) -> Distribution:
     """A normal approximation: the solver's mean and spread where it solves, else a rough guess."""
-    from cubilete.solver.estimate import approx_future, slot_estimates
+    from cubilete.solver.approx.estimate import approx_future, slot_estimates
 
     rules, s = game.rules, game.state.seats[seat]
     now = scoring.total(rules, s.card, s.extra_bonuses)

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cubilete.game import Game
-from cubilete.rules import scoring
-from cubilete.rules.model import Rules
+from cubilete.engine.game import Game
+from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Rules
 from cubilete.solver.advisor import Option, advise, sheet_state
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.win import decide
@@ -66,7 +66,7 @@ def target_options(
     With the full table this is :func:`win_options`' arithmetic (:mod:`cubilete.win.decide`) with the
     step utility u(x) = [x >= target] and no instant wins: E[u(final)] is then P(final >= target), this
     turn solved exactly and every later sheet valued by its target row; the compiled target bot
-    (:mod:`cubilete.fastsim.loop`) computes the same numbers in the same order."""
+    (:mod:`cubilete.simulate.fastsim.loop`) computes the same numbers in the same order."""
     if not tables_fit(rules):
         return ragged_target_options(rules, card, hand, throw, target, extra_bonuses, held)
     vt = vector_table(rules, "target")

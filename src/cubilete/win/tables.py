@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from cubilete.rules.codec import rules_hash
-from cubilete.rules.model import Rules
+from cubilete.engine.rules.codec import rules_hash
+from cubilete.engine.rules.model import Rules
 from cubilete.solver.cache import cache_dir, shared_solution, solving_here
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.solve import Progress, Solution, layers

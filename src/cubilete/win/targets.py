@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from cubilete.rules.model import Rules
+from cubilete.engine.rules.model import Rules
 from cubilete.solver.combinatorics import FloatArray, IntArray
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I

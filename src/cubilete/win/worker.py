@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from cubilete.rules.model import Rules
+from cubilete.engine.rules.model import Rules
 from cubilete.solver.worker import main as solver_main
 
 

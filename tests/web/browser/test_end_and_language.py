@@ -11,8 +11,8 @@ from tests.web.browser.conftest import NewPage
 from tests.web.browser.play import boxes, create_table, http_json, table_state
 from tests.web.servers import LiveServer
 
-from cubilete.actions import Score
-from cubilete.record import steps as steps_of
+from cubilete.engine.actions import Score
+from cubilete.engine.record import steps as steps_of
 
 GREEDY = {"kind": "bot", "level": "greedy"}
 STRONG = {"kind": "bot", "level": "strong"}

@@ -20,11 +20,11 @@ from tests.web.browser.play import (
 )
 from tests.web.servers import LiveServer
 
-from cubilete.actions import Score
-from cubilete.dice import SeededDice
-from cubilete.fairness import commitment
-from cubilete.record import steps
-from cubilete.rules import find_rules
+from cubilete.engine.actions import Score
+from cubilete.engine.dice import SeededDice
+from cubilete.engine.fairness import commitment
+from cubilete.engine.record import steps
+from cubilete.engine.rules import find_rules
 
 
 def test_home_creates_a_table_and_a_whole_game_is_played_to_the_verified_end(

@@ -12,8 +12,8 @@ from playwright.sync_api import Page
 from tests.web.browser.conftest import NewPage
 from tests.web.servers import LiveServer
 
-from cubilete.dice import SeededDice
-from cubilete.fairness import commitment, new_seed
+from cubilete.engine.dice import SeededDice
+from cubilete.engine.fairness import commitment, new_seed
 
 TEXTS = ["", "abc", "a" * 55, "a" * 56, "a" * 64, "x" * 1000, "ñandú 🎲", "player:" + "0" * 32]
 

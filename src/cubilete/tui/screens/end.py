@@ -15,11 +15,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, ProgressBar, Static
 
-from cubilete import coach
-from cubilete.cli.render import end_line
-from cubilete.errors import CubileteError
-from cubilete.game import Game
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.game import Game
 from cubilete.i18n import _, file_reason, rules_title, translate_error
+from cubilete.play import coach
+from cubilete.play.win_review import chance_timeline, win_review, win_review_lines, write_chart
+from cubilete.present.render import end_line
 from cubilete.tui.navigation import SETUP, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import SaveDialog
@@ -27,7 +28,6 @@ from cubilete.tui.session import Session
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.scorecard import ScoreCard, SheetData
 from cubilete.tui.words import dice_words
-from cubilete.win_review import chance_timeline, win_review, win_review_lines, write_chart
 
 
 def ranking_rows(game: Game) -> list[tuple[int, str, int, bool]]:

@@ -18,14 +18,14 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 from textual.worker import Worker
 
-from cubilete.actions import Action, Roll, Score, Stand
-from cubilete.bots import make_bot
-from cubilete.cli.narrate import describe_step
-from cubilete.cli.render import instant_win_box, start_lines
-from cubilete.errors import CubileteError
+from cubilete.engine.actions import Action, Roll, Score, Stand
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.state import EndReason, GameState, Phase
 from cubilete.i18n import _, explain_illegal, file_reason, rules_title, servida_word
-from cubilete.sheet import SlotState, SlotView, slot_views
-from cubilete.state import EndReason, GameState, Phase
+from cubilete.play.bots import make_bot
+from cubilete.play.sheet import SlotState, SlotView, slot_views
+from cubilete.present.narrate import describe_step
+from cubilete.present.render import instant_win_box, start_lines
 from cubilete.tui.navigation import END, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialog

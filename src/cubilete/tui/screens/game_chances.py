@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import threading
 
-from cubilete.actions import Action
-from cubilete.errors import CubileteError
-from cubilete.game import Game
+from cubilete.engine.actions import Action
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.game import Game
 from cubilete.i18n import _, translate_error
 from cubilete.tui.screens.game_coach import CoachKeys
 from cubilete.tui.session import snapshot

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from textual import work
 from textual.screen import Screen
 
-from cubilete import coach
-from cubilete.actions import Action
-from cubilete.coach_win import two_ways, two_ways_lines
-from cubilete.errors import CubileteError
-from cubilete.game import Game
+from cubilete.engine.actions import Action
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.game import Game
+from cubilete.engine.rules import Rules
 from cubilete.i18n import _, translate_error
-from cubilete.rules import Rules
+from cubilete.play import coach
+from cubilete.play.coach_win import two_ways, two_ways_lines
 from cubilete.tui.options import AppOptions
 from cubilete.tui.session import Session, snapshot
 from cubilete.tui.widgets.keybar import KeyBar

@@ -1,5 +1,5 @@
 """Scorekeeper mode: real dice on a real table. The player types the dice and the throw
-number and picks a box; :class:`cubilete.scorekeeper.Scorekeeper` checks it under the rules
+number and picks a box; :class:`cubilete.play.scorekeeper.Scorekeeper` checks it under the rules
 and keeps every sheet. ``h`` suggests what to hold (from the solver)."""
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static
 
-from cubilete.errors import CubileteError
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.rules import Rules
+from cubilete.engine.state import EndReason
 from cubilete.i18n import _, rules_title, translate_error
-from cubilete.rules import Rules
-from cubilete.scorekeeper import Scorekeeper, ScorekeeperError
-from cubilete.sheet import SlotState, SlotView, slot_label, slot_views
-from cubilete.state import EndReason
+from cubilete.play.scorekeeper import Scorekeeper, ScorekeeperError
+from cubilete.play.sheet import SlotState, SlotView, slot_label, slot_views
 from cubilete.store.stats import StatsDB
 from cubilete.tui.navigation import SETUP, go
 from cubilete.tui.options import AppOptions

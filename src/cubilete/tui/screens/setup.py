@@ -11,11 +11,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
-from cubilete import coach
-from cubilete.cli.players import bot_spec_of
-from cubilete.errors import CubileteError
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.rules import Rules, all_presets, find_rules, load_profile
 from cubilete.i18n import LANGUAGES, _, current_language, rules_title, set_language, translate_error
-from cubilete.rules import Rules, all_presets, find_rules, load_profile
+from cubilete.play import coach
+from cubilete.present.players import bot_spec_of
 from cubilete.tui.navigation import GAME, SCOREKEEPER, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.session import Session, bot_levels

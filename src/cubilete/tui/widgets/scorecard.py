@@ -13,10 +13,10 @@ from rich.text import Text
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
-from cubilete.game import Game
+from cubilete.engine.game import Game
+from cubilete.engine.rules import Rules
 from cubilete.i18n import _
-from cubilete.rules import Rules
-from cubilete.sheet import SlotState, SlotView, slot_label, upper_progress
+from cubilete.play.sheet import SlotState, SlotView, slot_label, upper_progress
 
 UPPER_ROW = "_upper"
 EXTRA_ROW = "_extra"

@@ -1,6 +1,6 @@
 // Provably fair dice, checked in the browser: pure-JS SHA-256 (crypto.subtle is missing on
 // plain-http LAN addresses) and the derivation of every throw from the revealed seed,
-// exactly as docs/WEB.md "Provably fair dice" and cubilete.dice.SeededDice describe it.
+// exactly as docs/WEB.md "Provably fair dice" and cubilete.engine.dice.SeededDice describe it.
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

@@ -3,7 +3,7 @@
 //
 // The browser does not score hands: the points of each write come from the final scorecard
 // (GET /api/tables/<id>), and whose turn it is follows the rules' opening, direction and
-// turn count, as cubilete.game does.
+// turn count, as cubilete.engine.game does.
 
 import { api, el, when } from "./api.js";
 import { diceRow, dieSvg } from "./dice.js";
@@ -110,7 +110,7 @@ function slotIds(rules) {
   return ids;
 }
 
-// A seat plays on while it has turns left and an open slot (cubilete.game): a scratched box closes
+// A seat plays on while it has turns left and an open slot (cubilete.engine.game): a scratched box closes
 // the boxes that require it in its column (a scratched Generala closes the Doble), so that seat may
 // finish a turn early.
 function nextSeat(order, current, taken, turns, closed, nSlots) {

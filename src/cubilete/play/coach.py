@@ -1,0 +1,484 @@
+"""The coach: the best options for the decision at hand, the points an action loses, and a
+review of every decision of a finished game.
+
+Values are expected FINAL scores of one player under optimal play from there on (the
+solver's objective). Instant wins are not modelled: a servida Generala counts like a normal
+servida Generala and play goes on. Rules too large to solve exactly (``maxi-yatzy``,
+``general-4-columns``) use the optimal bot's approximate analysis when :mod:`cubilete.play.bots`
+offers one, and say so with ``exact=False``.
+
+The solver is imported lazily, so ``import cubilete.play.coach`` stays cheap.
+
+>>> keep_positions((5, 2, 5, 6, 5), (5, 5))
+(0, 2)
+>>> keep_positions((5, 2, 5, 6, 5), (5, 5), prefer=(4,))
+(0, 4)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from cubilete.engine.actions import Action, Roll, Score, Stand
+from cubilete.engine.errors import CubileteError, IllegalActionError
+from cubilete.engine.game import Game
+from cubilete.engine.rules.model import Rules
+from cubilete.engine.state import GameState, Phase, Seat
+from cubilete.i18n import _, box_name, current_language
+
+if TYPE_CHECKING:
+    from cubilete.solver.solve import Solution
+
+Progress = Callable[[int, int], None]
+
+EPSILON = 1e-9  # losses below this are rounding noise: the move was (one of) the best
+_BOT_NAME = re.compile(r"^bot(:[a-z]+)?(-\d+)?$")
+
+
+class OptionLike(Protocol):
+    """What the advisor and the bots' analyses return for one option."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def expected(self) -> float: ...
+    @property
+    def loss(self) -> float: ...
+    @property
+    def slot(self) -> str | None: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def keep(self) -> tuple[int, ...]: ...
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One option of the decision at hand, with the engine action that plays it."""
+
+    kind: str  # "score" or "keep" ("stand" in a tie-break round)
+    slot: str | None  # score: the slot id
+    points: int  # score: the points written now (bonuses not included)
+    keep_faces: tuple[int, ...]  # keep: the faces kept, sorted
+    keep_positions: tuple[int, ...]  # keep: the dice positions (0-based) kept
+    expected: float  # expected final score after this choice, playing optimally afterwards
+    loss: float  # expected points lost against the best option (>= 0)
+    action: Action  # Roll(keep=keep_positions) or Score(slot) (or Stand())
+    win: float | None = None  # hint(win=True): the probability of winning after this choice
+
+    def describe(self, rules: Rules) -> str:
+        """The option in the player's words, e.g. ``score Full (35)`` or ``keep 5 5 5, throw the rest``."""
+        return describe_option(rules, self.kind, self.slot, self.points, self.keep_faces)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One judged decision of a reviewed game."""
+
+    seat: int
+    player: str
+    turn: int  # the player's turn number, 1-based
+    throw: int  # throws made before deciding (1 = servida dice on the table)
+    dice: tuple[int, ...]  # the dice on the table, by position
+    action: str  # what was done, in words
+    best: str  # what was best, in words
+    loss: float  # expected points lost against the best option (>= 0)
+
+
+@dataclass(frozen=True)
+class Review:
+    """Every judged decision of a game, the loss per player and each player's three worst moments."""
+
+    decisions: list[Decision]
+    total_loss: dict[str, float]
+    worst: dict[str, list[Decision]]  # up to 3 per player, worst first; only decisions that lost points
+    exact: bool = field(default=True)  # False when some values are approximate (rules too large to solve)
+
+
+# --- words --------------------------------------------------------------------------
+
+
+def slot_words(rules: Rules, slot: str) -> str:
+    """A slot's display name: the box name, plus the column on a sheet of several columns."""
+    box_id, _at, column = slot.partition("@")
+    name = box_name(rules, box_id)
+    return _("{box} (column {column})").format(box=name, column=column) if column else name
+
+
+def describe_option(rules: Rules, kind: str, slot: str | None, points: int, keep: Sequence[int]) -> str:
+    """An option in the player's words."""
+    if kind == "score" and slot is not None:
+        if points == 0:
+            return _("scratch {box}").format(box=slot_words(rules, slot))
+        return _("score {box} ({points})").format(box=slot_words(rules, slot), points=points)
+    if kind == "stand":
+        return _("stand with these dice")
+    if not keep:
+        return _("throw every die again")
+    return _("keep {faces}, throw the rest").format(faces=" ".join(map(str, keep)))
+
+
+def is_bot_name(name: str) -> bool:
+    """True for the names bots play under (``bot``, ``bot:optimal``, ``bot-2``).
+
+    >>> is_bot_name("bot:optimal-2"), is_bot_name("Roberto")
+    (True, False)
+    """
+    return _BOT_NAME.match(name.strip().lower()) is not None
+
+
+# --- the solved table and the options ---------------------------------------------------
+
+
+def is_solvable(rules: Rules) -> bool:
+    """True if the solver can solve these rules exactly."""
+    from cubilete.solver import SolverUnsupportedError, check_solvable
+
+    try:
+        check_solvable(rules)
+    except SolverUnsupportedError:
+        return False
+    return True
+
+
+def solution_for(rules: Rules, progress: Progress | None = None) -> Solution:
+    """The solved tables of the rules, loaded or solved once per process (SolverUnsupportedError if too large)."""
+    from cubilete.solver.cache import shared_solution
+
+    return shared_solution(rules, progress)
+
+
+def _held_faces(game: Game) -> tuple[int, ...]:
+    turn = game.state.turn
+    if not game.rules.locked_holds:
+        return ()
+    return tuple(sorted(turn.dice[p] for p in turn.held))
+
+
+def _approximate(game: Game) -> tuple[list[OptionLike], bool] | None:
+    """The optimal bot's analysis (an approximate search where the rules can't be solved), if there is one."""
+    try:
+        from cubilete.play.bots import OptimalBot
+    except ImportError:  # pragma: no cover - only while the bots package lacks it
+        return None
+    analysis = OptimalBot(seed=0).analyse(game)
+    return list(analysis), bool(getattr(analysis, "exact", False))
+
+
+def _options(game: Game) -> tuple[list[OptionLike], bool] | None:
+    """Every option of the decision at hand, best first, and whether the values are exact; None if none."""
+    st = game.state
+    if st.phase is Phase.OVER or st.turn.throws == 0:
+        return None
+    if st.phase is Phase.TIEBREAK or not is_solvable(game.rules):
+        return _approximate(game)
+    from cubilete.solver.advisor import advise
+
+    seat = game.seat()
+    options = advise(
+        solution_for(game.rules), seat.card, st.turn.dice, st.turn.throws, seat.extra_bonuses, _held_faces(game)
+    )
+    return list(options), True
+
+
+def keep_positions(
+    dice: Sequence[int], faces: Sequence[int], prefer: Sequence[int] = (), must: Sequence[int] = ()
+) -> tuple[int, ...]:
+    """Dice positions showing ``faces`` (a multiset), taking positions in ``prefer`` first.
+
+    ``must`` lists positions that have to be among them (locked holds); IllegalActionError otherwise.
+    """
+    want = [0] * 7
+    for f in faces:
+        want[f] += 1
+    order = [*must, *(p for p in prefer if p not in must), *(p for p in range(len(dice)) if p not in (*must, *prefer))]
+    chosen: list[int] = []
+    for p in order:
+        if want[dice[p]] > 0:
+            want[dice[p]] -= 1
+            chosen.append(p)
+    if any(want) or not set(must) <= set(chosen):
+        raise IllegalActionError(f"cannot keep {sorted(faces)} from the dice {list(dice)} (held: {list(must)})")
+    return tuple(sorted(chosen))
+
+
+def _advice(option: OptionLike, dice: Sequence[int], held: Sequence[int], locked: bool) -> Advice:
+    """The advice for one option; keeps prefer the ``held`` positions (which must stay kept if ``locked``)."""
+    if option.kind == "score" and option.slot is not None:
+        return Advice("score", option.slot, option.points, (), (), option.expected, option.loss, Score(option.slot))
+    if option.kind == "stand":
+        return Advice("stand", None, 0, (), (), option.expected, option.loss, Stand())
+    positions = keep_positions(dice, option.keep, prefer=held, must=held if locked else ())
+    faces = tuple(sorted(option.keep))
+    return Advice("keep", None, 0, faces, positions, option.expected, option.loss, Roll(positions))
+
+
+def advise_hand(
+    rules: Rules,
+    card: Sequence[int | None],
+    dice: Sequence[int],
+    throw: int,
+    extra_bonuses: int = 0,
+    held: Sequence[int] = (),
+    top: int = 5,
+) -> list[Advice]:
+    """Advice for dice outside a game (real dice typed in): the ``top`` best options, best first.
+
+    ``held`` lists dice positions kept at the last throw (they must stay kept under locked
+    holds). Only rules the solver solves exactly are advised; for others the list is empty.
+    """
+    if not is_solvable(rules):
+        return []
+    from cubilete.solver.advisor import advise
+
+    faces = tuple(sorted(dice[p] for p in held)) if rules.locked_holds else ()
+    options = advise(solution_for(rules), card, dice, throw, extra_bonuses, faces)
+    return [_advice(o, dice, held, rules.locked_holds) for o in options[: max(top, 0)]]
+
+
+def hint(game: Game, top: int = 5, win: bool = False) -> tuple[list[Advice], bool]:
+    """The ``top`` best options of the current decision, best first, and whether the values are exact.
+
+    With ``win`` (two or more players, rules with exact win tables: see :mod:`cubilete.win`),
+    the options are ranked by their probability of winning against the other seats' positions,
+    each with it in ``Advice.win`` (and its expected final score as usual); elsewhere ``win`` is
+    ignored and ``Advice.win`` stays None.
+
+    Before the first throw of a turn there is nothing to decide (every die is thrown): the
+    list is empty, as it is once the game is over. ``exact`` is False for rules the solver
+    can't solve (the optimal bot's approximate search, or an empty list if there is none).
+    A tie-break round is valued by the bots' analysis when available (options of kind "stand").
+    """
+    if win:
+        ranked = _win_hint(game, top)
+        if ranked is not None:
+            return ranked, True
+    found = _options(game)
+    if found is None:
+        return [], game.state.phase is Phase.PLAY and is_solvable(game.rules)
+    options, exact = found
+    turn = game.state.turn
+    return [_advice(o, turn.dice, turn.held, game.rules.locked_holds) for o in options[: max(top, 0)]], exact
+
+
+def _win_hint(game: Game, top: int) -> list[Advice] | None:
+    """Options ranked by the probability of winning, or None where there is no exact answer."""
+    st = game.state
+    if st.phase is not Phase.PLAY or st.turn.throws == 0 or len(st.seats) < 2:
+        return None
+    from cubilete.solver import SolverUnsupportedError
+    from cubilete.win.play import game_win_options
+
+    try:
+        ranked = game_win_options(game)
+    except SolverUnsupportedError:
+        return None
+    turn = st.turn
+    out = []
+    for w in ranked[: max(top, 0)]:
+        advice = _advice(w.option, turn.dice, turn.held, game.rules.locked_holds)
+        out.append(dataclasses.replace(advice, win=w.win))
+    return out
+
+
+def _match(game: Game, options: Sequence[OptionLike], action: Action) -> OptionLike | None:
+    """The option an action plays (a Roll is judged by the faces it keeps)."""
+    dice = game.state.turn.dice
+    kept = tuple(sorted(dice[p] for p in action.keep)) if isinstance(action, Roll) else None
+    for option in options:
+        if isinstance(action, Score) and option.kind == "score" and option.slot == action.slot:
+            return option
+        if kept is not None and option.kind == "keep" and tuple(sorted(option.keep)) == kept:
+            return option
+    return None
+
+
+def action_loss(game: Game, action: Action) -> float | None:
+    """Expected points the action loses against the best option, judged before it is applied.
+
+    None when there is nothing to judge: the first throw of a turn (no choice), a tie-break
+    round, a finished game, or rules with no analysis. An "em baixo" call is judged like the
+    same throw without it (the faces underneath are just as likely). An illegal action raises
+    :class:`IllegalActionError`.
+    """
+    st = game.state
+    if st.phase is not Phase.PLAY or st.turn.throws == 0:
+        return None
+    if action not in game.legal_actions():
+        raise IllegalActionError(f"{action} is not legal now")
+    found = _options(game)
+    if found is None:
+        return None
+    option = _match(game, found[0], action)
+    return None if option is None else max(0.0, option.loss)
+
+
+# --- review ------------------------------------------------------------------------
+
+
+def _is_decision(before: GameState) -> bool:
+    """A choice the score depends on: after a throw, in normal play."""
+    return before.phase is Phase.PLAY and before.turn.throws > 0
+
+
+def _judge(game: Game, action: Action, before: GameState, exact: list[bool]) -> Decision | None:
+    """The decision ``action`` made from ``game`` (positioned before it), or None if it can't be judged."""
+    found = _options(game)
+    if found is None:
+        return None
+    options, is_exact = found
+    exact[0] = exact[0] and is_exact
+    option = _match(game, options, action)
+    if option is None:
+        return None
+    rules, seat, turn = game.rules, before.seats[before.current], before.turn
+    best = options[0]
+    return Decision(
+        seat=before.current,
+        player=seat.name,
+        turn=seat.turns_taken + 1,
+        throw=turn.throws,
+        dice=turn.dice,
+        action=describe_option(rules, option.kind, option.slot, option.points, option.keep),
+        best=describe_option(rules, best.kind, best.slot, best.points, best.keep),
+        loss=max(0.0, option.loss),
+    )
+
+
+def review(game: Game, players: Collection[str] | None = None, progress: Progress | None = None) -> Review:
+    """Judge every decision of ``players`` (default: every seat that isn't a bot) in a game.
+
+    ``progress(done, total)`` is called while the rules are solved (per layer, only if the
+    table is not cached yet) and then once per action of the game. Tie-break rounds are skipped
+    (the solver's objective is the score, not the hand that settles a tie). On a solved table
+    (and held dice not locked) every decision is judged by one batched query over the states the
+    game went through; otherwise the game's record is replayed and each decision judged in turn.
+    """
+    judged = set(game.players if players is None else players)
+    if players is None:
+        judged = {p for p in judged if not is_bot_name(p)}
+    unknown = sorted(judged - set(game.players))
+    if unknown:
+        raise CubileteError(
+            _("no player {names} in this game; players: {players}").format(
+                names=", ".join(unknown), players=", ".join(game.players)
+            )
+        )
+    seats = [p for p in game.players if p in judged]
+    if is_solvable(game.rules):
+        solution = solution_for(game.rules, progress)
+        if not game.rules.locked_holds:  # the options don't depend on held dice: one batched query
+            return _summarise(_judge_all(game, solution, judged, progress), True, seats)
+    return _summarise(*_judge_replayed(game, judged, progress), seats)
+
+
+def _judge_replayed(game: Game, judged: Collection[str], progress: Progress | None) -> tuple[list[Decision], bool]:
+    """(every judged decision, whether all were exact), the record replayed and each decision judged in turn."""
+    from cubilete.engine.record import steps, to_record
+
+    record = to_record(game)
+    total = len(record["actions"])
+    decisions: list[Decision] = []
+    exact = [True]
+    for done, (replay, action, before) in enumerate(steps(record), 1):
+        if _is_decision(before) and before.seats[before.current].name in judged:
+            replay.undo()
+            decision = _judge(replay, action, before, exact)
+            replay.apply(action)
+            if decision is not None:
+                decisions.append(decision)
+        if progress is not None:
+            progress(done, total)
+    return decisions, exact[0]
+
+
+# options in words, per rule set (by identity: hashing a Rules costs more than the words) and language
+_WORDS: dict[tuple[int, str], tuple[Rules, dict[tuple[str, object, int], str]]] = {}
+_DECISION_FIELDS = tuple(f.name for f in dataclasses.fields(Decision))
+
+
+def _judge_all(game: Game, solution: Solution, judged: Collection[str], progress: Progress | None) -> list[Decision]:
+    """Every judged decision of a game on a solved table, by one batched query (:func:`advisor.judge
+    <cubilete.solver.advisor.judge>`) over the states the game went through: the same decisions and
+    losses as judging them one by one (``tests/test_review_batch.py``)."""
+    from cubilete.solver.advisor import judge, option_names
+
+    states, history = game.states, game.history
+    total = len(history)
+    asked: list[tuple[tuple[int | None, ...], tuple[int, ...], int, int, str, str | tuple[int, ...]]] = []
+    where: list[tuple[int, Seat]] = []
+    play = Phase.PLAY
+    for done, action in enumerate(history):
+        before = states[done]
+        turn = before.turn
+        if before.phase is play and turn.throws > 0:
+            seat = before.seats[before.current]
+            if seat.name in judged:
+                if isinstance(action, Score):
+                    asked.append((seat.card, turn.dice, turn.throws, seat.extra_bonuses, "score", action.slot))
+                    where.append((before.current, seat))
+                elif isinstance(action, Roll):
+                    dice = turn.dice
+                    kept = tuple(sorted([dice[p] for p in action.keep]))
+                    asked.append((seat.card, dice, turn.throws, seat.extra_bonuses, "keep", kept))
+                    where.append((before.current, seat))
+        if progress is not None:
+            progress(done + 1, total)
+    rows = judge(solution, asked).tolist()
+    slots, keeps = option_names(solution)
+    rules = game.rules
+    found = _WORDS.get((id(rules), current_language()))
+    if found is None or found[0] is not rules:
+        if len(_WORDS) >= 64:
+            _WORDS.clear()
+        found = _WORDS[id(rules), current_language()] = (rules, {})
+    words = found[1]
+
+    def describe(kind: str, what: str | tuple[int, ...] | None, points: int) -> str:
+        said = words.get((kind, what, points))
+        if said is None:
+            if kind == "score":
+                said = describe_option(rules, kind, what, points, ())  # type: ignore[arg-type]
+            else:
+                said = describe_option(rules, kind, None, 0, what)  # type: ignore[arg-type]
+            words[kind, what, points] = said
+        return said
+
+    decisions = []
+    new, fields = object.__new__, _DECISION_FIELDS
+    for (current, seat), (_card, dice, throw, _extras, kind, what), row in zip(where, asked, rows, strict=True):
+        found_it, points, value, best_kind, best_number, best_points, best = row
+        if not found_it:
+            continue
+        best_key: tuple[str, str | tuple[int, ...], int] = (
+            ("score", slots[int(best_number)], int(best_points))
+            if best_kind == 0.0
+            else ("keep", keeps[int(best_number)], 0)
+        )
+        best_words = words.get(best_key) or describe(*best_key)
+        key = (kind, what, int(points))
+        action_words = words.get(key) or describe(*key)
+        # a frozen dataclass's __init__ sets each field through object.__setattr__: filling its __dict__ at once
+        # builds the same Decision (equal, hashed and shown alike) in a third of the time, once per decision
+        decision = new(Decision)
+        decision.__dict__.update(
+            zip(fields, (current, seat.name, seat.turns_taken + 1, throw, dice, action_words, best_words,
+                         max(0.0, best - value)), strict=True)
+        )  # fmt: skip
+        decisions.append(decision)
+    return decisions
+
+
+def _summarise(decisions: list[Decision], exact: bool, players: list[str]) -> Review:
+    total_loss = {p: 0.0 for p in players}
+    worst: dict[str, list[Decision]] = {p: [] for p in players}
+    for d in decisions:
+        total_loss[d.player] += d.loss
+    for p in players:
+        lost = [d for d in decisions if d.player == p and d.loss > EPSILON]
+        worst[p] = sorted(lost, key=lambda d: -d.loss)[:3]
+    return Review(decisions, total_loss, worst, exact)
