@@ -29,6 +29,7 @@ from numba import njit
 from cubilete.duel import kernels
 from cubilete.duel.space import F64_CELLS, JointSpace, build_joint, tie_shared
 from cubilete.duel.tiebreak import first_player_tiebreak
+from cubilete.engine.rules.codec import rules_hash
 from cubilete.engine.rules.model import Rules
 from cubilete.solver.combinatorics import FloatArray, IntArray
 from cubilete.solver.tables import KernelTables, kernel_tables
@@ -234,7 +235,7 @@ def solve_joint(
 
 
 def _ckpt_key(joint: JointSpace) -> str:
-    return hashlib.sha256(f"{joint.rules!r}:{joint.n_rows}:{joint.n_cells}".encode()).hexdigest()[:20]
+    return hashlib.sha256(f"{rules_hash(joint.rules)}:{joint.n_rows}:{joint.n_cells}".encode()).hexdigest()[:20]
 
 
 def _save_level(folder: Path, joint: JointSpace, i: int, level: FloatArray) -> None:

@@ -103,6 +103,11 @@ class Box:
         """A copy of this box with some fields changed."""
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
+    def __repr__(self) -> str:
+        from cubilete.engine.rules.spelling import box_repr
+
+        return box_repr(self)
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -134,6 +139,12 @@ class Rules:
 
     def __post_init__(self) -> None:
         check_rules(self)
+
+    def __repr__(self) -> str:
+        """Short Python that evaluates back: ``find_rules('generala').replace(throws=2)``."""
+        from cubilete.engine.rules.spelling import rules_repr
+
+        return rules_repr(self)
 
     # --- derived facts -------------------------------------------------
     # Computed once per rule set (a frozen value never changes): every per-move step stays linear
