@@ -32,7 +32,9 @@ import gettext
 import os
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -60,6 +62,8 @@ class I18nError(CubileteError):
 
 _language: str | None = None
 _translation: gettext.NullTranslations = gettext.NullTranslations()
+# A language for one thread or task only (a web request), over the process-wide choice above.
+_scoped: ContextVar[tuple[str, gettext.NullTranslations] | None] = ContextVar("cubilete_language", default=None)
 
 
 # --- choosing the language ---------------------------------------------------------
@@ -112,13 +116,7 @@ def _load(code: str) -> gettext.NullTranslations:
 def set_language(lang: str | None) -> str:
     """Use a language from now on (None: from the environment); returns the code used (one of LANGUAGES)."""
     global _language, _translation
-    if lang is None:
-        code = language_from_environment()
-    else:
-        found = normalize_language(lang) if lang.strip() else None
-        if found is None:
-            raise I18nError(f"unknown language {lang!r}; languages: {', '.join(LANGUAGES)}")
-        code = found
+    code = language_from_environment() if lang is None else _code(lang)
     _translation = _load(code)
     _language = code
     return code
@@ -131,6 +129,30 @@ def reset_language() -> None:
     _translation = gettext.NullTranslations()
 
 
+def _code(lang: str) -> str:
+    """The catalog code of a language the caller names, or I18nError."""
+    found = normalize_language(lang) if lang.strip() else None
+    if found is None:
+        raise I18nError(f"unknown language {lang!r}; languages: {', '.join(LANGUAGES)}")
+    return found
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[str]:
+    """Messages in ``lang`` inside the block, for this thread or task only (others keep theirs); yields the code.
+
+    >>> with speaking("es"):
+    ...     _("random")
+    'al azar'
+    """
+    code = _code(lang)
+    token = _scoped.set((code, _load(code)))
+    try:
+        yield code
+    finally:
+        _scoped.reset(token)
+
+
 def _choose_from_environment() -> str:
     """The environment's language; English if its catalog is missing (a message never fails)."""
     try:
@@ -141,12 +163,18 @@ def _choose_from_environment() -> str:
 
 def current_language() -> str:
     """The language messages are shown in now (read from the environment if none was chosen)."""
+    scoped = _scoped.get()
+    if scoped is not None:
+        return scoped[0]
     if _language is None:
         return _choose_from_environment()
     return _language
 
 
 def _current() -> gettext.NullTranslations:
+    scoped = _scoped.get()
+    if scoped is not None:
+        return scoped[1]
     if _language is None:
         _choose_from_environment()
     return _translation

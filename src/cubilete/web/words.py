@@ -1,23 +1,21 @@
 """Texts of the web game in a client's language (es, pt, en).
 
-The catalogs are one process-wide choice (:mod:`cubilete.i18n`); the server serves many
-languages at once, so every text is made under one lock, in a worker thread.
+The server serves many languages at once: each text is made in its client's language for the
+making thread or task only (:func:`cubilete.i18n.speaking`), so no lock holds other clients back.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, TypeVar
 
 from cubilete.engine.rules import Rules
-from cubilete.i18n import current_language, rules_title, servida_word, set_language
+from cubilete.i18n import rules_title, servida_word, speaking
 from cubilete.play.sheet import slot_label
 
 WEB_LANGUAGES = {"es": "es", "pt": "pt_BR", "en": "en"}
-_LOCK = threading.Lock()
 T = TypeVar("T")
 
 
@@ -32,14 +30,9 @@ def web_language(code: str | None) -> str:
 
 @contextmanager
 def in_language(lang: str) -> Iterator[None]:
-    """Make texts in ``lang`` (a web code); blocks other threads' texts meanwhile."""
-    with _LOCK:
-        before = current_language()
-        set_language(WEB_LANGUAGES[web_language(lang)])
-        try:
-            yield
-        finally:
-            set_language(before)
+    """Make texts in ``lang`` (a web code), in this thread or task only."""
+    with speaking(WEB_LANGUAGES[web_language(lang)]):
+        yield
 
 
 def in_each_language(make: Callable[[], T]) -> dict[str, T]:
