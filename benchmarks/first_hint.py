@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from cubilete.solver.firstrun import COMPILE
+from cubilete.solver.compile_cache import COMPILE
 
 ROOT = Path(__file__).resolve().parents[1]
 ADVISE = [sys.executable, "-m", "cubilete", "advise", "--dice", "1", "1", "3", "4", "5", "--throw", "2", "--top", "1"]

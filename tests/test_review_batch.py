@@ -21,7 +21,7 @@ from cubilete.engine.rules import Rules
 from cubilete.i18n import set_language
 from cubilete.play.bots import make_bot
 from cubilete.play.coach import _judge_replayed, review
-from cubilete.solver import advisor, firstrun
+from cubilete.solver import advisor, numpy_twin
 from cubilete.solver.cache import shared_solution
 
 
@@ -111,7 +111,7 @@ def test_rules_too_large_to_solve_keep_the_approximate_path() -> None:
 
 
 def test_the_numpy_twin_judges_bit_for_bit(monkeypatch: pytest.MonkeyPatch) -> None:
-    """While numba is not compiled the batched query runs in numpy (solver/firstrun.py): the same rows."""
+    """While numba is not compiled the batched query runs in numpy (solver/numpy_twin.py): the same rows."""
     rules = PRESETS["yahtzee-small"]()
     sol = shared_solution(rules)
     asked = []
@@ -136,7 +136,7 @@ def test_the_numpy_twin_judges_bit_for_bit(monkeypatch: pytest.MonkeyPatch) -> N
     )
     sit[:, 5] = [advisor._sheet(q, c)[3] + e * q.extra_bonus for c, _d, _t, e, *_ in asked]
     sit[:, 6:] = [(0, q.slot_number[w]) if k == "score" else (1, q.index[w]) for *_, k, w in asked]  # type: ignore[index]
-    firstrun.judge(sol.tables, sol.values, q.keep_list, q.keep_at, sit, by_numpy)
+    numpy_twin.judge(sol.tables, sol.values, q.keep_list, q.keep_at, sit, by_numpy)
     assert len(asked) > 50 and compiled[:, 0].all()
     assert np.array_equal(compiled, by_numpy)
     # and every row is the advisor's own answer, one query at a time

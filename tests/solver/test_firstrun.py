@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from cubilete.engine.rules import Rules, find_rules, scoring
-from cubilete.solver import firstrun, kernels
+from cubilete.solver import compile_cache, firstrun, kernels, numpy_twin
 from cubilete.solver.advisor import advise, judge
 from cubilete.solver.solve import Solution, layers, solve
 from cubilete.solver.space import build_space
@@ -52,7 +52,7 @@ def both_ways(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     for masks in layers(space.n_slots):
         if masks.size:
             kernels.solve_layer(T, masks, compiled)
-            firstrun.solve_layer(T, masks, numpy)
+            numpy_twin.solve_layer(T, masks, numpy)
     return compiled, numpy
 
 
@@ -71,15 +71,15 @@ class TestTheSolve:
 
     def test_the_hook_follows_the_mode(self, monkeypatch: pytest.MonkeyPatch) -> None:
         rules = CASES["yahtzee-small"]()
-        monkeypatch.setenv(firstrun.MODE_ENV, "numpy")
-        assert firstrun.layer_kernel(kernel_tables(build_space(rules)), 1) is firstrun.solve_layer
+        monkeypatch.setenv(compile_cache.MODE_ENV, "numpy")
+        assert firstrun.layer_kernel(kernel_tables(build_space(rules)), 1) is numpy_twin.solve_layer
         by_numpy = solve(rules).values
-        monkeypatch.setenv(firstrun.MODE_ENV, "numba")
+        monkeypatch.setenv(compile_cache.MODE_ENV, "numba")
         assert firstrun.layer_kernel(kernel_tables(build_space(rules)), 1) is kernels.solve_layer
         assert np.array_equal(by_numpy, solve(rules).values)
 
     def test_locked_holds_and_large_rules_stay_compiled(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setenv(firstrun.MODE_ENV, "numpy")
+        monkeypatch.setenv(compile_cache.MODE_ENV, "numpy")
         locked = kernel_tables(build_space(find_rules("generala-apartada")))
         assert not firstrun.use_numpy("solve", locked, 4096)
         assert not firstrun.use_numpy("solve", kernel_tables(build_space(find_rules("generala"))), 1 << 20)
@@ -87,12 +87,12 @@ class TestTheSolve:
 
 def play_and_compare(rules: Rules, decisions: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> int:
     """Play games (best option half the time, else any) and compare each decision's options both ways."""
-    monkeypatch.setenv(firstrun.MODE_ENV, "numba")
+    monkeypatch.setenv(compile_cache.MODE_ENV, "numba")
     sol = solve(rules)
     rng = random.Random(seed)
     by = {}
     for mode in ("numba", "numpy"):
-        monkeypatch.setenv(firstrun.MODE_ENV, mode)
+        monkeypatch.setenv(compile_cache.MODE_ENV, mode)
         by[mode] = Solution(sol.space, sol.values)  # its own advisor query, built in this mode
     seen = 0
     while seen < decisions:
@@ -101,9 +101,9 @@ def play_and_compare(rules: Rules, decisions: int, seed: int, monkeypatch: pytes
         while sum(v is not None for v in card) < rules.turns:
             dice = tuple(rng.randint(1, 6) for _ in range(rules.dice))
             for throw in range(1, rules.throws + 1):
-                monkeypatch.setenv(firstrun.MODE_ENV, "numba")
+                monkeypatch.setenv(compile_cache.MODE_ENV, "numba")
                 want = advise(by["numba"], card, dice, throw, bonuses)
-                monkeypatch.setenv(firstrun.MODE_ENV, "numpy")
+                monkeypatch.setenv(compile_cache.MODE_ENV, "numpy")
                 got = advise(by["numpy"], card, dice, throw, bonuses)
                 assert got == want, (rules.name, card, dice, throw, bonuses)
                 seen += 1
@@ -129,13 +129,13 @@ class TestTheQuery:
 
         d = build_space(find_rules("generala")).dice
         for h in range(d.n_hands):
-            assert np.array_equal(firstrun.sub_keeps(d.remove, h, d.n_keeps), query.sub_keeps(d.remove, h, d.n_keeps))
+            assert np.array_equal(numpy_twin.sub_keeps(d.remove, h, d.n_keeps), query.sub_keeps(d.remove, h, d.n_keeps))
 
 
 def run_fresh(tmp_path: Path, code: str, **env: str) -> dict[str, object]:
     """Run ``code`` in a new Python with empty numba and solver caches; its last line is JSON."""
     environ = dict(os.environ)
-    environ.pop(firstrun.MODE_ENV, None)
+    environ.pop(compile_cache.MODE_ENV, None)
     environ.update(
         NUMBA_CACHE_DIR=str(tmp_path / "numba"), CUBILETE_CACHE_DIR=str(tmp_path / "solver"),
         PYTHONPATH=str(ROOT / "src"), **env,
@@ -148,7 +148,7 @@ def run_fresh(tmp_path: Path, code: str, **env: str) -> dict[str, object]:
 FIRST_HINT = """
 import json
 from cubilete.engine.rules import find_rules
-from cubilete.solver import kernels, query, firstrun
+from cubilete.solver import compile_cache, kernels, query
 from cubilete.solver.cache import load_or_solve
 from cubilete.solver.advisor import advise, judge
 rules = find_rules("generala")
@@ -156,7 +156,7 @@ sol = load_or_solve(rules, moments=False)
 best = advise(sol, (None,) * len(rules.slots), (1, 1, 3, 4, 5), 2)[0]
 judged = judge(sol, [((None,) * len(rules.slots), (1, 1, 3, 4, 5), 2, 0, "keep", (1, 1))]).tolist()
 compiled = [len(k.overloads) for k in (kernels.solve_layer, query.options, query.sub_keeps, query.judge)]
-child = firstrun.background_process()
+child = compile_cache.background_process()
 print(json.dumps({"expected": best.expected, "keep": best.keep, "compiled": compiled, "child": child is not None,
                   "judged": judged}))
 """
@@ -167,7 +167,7 @@ class TestAFreshInstall:
         got = run_fresh(tmp_path, FIRST_HINT, CUBILETE_NO_BACKGROUND_COMPILE="1")
         assert got["compiled"] == [0, 0, 0, 0]  # numba compiled nothing: the values came from numpy
         assert got["child"] is False
-        monkeypatch.setenv(firstrun.MODE_ENV, "numba")
+        monkeypatch.setenv(compile_cache.MODE_ENV, "numba")
         rules = find_rules("generala")
         sol = solve(rules)
         want = advise(sol, (None,) * len(rules.slots), (1, 1, 3, 4, 5), 2)[0]
@@ -180,9 +180,9 @@ class TestAFreshInstall:
         import fcntl
 
         monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
-        with open(firstrun._lock_path(), "a") as held:  # another process is compiling into this cache
+        with open(compile_cache.lock_path(), "a") as held:  # another process is compiling into this cache
             fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            got = run_fresh(tmp_path, firstrun.COMPILE + "\nprint('{}')")
+            got = run_fresh(tmp_path, compile_cache.COMPILE + "\nprint('{}')")
         assert got == {}
         assert not any((tmp_path / "numba").rglob("*.nbi"))  # it left at once, compiling nothing
 

@@ -10,7 +10,7 @@ import time
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
 from cubilete.cli.progress import progress_bar
 from cubilete.i18n import N_, _, translate_error
-from cubilete.solver import SolverUnsupportedError, check_solvable, firstrun
+from cubilete.solver import SolverUnsupportedError, check_solvable, compile_cache, warm
 from cubilete.solver.advisor import advise
 from cubilete.solver.cache import load_or_solve
 
@@ -47,9 +47,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     start = time.perf_counter()
     label = _("preparing the solver for {rules}").format(rules=rules.name)
-    os.environ[firstrun.MODE_ENV] = "numba"  # warmup is where the kernels compile (not numpy's first-run path)
+    os.environ[compile_cache.MODE_ENV] = "numba"  # warmup is where the kernels compile (not numpy's first-run path)
     with progress_bar(label) as show:
-        firstrun.main()  # the solve's and the query's kernels, even when the table is already cached
+        warm.compile_kernels()  # the solve's and the query's kernels, even when the table is already cached
         solution = load_or_solve(rules, show, moments=False)
     # one piece of advice compiles the advisor's kernels too: the first hint of a game is then instant
     advise(solution, (None,) * len(rules.slots), tuple(range(1, rules.dice + 1)), 1, 0, ())

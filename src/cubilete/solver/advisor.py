@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, overload
 import numpy as np
 
 from cubilete.engine.errors import IllegalActionError
-from cubilete.solver import firstrun, query
+from cubilete.solver import firstrun, numpy_twin, query
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.kernels import turn_values
 from cubilete.solver.solve import Solution
@@ -145,7 +145,7 @@ class _Query:
             T, V, n_states = self._tables
             none = (np.zeros((0, 8), dtype=np.int64), np.empty((0, 7)))
             self._judge = firstrun.query_entry(
-                T, n_states, lambda: _entry(query.judge, T, V, self.keep_list, self.keep_at, *none), firstrun.judge
+                T, n_states, lambda: _entry(query.judge, T, V, self.keep_list, self.keep_at, *none), numpy_twin.judge
             )
         return self._judge
 
