@@ -24,8 +24,9 @@ import numpy as np
 
 from cubilete.engine.rules import find_rules
 from cubilete.solver.maxi.cluster import cluster
-from cubilete.solver.maxi.layered import BLOCK, layers
-from cubilete.solver.maxi.saved import _read_progress, _solve_masks, _tables, solve_saved, useful_cap
+from cubilete.solver.maxi.layered import BLOCK, layers, read_progress
+from cubilete.solver.maxi.saved import solve_saved, useful_cap
+from cubilete.solver.maxi.saved_block import saved_tables, solve_saved_masks
 
 
 def _worker_peak_rss() -> int:
@@ -45,7 +46,7 @@ def timed_layers(address: str | None, folder: Path, blocks: int, cap: int) -> tu
             solve_saved(rules, cap, "lower", folder, stop_after=blocks, dask=dask)
             rss = dask.client.run(_worker_peak_rss)
             extra = "worker peak RSS " + ", ".join(f"{v / 2**20:,.0f} MB" for v in rss.values())
-    state = _read_progress(folder) or {}
+    state = read_progress(folder) or {}
     return time.perf_counter() - start, float(state.get("cpu_seconds", 0.0)), extra
 
 
@@ -78,7 +79,7 @@ def cost_per_layer(cap: int, per_layer: int, seed: int = 0) -> list[tuple[int, i
     sheets of each layer (values are scratch: the work per sheet does not depend on them)."""
     numba.set_num_threads(1)
     rules = find_rules("maxi-yatzy")
-    t, maxpts = _tables(rules)
+    t, maxpts = saved_tables(rules)
     n = 1 << t.n_slots
     scratch = np.zeros((n, cap + 1, t.n_upper), dtype=np.float32)  # untouched pages cost nothing
     priced = np.zeros((0, n, 1, t.n_upper), dtype=np.float32)
@@ -88,9 +89,9 @@ def cost_per_layer(cap: int, per_layer: int, seed: int = 0) -> list[tuple[int, i
     for masks in layers(t.n_slots):
         closed = int(bin(int(masks[0])).count("1"))
         sample = np.sort(rng.choice(masks, size=min(per_layer, masks.size), replace=False))
-        _solve_masks(t, maxpts, sample[:1], scratch, cap, "lower", priced, lams, 1)  # compile / load outside
+        solve_saved_masks(t, maxpts, sample[:1], scratch, cap, "lower", priced, lams, 1)  # compile / load outside
         start = time.process_time()
-        _solve_masks(t, maxpts, sample, scratch, cap, "lower", priced, lams, 1)
+        solve_saved_masks(t, maxpts, sample, scratch, cap, "lower", priced, lams, 1)
         out.append((closed, int(masks.size), (time.process_time() - start) / sample.size))
     return out
 

@@ -15,7 +15,7 @@ from cubilete.duel.kernels import row_widget
 from cubilete.duel.solve import DuelSolution
 from cubilete.engine.errors import IllegalActionError
 from cubilete.engine.rules import scoring
-from cubilete.solver.advisor import Option, _sub_keeps
+from cubilete.solver.advisor import Option, keeps_holding
 
 Card = Sequence[int | None]
 
@@ -106,7 +106,7 @@ def duel_advise(
         Ks = _keep_values(solution, row)
         i = solution.joint.lead_index(row, lead)
         must = tuple(sorted(held)) if rules.locked_holds else ()
-        for keep in _sub_keeps(hand, must):
+        for keep in keeps_holding(hand, must):
             value = float(Ks[throw + 1, solution.joint.space.dice.index(keep), i])
             scored.append((value, Option("keep", value, 0.0, keep=keep)))
     scored.sort(key=lambda o: -o[0])

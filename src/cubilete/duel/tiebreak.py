@@ -87,7 +87,7 @@ def tiebreak_choices(
     held: tuple[int, ...],
 ) -> list[tuple[str, float, tuple[int, ...]]]:  # fmt: skip
     """(kind, P(win), keep) of every option of a tie-break hand after throw ``throw`` (0: before the first)."""
-    from cubilete.solver.advisor import _sub_keeps
+    from cubilete.solver.advisor import keeps_holding
     from cubilete.solver.combinatorics import dice_tables
 
     d = dice_tables(rules.dice)
@@ -103,5 +103,5 @@ def tiebreak_choices(
     out: list[tuple[str, float, tuple[int, ...]]] = [("stand", float((S1 if throw == 1 else S23)[h, 0]), ())]
     if throw < rules.throws:
         must = held if rules.locked_holds else ()
-        out += [("keep", float(Ks[throw + 1, d.index(k), 0]), k) for k in _sub_keeps(hand, must)]
+        out += [("keep", float(Ks[throw + 1, d.index(k), 0]), k) for k in keeps_holding(hand, must)]
     return out

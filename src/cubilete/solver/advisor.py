@@ -391,7 +391,8 @@ def _table(
             Ks = np.empty((q.throws + 1, q.n_keeps))
         else:
             Ks = got[0]
-        keeps = q.sub_keeps[h] if not must else np.array([q.index[k] for k in _sub_keeps(hand, must)], dtype=np.int64)
+        holding = keeps_holding(hand, must) if must else []
+        keeps = q.sub_keeps[h] if not must else np.array([q.index[k] for k in holding], dtype=np.int64)
         out = np.empty((q.n_slots + len(keeps), 4))
     else:
         Ks, keeps, fill = q.no_keeps, q.no_keep_list, 0
@@ -402,7 +403,7 @@ def _table(
     return out, n
 
 
-def _sub_keeps(hand: tuple[int, ...], must: tuple[int, ...]) -> list[tuple[int, ...]]:
+def keeps_holding(hand: tuple[int, ...], must: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Distinct proper sub-multisets of the hand that contain ``must``."""
     rest = list(hand)
     for f in must:

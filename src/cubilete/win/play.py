@@ -45,7 +45,8 @@ def win_key(p: float) -> float:
     return math.floor(p * 1e12 + 0.5)
 
 
-def _ranked(pairs: list[tuple[Option, float]]) -> list[WinOption]:
+def ranked_by_chance(pairs: list[tuple[Option, float]]) -> list[WinOption]:
+    """Options with their chances, best chance first (ties: more points first); the first is marked best."""
     pairs.sort(key=lambda p: (-win_key(p[1]), -p[0].expected))
     best = pairs[0][1]
     return [WinOption(o, w, max(0.0, best - w)) for o, w in pairs]
@@ -76,7 +77,7 @@ def target_options(
     uu, du = np.empty(n), np.empty(n)
     lo, hi = decide.step_utility(need, uu, du)
     shares = _option_shares(vt, options, card, hand, throw, uu, du, lo, hi)
-    return _ranked([(o, min(1.0, max(0.0, share))) for o, share in zip(options, shares, strict=True)])
+    return ranked_by_chance([(o, min(1.0, max(0.0, share))) for o, share in zip(options, shares, strict=True)])
 
 
 def reach_probability(rules: Rules, card: Sequence[int | None], target: int, extra_bonuses: int = 0) -> float:
@@ -120,7 +121,7 @@ def ragged_target_options(
     so_far = scoring.total(rules, card, extra_bonuses)
     need = target - so_far
     if need <= 0:
-        return _ranked([(o, 1.0) for o in options])
+        return ranked_by_chance([(o, 1.0) for o in options])
     root = sheet_state(solution, card)
     tt = target_table(solution, target, root, so_far)
     keep_value: dict[tuple[int, ...], float] = {}
@@ -149,7 +150,7 @@ def ragged_target_options(
             pairs.append((o, 0.0))
         else:
             pairs.append((o, tt.value(*sheet_state(solution, after), rest)))
-    return _ranked(pairs)
+    return ranked_by_chance(pairs)
 
 
 def max_turn_points(vt: VectorTable) -> int:
@@ -190,12 +191,12 @@ def win_options(
     vt = vector_table(rules, "target")
     options = advise(vt.solution, card, hand, throw, extra_bonuses, held)
     if not opponents:
-        return _ranked([(o, 1.0) for o in options])
+        return ranked_by_chance([(o, 1.0) for o in options])
     so_far = scoring.total(rules, card, extra_bonuses)
     uu, du, lo, hi = utility_of(opponents, so_far, max_turn_points(vt) + vt.width + 1)
     shares = _option_shares(vt, options, card, hand, throw, uu, du, lo, hi)
     pairs = [(o, instant_won + alive * min(1.0, max(0.0, share))) for o, share in zip(options, shares, strict=True)]
-    return _ranked(pairs)
+    return ranked_by_chance(pairs)
 
 
 def _option_shares(

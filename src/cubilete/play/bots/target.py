@@ -122,7 +122,7 @@ def target_choices(
 
     ``rooted``: read the table of this target rooted at the empty sheet (True), the full target table
     (False), or whichever the rules allow (None: the full table where it fits)."""
-    from cubilete.win.play import _ranked, target_options
+    from cubilete.win.play import ranked_by_chance, target_options
 
     if rooted is None:
         rooted = uses_rooted(rules)
@@ -135,7 +135,7 @@ def target_choices(
     so_far = scoring.total(rules, card, extra_bonuses)
     need = target - so_far
     if need <= 0:
-        return _ranked([(o, 1.0) for o in options])
+        return ranked_by_chance([(o, 1.0) for o in options])
     state = sheet_state(solution, card)
     keep_value: dict[tuple[int, ...], float] = {}
     if any(o.kind == "keep" for o in options):
@@ -165,7 +165,7 @@ def target_choices(
             pairs.append((o, 0.0))
         else:
             pairs.append((o, tt.value(*sheet_state(solution, after), rest)))
-    return _ranked(pairs)
+    return ranked_by_chance(pairs)
 
 
 class TargetBot:

@@ -11,7 +11,7 @@ from the game:
 
 At each throw it plays the option with the largest ``won + alive * clip(share)`` (equal to 12 decimals
 by :func:`cubilete.win.play.win_key`), then the larger expected final score (the advisor's value), then
-the advisor's order (slots in sheet order, then keeps), as :func:`cubilete.win.play._ranked` sorts
+the advisor's order (slots in sheet order, then keeps), as :func:`cubilete.win.play.ranked_by_chance` sorts
 (:func:`_choose_win`; the target bot's seats use it too, with the step utility and no instant wins).
 In tie-break rounds and alone at the table it plays the optimal bot's moves, as the Python bot does.
 """

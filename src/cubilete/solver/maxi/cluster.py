@@ -58,7 +58,7 @@ _TABLES: dict[Rules, tuple[Any, npt.NDArray[np.int64]]] = {}  # per worker proce
 
 def solve_piece(job: Job, masks: npt.NDArray[np.int64]) -> float:
     """On a worker: solve the sheets ``masks`` (one layer) into the shared file; returns the CPU seconds."""
-    from cubilete.solver.maxi.saved import _solve_masks, _tables
+    from cubilete.solver.maxi.saved_block import saved_tables, solve_saved_masks
 
     if job.threads is not None:
         import numba
@@ -66,7 +66,7 @@ def solve_piece(job: Job, masks: npt.NDArray[np.int64]) -> float:
         numba.set_num_threads(max(1, min(job.threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
     cpu_start = time.process_time()
     if job.rules not in _TABLES:
-        _TABLES[job.rules] = _tables(job.rules)
+        _TABLES[job.rules] = saved_tables(job.rules)
     t, maxpts = _TABLES[job.rules]
     folder = Path(job.folder)
     # copy-on-write maps: the kernel reads the finished layers through them and writes private pages
@@ -75,7 +75,7 @@ def solve_piece(job: Job, masks: npt.NDArray[np.int64]) -> float:
     lams = np.array(job.prices, dtype=np.float64)
     priced_in = np.asarray(priced) if priced is not None else np.zeros((0, values.shape[0], 1, values.shape[2]),
                                                                         dtype=values.dtype)  # fmt: skip
-    _solve_masks(t, maxpts, masks, np.asarray(values), job.cap, job.bound, priced_in, lams,  # type: ignore[arg-type]
+    solve_saved_masks(t, maxpts, masks, np.asarray(values), job.cap, job.bound, priced_in, lams,  # type: ignore[arg-type]
                  job.iterations)  # fmt: skip
     _write_rows(folder / "values.npy", values, masks, banks_written(t.rules, job.cap, masks))
     if priced is not None:

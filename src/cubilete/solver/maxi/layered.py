@@ -240,7 +240,7 @@ def _key(rules: Rules, dtype: npt.DTypeLike) -> str:
     return f"{FORMAT}:{table_key(rules)}:{np.dtype(dtype).name}"
 
 
-def _read_progress(directory: Path) -> dict[str, Any] | None:
+def read_progress(directory: Path) -> dict[str, Any] | None:
     try:
         data = json.loads((directory / "progress.json").read_text())
     except (OSError, ValueError):
@@ -248,13 +248,13 @@ def _read_progress(directory: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _write_progress(directory: Path, data: dict[str, Any]) -> None:
+def write_progress(directory: Path, data: dict[str, Any]) -> None:
     tmp = directory / f"progress.json.{os.getpid()}.tmp"
     tmp.write_text(json.dumps(data, indent=1))
     tmp.replace(directory / "progress.json")
 
 
-def _peak_rss() -> int:
+def peak_rss_now() -> int:
     return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024
 
 
@@ -288,7 +288,7 @@ def solve_layered(
     folder.mkdir(parents=True, exist_ok=True)
     key = _key(rules, dtype)
     path = folder / "values.npy"
-    state = _read_progress(folder) if resume else None
+    state = read_progress(folder) if resume else None
     if state is not None and (state.get("key") != key or not path.is_file()):
         state = None
     if state is None:
@@ -297,7 +297,7 @@ def solve_layered(
         del values
         state = {"key": key, "rules": rules.name, "shape": list(t.shape), "dtype": np.dtype(dtype).name,
                  "layer": 0, "block": 0, "block_size": block, "done": False, "seconds": 0.0, "peak_rss": 0}  # fmt: skip
-        _write_progress(folder, state)
+        write_progress(folder, state)
     values = np.lib.format.open_memmap(path, mode="r+")
     block = int(state.get("block_size", BLOCK))  # a resumed run keeps its blocks
     all_layers = layers(t.n_slots)
@@ -321,17 +321,17 @@ def solve_layered(
             cpu += time.process_time() - cpu_start
             blocks_run += 1
             done_sheets += part.size
-            peak = max(int(state["peak_rss"]), _peak_rss())
+            peak = max(int(state["peak_rss"]), peak_rss_now())
             state.update(layer=li, block=bi + 1, seconds=seconds, cpu_seconds=cpu, peak_rss=peak)
-            _write_progress(folder, state)
+            write_progress(folder, state)
             if progress is not None:
                 progress(min(done_sheets, total), total)
         state.update(layer=li + 1, block=0)
-        _write_progress(folder, state)
+        write_progress(folder, state)
     if not state.get("done"):
         state.update(done=True, sha256=digest(values), states=reachable_states(rules),
-                     peak_rss=max(int(state["peak_rss"]), _peak_rss()))  # fmt: skip
-        _write_progress(folder, state)
+                     peak_rss=max(int(state["peak_rss"]), peak_rss_now()))  # fmt: skip
+        write_progress(folder, state)
     return _solution(rules, values, state, folder)
 
 
@@ -351,7 +351,7 @@ def _solution(rules: Rules, values: npt.NDArray[np.floating], state: dict[str, A
 def partial_run(rules: Rules, directory: Path | None = None, dtype: npt.DTypeLike = np.float32) -> float | None:
     """The share of sheets done by an unfinished run of ``rules`` in the folder, or None if there is none."""
     folder = directory or default_dir(rules)
-    state = _read_progress(folder)
+    state = read_progress(folder)
     if state is None or state.get("key") != _key(rules, dtype) or state.get("done"):
         return None
     t_layers = layers(len(rules.slots))
@@ -370,7 +370,7 @@ def load_layered(
     except SolverUnsupportedError:
         return None
     folder = directory or default_dir(rules)
-    state = _read_progress(folder)
+    state = read_progress(folder)
     if state is None or state.get("key") != _key(rules, dtype) or not state.get("done"):
         return None
     try:

@@ -19,40 +19,35 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from cubilete.engine.rules.model import Rules
-from cubilete.solver.maxi import saved_kernels
 from cubilete.solver.maxi.layered import (
     BLOCK,
     MEMORY_LIMIT,
     LayeredTables,
     Progress,
-    _peak_rss,
-    _read_progress,
-    _write_progress,
     check_layered,
     digest,
     layered_tables,
     layers,
+    peak_rss_now,
     reachable_states,
+    read_progress,
+    write_progress,
 )
+from cubilete.solver.maxi.saved_block import Bound as Bound
+from cubilete.solver.maxi.saved_block import plain_rules, saved_tables, solve_saved_masks
 from cubilete.solver.space import SolverUnsupportedError
 
 FORMAT = 1  # bump when the layout or meaning of the files changes
-Bound = Literal["lower", "upper"]
 BOUNDS: tuple[Bound, ...] = ("lower", "upper")
 PRICES: tuple[float, ...] = ()  # default: no priced games (they tighten small caps only, at 10x the time)
 SOME_PRICES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # points per throw: the priced games tried in docs/OPTIMAL.md
 ITERATIONS = 400  # value-iteration steps per turn of a priced game, at most
-
-
-def _plain(rules: Rules) -> Rules:
-    """The same rules without saved throws: what the layered solver's tables are built from."""
-    return rules.replace(carry_over_throws=False)
 
 
 def check_saved(rules: Rules, cap: int) -> None:
@@ -61,7 +56,7 @@ def check_saved(rules: Rules, cap: int) -> None:
         raise SolverUnsupportedError(f"{rules.name}: no saved throws (use the layered solver)")
     if cap < 0:
         raise SolverUnsupportedError(f"the cap on saved throws must be 0 or more, not {cap}")
-    check_layered(_plain(rules))
+    check_layered(plain_rules(rules))
     if saved_bytes(rules, cap) > MEMORY_LIMIT:
         raise SolverUnsupportedError(
             f"{rules.name}: a table of {saved_bytes(rules, cap):,} bytes (cap {cap}) is larger than "
@@ -76,7 +71,7 @@ def useful_cap(rules: Rules) -> int:
 
 def saved_bytes(rules: Rules, cap: int, dtype: npt.DTypeLike = np.float32) -> int:
     """Bytes of one bound's table on disk."""
-    t = layered_tables(_plain(rules))
+    t = layered_tables(plain_rules(rules))
     return (1 << t.n_slots) * (cap + 1) * t.n_upper * np.dtype(dtype).itemsize
 
 
@@ -114,30 +109,6 @@ def _key(rules: Rules, cap: int, bound: Bound, dtype: npt.DTypeLike, prices: Seq
     return f"{FORMAT}:{table_key(rules)}:{cap}:{bound}:{np.dtype(dtype).name}{priced}"
 
 
-def _tables(rules: Rules) -> tuple[LayeredTables, npt.NDArray[np.int64]]:
-    t = layered_tables(_plain(rules))
-    return t, t.pts.max(axis=1).astype(np.int64)
-
-
-def _solve_masks(
-    t: LayeredTables, maxpts: npt.NDArray[np.int64], masks: npt.NDArray[np.int64], values: npt.NDArray[Any],
-    cap: int, bound: Bound, priced: npt.NDArray[Any], prices: npt.NDArray[np.float64], iterations: int,
-) -> None:  # fmt: skip
-    """One block: the priced games' values first (upper bound), then the capped game's."""
-    rounding = 0 if values.dtype == np.float64 else (-1 if bound == "lower" else 1)
-    if bound == "upper" and prices.size:
-        saved_kernels.solve_block_priced(
-            masks, priced, prices, rounding, t.rules.turns, t.pts, t.is_upper, t.slot_face, t.closes, maxpts,
-            t.upper_slot, t.upper_face, t.rules.dice, t.threshold, t.bonus, t.dice.add, t.dice.remove,
-            t.dice.first_roll, iterations, 4,
-        )  # fmt: skip
-    saved_kernels.solve_block_saved(
-        masks, values, cap, int(bound == "upper"), rounding, t.rules.turns, t.pts, t.is_upper, t.slot_face,
-        t.closes, maxpts, t.upper_slot, t.upper_face, t.rules.dice, t.threshold, t.bonus, t.rules.throws,
-        t.dice.add, t.dice.remove, t.dice.first_roll, priced[:, :, 0, :], prices, 4,
-    )  # fmt: skip
-
-
 def solve_saved(
     rules: Rules,
     cap: int,
@@ -164,7 +135,7 @@ def solve_saved(
     if bound not in BOUNDS:
         raise ValueError(f"bound must be 'lower' or 'upper', not {bound!r}")
     check_saved(rules, cap)
-    t, maxpts = _tables(rules)
+    t, maxpts = saved_tables(rules)
     folder = directory or default_dir(rules, cap, bound)
     folder.mkdir(parents=True, exist_ok=True)
     prices = tuple(prices) if bound == "upper" else ()
@@ -174,7 +145,7 @@ def solve_saved(
     path = folder / "values.npy"
     shape = (1 << t.n_slots, cap + 1, t.n_upper)
     priced_shape = (len(prices), 1 << t.n_slots, 1, t.n_upper)
-    state = _read_progress(folder) if resume else None
+    state = read_progress(folder) if resume else None
     if state is not None and (state.get("key") != key or not path.is_file()):
         state = None
     if state is None:
@@ -186,7 +157,7 @@ def solve_saved(
         state = {"key": key, "rules": rules.name, "cap": cap, "bound": bound, "shape": list(shape),
                  "dtype": np.dtype(dtype).name, "layer": 0, "block": 0, "block_size": block, "done": False,
                  "seconds": 0.0, "cpu_seconds": 0.0, "peak_rss": 0}  # fmt: skip
-        _write_progress(folder, state)
+        write_progress(folder, state)
     values = np.lib.format.open_memmap(path, mode="r+")
     block = int(state.get("block_size", BLOCK))
     all_layers = layers(t.n_slots)
@@ -216,8 +187,8 @@ def solve_saved(
             blocks_run += 1
             done_sheets += sheets
             state.update(layer=li, block=bi + 1, seconds=seconds, cpu_seconds=cpu,
-                         peak_rss=max(int(state["peak_rss"]), _peak_rss()))  # fmt: skip
-            _write_progress(folder, state)
+                         peak_rss=max(int(state["peak_rss"]), peak_rss_now()))  # fmt: skip
+            write_progress(folder, state)
             if progress is not None:
                 progress(min(done_sheets, total), total)
 
@@ -225,12 +196,12 @@ def solve_saved(
         if last < n_blocks:
             return None
         state.update(layer=li + 1, block=0)
-        _write_progress(folder, state)
+        write_progress(folder, state)
     if dask is not None:  # the workers wrote the rows: read them through a fresh map
         values = np.lib.format.open_memmap(path, mode="r+")
     if not state.get("done"):
-        state.update(done=True, sha256=digest(values), peak_rss=max(int(state["peak_rss"]), _peak_rss()))
-        _write_progress(folder, state)
+        state.update(done=True, sha256=digest(values), peak_rss=max(int(state["peak_rss"]), peak_rss_now()))
+        write_progress(folder, state)
     return _solution(rules, cap, bound, values, state, folder)
 
 
@@ -252,7 +223,7 @@ def _serial_runner(
         for bi in range(first, last):
             cpu_start = time.process_time()
             part = masks[bi * block : (bi + 1) * block]
-            _solve_masks(t, maxpts, part, np.asarray(values), cap, bound, np.asarray(priced), lams, iterations)
+            solve_saved_masks(t, maxpts, part, np.asarray(values), cap, bound, np.asarray(priced), lams, iterations)
             priced.flush()
             values.flush()
             checkpoint(bi, part.size, time.process_time() - cpu_start)
@@ -284,7 +255,7 @@ def load_saved(
     except SolverUnsupportedError:
         return None
     folder = directory or default_dir(rules, cap, bound)
-    state = _read_progress(folder)
+    state = read_progress(folder)
     if state is None or state.get("key") != _key(rules, cap, bound, dtype, prices) or not state.get("done"):
         return None
     try:
@@ -301,7 +272,7 @@ def partial_saved(
 ) -> float | None:
     """The share of sheets done by an unfinished run of one bound, or None if there is none."""
     folder = directory or default_dir(rules, cap, bound)
-    state = _read_progress(folder)
+    state = read_progress(folder)
     if state is None or state.get("key") != _key(rules, cap, bound, np.float32, prices) or state.get("done"):
         return None
     all_layers = layers(len(rules.slots))
@@ -337,7 +308,7 @@ def estimate_saved(rules: Rules, cap: int, bound: Bound = "upper", sample: int =
     import numba
 
     check_saved(rules, cap)
-    t, maxpts = _tables(rules)
+    t, maxpts = saved_tables(rules)
     n_masks = 1 << t.n_slots
     rng = np.random.default_rng(seed)
     masks = np.sort(rng.choice(n_masks, size=min(sample, n_masks), replace=False)).astype(np.int64)
@@ -345,13 +316,13 @@ def estimate_saved(rules: Rules, cap: int, bound: Bound = "upper", sample: int =
     scratch = np.zeros((n_masks, cap + 1, t.n_upper), dtype=np.float32)
     lams = np.array(PRICES if bound == "upper" else (), dtype=np.float64)
     priced = np.zeros((lams.size, n_masks, 1, t.n_upper), dtype=np.float32)
-    _solve_masks(t, maxpts, masks[:2], scratch, cap, bound, priced, lams, ITERATIONS)  # compile outside the timing
+    solve_saved_masks(t, maxpts, masks[:2], scratch, cap, bound, priced, lams, ITERATIONS)  # compile outside the timing
     start = time.perf_counter()
-    _solve_masks(t, maxpts, masks, scratch, cap, bound, priced, lams, ITERATIONS)
+    solve_saved_masks(t, maxpts, masks, scratch, cap, bound, priced, lams, ITERATIONS)
     per_mask = (time.perf_counter() - start) / masks.size
     return SavedEstimate(
         cap=cap,
-        states=reachable_states(_plain(rules)) * (cap + 1),
+        states=reachable_states(plain_rules(rules)) * (cap + 1),
         disk_bytes=saved_bytes(rules, cap),
         seconds=per_mask * n_masks,
         threads=numba.get_num_threads(),

@@ -25,7 +25,8 @@ from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Rules
 from cubilete.solver.maxi import saved_kernels
 from cubilete.solver.maxi.layered import LayeredTables
-from cubilete.solver.maxi.saved import SavedSolution, _tables, default_dir, load_saved, useful_cap
+from cubilete.solver.maxi.saved import SavedSolution, default_dir, load_saved, useful_cap
+from cubilete.solver.maxi.saved_block import saved_tables
 
 if TYPE_CHECKING:
     from cubilete.solver.advisor import Option
@@ -64,7 +65,7 @@ def random_map(path: Path) -> npt.NDArray[np.floating]:
 def _parts(solution: SavedSolution) -> tuple[LayeredTables, npt.NDArray[np.int64]]:
     found: tuple[LayeredTables, npt.NDArray[np.int64]] | None = solution.__dict__.get("_parts")
     if found is None:
-        found = _tables(solution.rules)
+        found = saved_tables(solution.rules)
         object.__setattr__(solution, "_parts", found)
     return found
 
