@@ -223,7 +223,8 @@ def target_lines(study: dict[str, Any]) -> list[str]:
         "",
         "#### The target bot over many games (compiled)",
         "",
-        "The compiled target bot (`bot:target:T`, the same moves as the Python bot: `tests/test_fastsim_target.py`) "
+        "The compiled target bot (`bot:target:T`, the same moves as the Python bot: "
+        "`tests/simulate/test_fastsim_target.py`) "
         "alone on Generala, and the optimal bot alone on the same dice. The rules are Generala without its "
         f"instant win (`{study['rules']}`, otherwise the same): the target tables value a sheet as if the game "
         "went on after a servida Generala, so that is the game whose exact values they give (with the instant win "
@@ -338,7 +339,7 @@ def block(results: dict[str, Any]) -> str:
         "### The win bot over many games (compiled)",
         "",
         "Written by `scripts/win_study.py`: the compiled win bot (`cubilete.simulate.fastsim.win`, the same moves as "
-        "`bot:win`: `tests/test_fastsim_win.py` replays compiled deals through `Game` with the Python bot) "
+        "`bot:win`: `tests/simulate/test_fastsim_win.py` replays compiled deals through `Game` with the Python bot) "
         "against the optimal bot. Paired deals: each deal is played once with the win bot in each seat, the "
         "optimal bot in the others, on the same counter-based dice; a deal's value is the win bot's mean share "
         "of the wins (a shared win split), and the 95% interval is normal over deals.",

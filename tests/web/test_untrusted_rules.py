@@ -2,7 +2,7 @@
 
 1. a profile's name became part of the solver cache's file name (``name = "../../x"``);
 2. one new large rule set cost minutes of CPU and hundreds of MB, solved under one global lock;
-3. a 60 x 120 sheet made every move take seconds (see also tests/test_big_sheet.py).
+3. a 60 x 120 sheet made every move take seconds (see also tests/engine/test_huge_sheets.py).
 Each attack is replayed here and must now fail to hurt.
 """
 

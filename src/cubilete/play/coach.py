@@ -404,7 +404,7 @@ _DECISION_FIELDS = tuple(f.name for f in dataclasses.fields(Decision))
 def _judge_all(game: Game, solution: Solution, judged: Collection[str], progress: Progress | None) -> list[Decision]:
     """Every judged decision of a game on a solved table, by one batched query (:func:`advisor.judge
     <cubilete.solver.advisor.judge>`) over the states the game went through: the same decisions and
-    losses as judging them one by one (``tests/test_review_batch.py``)."""
+    losses as judging them one by one (``tests/play/test_review_batch.py``)."""
     from cubilete.solver.advisor import judge, option_names
 
     states, history = game.states, game.history

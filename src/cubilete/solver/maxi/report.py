@@ -164,7 +164,7 @@ SAVED = [
     "approximate, with the command that builds the table). Checked on a reduced 6-dice Maxi solved at",
     "its useful cap in float32: every option equals the",
     "uncapped float64 oracle within 1e-4 and the mean of 1,500 bot games is within its 95% interval of the",
-    "table's optimum (`tests/solver/test_saved_advice.py`, `tests/test_bots_saved.py`). A move costs under",
+    "table's optimum (`tests/solver/test_saved_advice.py`, `tests/play/test_bots_saved.py`). A move costs under",
     "1 ms once the table's pages are cached (measured on a stand-in table of the full game's shape).",
     "",
     "    export CUBILETE_CACHE_DIR=/srv/maxi    # where the table was solved (default: ~/.cache/cubilete/solver)",

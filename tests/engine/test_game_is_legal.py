@@ -49,7 +49,7 @@ def test_is_legal_agrees_with_the_list_of_legal_actions(rules) -> None:  # type:
 
 
 def test_is_legal_agrees_in_a_tie_break_round() -> None:
-    # one box "1"; both players score 1 one: tie, then a tie-break round (as tests/test_bots.py sets it up)
+    # one box "1"; both players score 1 one: tie, then a tie-break round (as tests/play/test_bots.py sets it up)
     rules = find_rules("generala").replace(boxes=(find_rules("generala").box("1"),), name="ones")
     throws = [[6], [1], [1, 2, 2, 2, 2], [1, 3, 3, 3, 3]] + [[1, 1, 2, 2, 2]] * 20
     game = Game(rules, ["a", "b"], dice=ScriptedDice(throws), seed=1)

@@ -10,7 +10,7 @@ import pytest
 import cubilete.engine.rules as rules_module
 from cubilete.engine.rules import Box, Joker, Kind, Points, Rules, all_presets, find_rules, load_rules
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NAMESPACE = vars(rules_module)
 
 

@@ -9,15 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from tests.caches import cache_dir
-from tests.test_fastsim import check_replay, picks
-from tests.test_fastsim_exact import lopsided
+from tests.simulate.test_fastsim import check_replay, picks
+from tests.simulate.test_fastsim_exact import lopsided
 
 from cubilete.engine.rules import find_rules, load_rules
 from cubilete.simulate import fastsim
 from cubilete.simulate.fastsim import kernels as K
 from cubilete.simulate.pool import simulate
 
-MINI = Path(__file__).parent.parent / "examples" / "house-rules" / "generala-mini-duel.toml"
+MINI = Path(__file__).parents[2] / "examples" / "house-rules" / "generala-mini-duel.toml"
 
 
 @pytest.fixture(scope="module", autouse=True)

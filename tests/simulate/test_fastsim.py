@@ -103,7 +103,7 @@ def test_three_players_other_start_direction_and_shared_ties_replay() -> None:
 
 def test_exact_bot_heads_up_replays_through_the_engine() -> None:
     """The exact bot (two-player table, tie-break rounds played to win) against the optimal bot."""
-    mini = load_rules(str(Path(__file__).parent.parent / "examples" / "house-rules" / "generala-mini-duel.toml"))
+    mini = load_rules(str(Path(__file__).parents[2] / "examples" / "house-rules" / "generala-mini-duel.toml"))
     batch = fastsim.play(mini, ["exact", "optimal"], "exact", 1_500, "paired", trace=200)
     assert set(np.unique(batch.reason)) >= {K.POINTS, K.INSTANT, K.TIEBREAK}
     for d, r in [(0, 0), (0, 1), (1, 0), (1, 1), *picks(batch, 4)]:

@@ -22,7 +22,7 @@ from cubilete.engine.rules import (
 )
 from cubilete.engine.rules.scoring import slot_points, usable_slots
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "house-rules"
 
 
 def same_but_names(a, b) -> bool:

@@ -13,7 +13,7 @@ import pytest
 from cubilete.engine.record import FORMAT, VERSION, from_record, to_record
 from cubilete.engine.rules import find_rules, rules_from_dict, rules_to_dict
 
-SPECS: list[dict[str, Any]] = json.loads((Path(__file__).parent / "golden" / "records.json").read_text("utf-8"))
+SPECS: list[dict[str, Any]] = json.loads((Path(__file__).parents[1] / "golden" / "records.json").read_text("utf-8"))
 
 
 def record_of(spec: dict[str, Any]) -> dict[str, Any]:

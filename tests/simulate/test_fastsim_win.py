@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.test_fastsim import check_replay, picks
+from tests.simulate.test_fastsim import check_replay, picks
 
 from cubilete.engine.rules import find_rules, load_rules
 from cubilete.play.bots import make_bot
@@ -16,7 +16,7 @@ from cubilete.simulate.fastsim import kernels as K
 from cubilete.simulate.fastsim.win import rotated
 from cubilete.simulate.pool import simulate
 
-MINI = Path(__file__).parent.parent / "examples" / "house-rules" / "generala-mini-duel.toml"
+MINI = Path(__file__).parents[2] / "examples" / "house-rules" / "generala-mini-duel.toml"
 
 
 @pytest.fixture(autouse=True)

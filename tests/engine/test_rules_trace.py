@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TRACE = ROOT / "docs" / "RULES-TRACE.md"
 # The project's shared documents sit beside the clone (as on the developers' machines and in CI).
 SEEDS = Path(os.environ.get("CUBILETE_SEEDS", ROOT.parent / "shared" / "seeds"))
@@ -95,9 +95,9 @@ def test_every_listed_test_exists() -> None:
 
 
 def test_the_check_finds_a_missing_test() -> None:
-    assert node_problem("tests/test_game.py::TestStart::test_no_such_test") is not None
-    assert node_problem("tests/test_golden.py::test_golden_case[generala-999]") is not None
-    assert node_problem("tests/test_game.py::TestStart::test_counter_clockwise") is None
+    assert node_problem("tests/engine/test_game.py::TestStart::test_no_such_test") is not None
+    assert node_problem("tests/engine/test_golden.py::test_golden_case[generala-999]") is not None
+    assert node_problem("tests/engine/test_game.py::TestStart::test_counter_clockwise") is None
 
 
 @pytest.mark.parametrize("seed", ["S1", "S2", "S3"])

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from tests.caches import cache_dir
-from tests.test_fastsim import REASONS, picks
+from tests.simulate.test_fastsim import REASONS, picks
 
 from cubilete.duel.advisor import sheet_number
 from cubilete.engine.actions import Score, Stand

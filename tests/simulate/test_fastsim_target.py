@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.test_fastsim import check_replay, picks
+from tests.simulate.test_fastsim import check_replay, picks
 
 from cubilete.engine.rules import find_rules, load_rules
 from cubilete.engine.rules.model import Rules
@@ -22,7 +22,7 @@ from cubilete.win.distribution import survival_from
 from cubilete.win.play import reach_probability
 from cubilete.win.tables import vector_table
 
-MINI = Path(__file__).parent.parent / "examples" / "house-rules" / "generala-mini-duel.toml"
+MINI = Path(__file__).parents[2] / "examples" / "house-rules" / "generala-mini-duel.toml"
 
 
 @pytest.fixture(autouse=True)

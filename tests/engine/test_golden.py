@@ -27,7 +27,7 @@ import pytest
 from cubilete.engine.rules import Rules, find_rules, scoring
 from cubilete.engine.rules.scoring import Card
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 MIN_CASES = 40
 PRESET_FILES = (
     "generala",

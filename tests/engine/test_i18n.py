@@ -34,7 +34,7 @@ from cubilete.i18n import (
     translate_error,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "src" / "cubilete" / "locale"
 TRANSLATED = ("es", "pt_BR")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
