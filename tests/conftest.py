@@ -98,13 +98,19 @@ def _english_and_private_folders(monkeypatch: pytest.MonkeyPatch, tmp_path_facto
     i18n.reset_language()
 
 
-@pytest.fixture(scope="module")
-def bots_solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """One solver cache for the modules that play bots, so each preset is solved once per session."""
-    path = tmp_path_factory.getbasetemp() / "bots-solver-cache"
-    path.mkdir(exist_ok=True)
-    with cache_dir(path):
+@pytest.fixture(scope="session", autouse=True)
+def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One throw-away cache folder of solved tables for the whole session (solver, win, two-player): each table is
+    solved once, and never in the user's cache. A test that needs an empty cache points ``$CUBILETE_CACHE_DIR``
+    at a folder of its own (``tests.caches.cache_dir``)."""
+    with cache_dir(tmp_path_factory.mktemp("solver-cache")) as path:
         yield path
+
+
+@pytest.fixture(scope="session")
+def bots_solver_cache(solver_cache: Path) -> Path:
+    """The session's solver cache, for the modules that play bots (named for what they need)."""
+    return solver_cache
 
 
 @pytest.fixture(scope="session")

@@ -1,23 +1,15 @@
-"""Two-player tests keep their tables in a throw-away cache folder."""
+"""Two-player tests: the pocket Generala (their tables go to the session's throw-away cache, tests/conftest.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.caches import cache_dir
 
 from cubilete.engine.rules import load_rules
 from cubilete.engine.rules.model import Rules, Start
 
 MINI = Path(__file__).parents[2] / "examples" / "house-rules" / "generala-mini-duel.toml"
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _duel_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    with cache_dir(tmp_path_factory.mktemp("duel-cache")) as path:
-        yield path
 
 
 @pytest.fixture(scope="session")

@@ -1,22 +1,14 @@
-"""Solver tests keep their tables in a throw-away cache folder, solved once per session."""
+"""Solver tests: presets solved once per session (in the session's throw-away cache, tests/conftest.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
-from tests.caches import cache_dir
 
 from cubilete.engine.rules import find_rules
 from cubilete.solver.cache import load_or_solve
 from cubilete.solver.solve import Solution
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    with cache_dir(tmp_path_factory.mktemp("solver-cache")) as path:
-        yield path
 
 
 @pytest.fixture(scope="session")

@@ -10,12 +10,6 @@ import pytest
 from cubilete.i18n import set_language
 
 
-@pytest.fixture(scope="session")
-def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One solver cache folder for the whole session (a preset is solved once)."""
-    return tmp_path_factory.mktemp("solver-cache")
-
-
 @pytest.fixture(autouse=True)
 def _folders(tmp_path: Path, solver_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Never touch the real home folders; leave the language as English afterwards."""
