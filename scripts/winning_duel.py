@@ -27,10 +27,10 @@ import numpy as np
 from cubilete.duel import cache, kernels
 from cubilete.duel.solve import duel_tables
 from cubilete.duel.space import F64_CELLS, MAX_CELLS, MAX_WORK_BYTES, build_joint, table_bytes
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import all_presets, find_rules, load_rules
 from cubilete.engine.rules.model import Rules
 from cubilete.simulate.pool import simulate
-from cubilete.solver.space import SolverUnsupportedError
 from cubilete.solver.tables import kernel_tables
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -39,7 +39,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cubilete.engine.errors import CubileteError
+from cubilete.engine.errors import I18nError
 
 if TYPE_CHECKING:
     from cubilete.engine.actions import Action
@@ -54,10 +54,6 @@ BOX_CONTEXT = "box"
 RULES_CONTEXT = "rules"
 DESCRIPTION_CONTEXT = "rules-description"
 FIRST_THROW_CONTEXT = "servida"  # + ":<preset name>": the word players of that game use for a first-throw hand
-
-
-class I18nError(CubileteError):
-    """An unknown language, or a missing catalog."""
 
 
 _language: str | None = None

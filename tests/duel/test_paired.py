@@ -8,9 +8,10 @@ import pytest
 from tests.duel.conftest import MINI
 
 from cubilete.cli import main
+from cubilete.engine.errors import SimulationError
 from cubilete.engine.game import Game
 from cubilete.engine.rules.model import Rules
-from cubilete.simulate.pool import SimulationError, play_game, simulate
+from cubilete.simulate.pool import play_game, simulate
 
 
 class TestPaired:

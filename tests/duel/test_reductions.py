@@ -156,7 +156,7 @@ def test_generala_fits_the_limits() -> None:
 
 def test_the_exact_bot_does_not_start_a_large_solve_mid_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a table above F64_CELLS values is only read from the cache; without it the bot plays for points
-    from cubilete.duel.space import DuelUnsupportedError
+    from cubilete.engine.errors import DuelUnsupportedError
     from cubilete.engine.game import Game
     from cubilete.play.bots import exact
 

@@ -18,12 +18,11 @@ from cubilete import i18n
 from cubilete.cli import main
 from cubilete.engine.actions import Action, Roll, Score, Stand
 from cubilete.engine.dice import ScriptedDice
-from cubilete.engine.errors import CubileteError, IllegalActionError
+from cubilete.engine.errors import CubileteError, I18nError, IllegalActionError
 from cubilete.engine.game import Game
 from cubilete.engine.rules import Start, find_rules
 from cubilete.i18n import (
     LANGUAGES,
-    I18nError,
     box_name,
     explain_illegal,
     language_from_environment,

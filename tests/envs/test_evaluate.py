@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("gymnasium")
 
 from cubilete.cli import main
-from cubilete.envs import EnvError
+from cubilete.engine.errors import EnvError
 from cubilete.envs.evaluate import evaluate
 
 RANDOM = "cubilete.envs.evaluate:random_policy"

@@ -13,8 +13,9 @@ pytest.importorskip("cubilete.envs")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from cubilete import find_rules  # noqa: E402
+from cubilete.engine.errors import EnvError  # noqa: E402
 from cubilete.engine.rules.presets import preset_names  # noqa: E402
-from cubilete.envs import ENV_ID, ActionCodec, EnvError, SolitaireEnv  # noqa: E402
+from cubilete.envs import ENV_ID, ActionCodec, SolitaireEnv  # noqa: E402
 from cubilete.simulate.pool import Z95  # noqa: E402
 
 

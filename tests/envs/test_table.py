@@ -11,8 +11,9 @@ pytest.importorskip("gymnasium")
 from pettingzoo.test import api_test, seed_test
 
 from cubilete import ScriptedDice, find_rules
+from cubilete.engine.errors import EnvError
 from cubilete.engine.rules import Start
-from cubilete.envs import EnvError, table_env
+from cubilete.envs import table_env
 from cubilete.envs.table import TableEnv
 
 

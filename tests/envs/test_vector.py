@@ -13,8 +13,9 @@ pytest.importorskip("cubilete.envs")
 
 from cubilete import Game, ScriptedDice  # noqa: E402
 from cubilete.engine.actions import Roll, Score  # noqa: E402
+from cubilete.engine.errors import EnvError  # noqa: E402
 from cubilete.engine.rules import scoring  # noqa: E402
-from cubilete.envs import ENV_ID, EnvError, SolitaireEnv  # noqa: E402
+from cubilete.envs import ENV_ID, SolitaireEnv  # noqa: E402
 from cubilete.envs.vector import SolitaireVectorEnv  # noqa: E402
 from cubilete.simulate.pool import Z95  # noqa: E402
 

@@ -6,10 +6,11 @@ import pytest
 
 from cubilete.engine.actions import Roll, Score, Stand
 from cubilete.engine.dice import ScriptedDice
+from cubilete.engine.errors import UnknownBotError
 from cubilete.engine.game import Game
 from cubilete.engine.rules import find_rules, preset_names
 from cubilete.engine.state import Phase
-from cubilete.play.bots import RandomBot, Strategy, UnknownBotError, is_bot_spec, make_bot
+from cubilete.play.bots import RandomBot, Strategy, is_bot_spec, make_bot
 
 
 def play_out(game: Game, bots: list[Strategy]) -> None:

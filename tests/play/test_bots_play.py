@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.game import Game
 from cubilete.engine.rules import find_rules, preset_names
 from cubilete.play.bots import BOT_LEVELS, Strategy, make_bot
-from cubilete.solver import SolverUnsupportedError, check_solvable
+from cubilete.solver import check_solvable
 
 # Quick runs use presets that cover every rule feature (locked holds, fixed order, em baixo,
 # instant wins, jokers and bonuses, fewer rounds than boxes, no exact solve); the slow step

@@ -9,11 +9,11 @@ import pytest
 
 from cubilete.engine.actions import Roll, Score
 from cubilete.engine.dice import ScriptedDice
-from cubilete.engine.errors import IllegalActionError
+from cubilete.engine.errors import IllegalActionError, UnknownBotError
 from cubilete.engine.game import Game
 from cubilete.engine.rules import Rules, find_rules
 from cubilete.engine.rules.model import Start
-from cubilete.play.bots import GreedyBot, HeuristicBot, UnknownBotError, keep_positions, make_bot
+from cubilete.play.bots import GreedyBot, HeuristicBot, keep_positions, make_bot
 from cubilete.play.bots.approx import sub_keeps
 from cubilete.play.bots.levels import softmax_pick
 from cubilete.play.bots.patterns import target, usable_maxima

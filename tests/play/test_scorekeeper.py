@@ -10,11 +10,12 @@ import pytest
 
 from cubilete import find_rules
 from cubilete.engine.actions import Roll, Score
+from cubilete.engine.errors import ScorekeeperError
 from cubilete.engine.record import from_record, to_record
 from cubilete.engine.rules import Direction, Start, TieBreak
 from cubilete.engine.state import EndReason
 from cubilete.i18n import box_name, set_language
-from cubilete.play.scorekeeper import Scorekeeper, ScorekeeperError
+from cubilete.play.scorekeeper import Scorekeeper
 from cubilete.store.stats import StatsDB
 
 

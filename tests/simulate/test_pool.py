@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from cubilete.engine.errors import SimulationError, UnknownBotError
 from cubilete.engine.rules import find_rules
-from cubilete.play.bots import UnknownBotError, solution_for
-from cubilete.simulate.pool import SimulationError, labels_for, mean_interval, play_game, simulate, wilson
+from cubilete.play.bots import solution_for
+from cubilete.simulate.pool import labels_for, mean_interval, play_game, simulate, wilson
 
 
 @pytest.fixture(scope="module", autouse=True)

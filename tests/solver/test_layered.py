@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 from tests.solver.oracle import Oracle
 
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import find_rules
 from cubilete.engine.rules.model import Box, Kind, Points, Rules
 from cubilete.engine.rules.presets import all_presets
-from cubilete.solver import SolverUnsupportedError, check_solvable, solve
+from cubilete.solver import check_solvable, solve
 from cubilete.solver.advisor import advise
 from cubilete.solver.maxi.layered import (
     check_layered,

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 from tests.solver.test_maxi_saved import THREE, TWO_THROWS
 
+from cubilete.engine.errors import ClusterError
 from cubilete.engine.rules.model import Rules
-from cubilete.solver.maxi.cluster import NEEDS, TASK, Cluster, ClusterError, _pieces, cluster
+from cubilete.solver.maxi.cluster import NEEDS, TASK, Cluster, _pieces, cluster
 from cubilete.solver.maxi.layered import layers
 from cubilete.solver.maxi.saved import load_saved, partial_saved, solve_saved
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from tests.solver.saved_oracle import SavedOracle
 
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import find_rules
 from cubilete.engine.rules.model import Rules
-from cubilete.solver import SolverUnsupportedError
 from cubilete.solver.maxi.layered import reachable_states, solve_layered
 from cubilete.solver.maxi.saved import (
     SOME_PRICES,

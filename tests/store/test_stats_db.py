@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from cubilete import Game, Roll, Score, ScriptedDice, find_rules
+from cubilete.engine.errors import StatsCorruptError, StatsError
 from cubilete.engine.record import from_record
 from cubilete.engine.rules import Rules, Start, TieBreak
-from cubilete.store import StatsCorruptError, StatsDB, StatsError, data_dir, default_path
+from cubilete.store import StatsDB, data_dir, default_path
 from cubilete.store.stats import SCHEMA_VERSION
 
 GENERALA = find_rules("generala")

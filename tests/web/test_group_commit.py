@@ -11,7 +11,8 @@ from concurrent.futures import Future
 import pytest
 from tests.web.loops import run_alone
 
-from cubilete.store.webdb import SeatRow, StoreError, TableRow, WebStore
+from cubilete.engine.errors import StoreError
+from cubilete.store.webdb import SeatRow, TableRow, WebStore
 from cubilete.store.writer import GroupWriter
 
 WAIT = 30.0  # seconds a test waits for the writer thread before failing

@@ -24,8 +24,9 @@ from tests.web.test_crash import essential as _essential
 from websockets.sync.client import connect
 
 from cubilete.cli import main
+from cubilete.engine.errors import StaleWrite, StoreError
 from cubilete.engine.fairness import verify_record
-from cubilete.store.webdb import SeatRow, StaleWrite, StoreError, TableRow, WebStore
+from cubilete.store.webdb import SeatRow, TableRow, WebStore
 
 SITE = {"CUBILETE_SITE_POLL": "0.2"}  # lease rounds every 0.2 s: a dead process's tables move on quickly
 

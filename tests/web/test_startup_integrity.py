@@ -12,9 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cubilete.cli import main
+from cubilete.engine.errors import StoreError
 from cubilete.engine.rules import find_rules
 from cubilete.engine.rules.codec import rules_to_dict
-from cubilete.store.webdb import SeatRow, StoreError, TableRow, WebStore
+from cubilete.store.webdb import SeatRow, TableRow, WebStore
 from cubilete.web.app import create_app
 from cubilete.web.settings import Settings
 

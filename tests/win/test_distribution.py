@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import find_rules, scoring
 from cubilete.solver.advisor import advise, sheet_state
 from cubilete.solver.cache import load_or_solve
-from cubilete.solver.space import SolverUnsupportedError
 from cubilete.win.distribution import Distribution, distribution, option_distributions
 from cubilete.win.tables import check_tables
 

@@ -18,13 +18,13 @@ from tests.solver.test_oracle import (
     YAHTZEE_TWO_DICE,
 )
 
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.notation import parse_filled
 from cubilete.engine.rules import find_rules, scoring
 from cubilete.engine.rules.model import Joker, Rules
 from cubilete.solver import solve
 from cubilete.solver.advisor import sheet_state
 from cubilete.solver.cache import load_or_solve
-from cubilete.solver.space import SolverUnsupportedError
 from cubilete.win.distribution import distribution, forward_distribution, pmf_of
 from cubilete.win.forward import points_to_come, windows
 from cubilete.win.tables import build_table, tables_fit

@@ -12,10 +12,11 @@ import pytest
 from tests.solver.test_oracle import GENERALA_SMALL
 from tests.win.target_oracle import TargetOracle
 
+from cubilete.engine.errors import UnknownBotError
 from cubilete.engine.game import Game
 from cubilete.engine.rules import find_rules, scoring
 from cubilete.engine.rules.model import Rules
-from cubilete.play.bots import UnknownBotError, bot_level, make_bot
+from cubilete.play.bots import bot_level, make_bot
 from cubilete.play.bots.target import TargetBot, reach_now, target_choices
 from cubilete.simulate.pool import wilson
 from cubilete.solver.advisor import Option, advise

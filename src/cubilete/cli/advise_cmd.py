@@ -9,12 +9,12 @@ from collections.abc import Sequence
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, filled_arg, hand_arg, paragraph, rules_arg
 from cubilete.cli.progress import progress_bar
-from cubilete.engine.errors import CubileteError, NotationError
+from cubilete.engine.errors import CubileteError, NotationError, SolverUnsupportedError
 from cubilete.engine.notation import format_dice, format_filled, parse_dice, parse_filled
 from cubilete.engine.rules import Rules, scoring
 from cubilete.i18n import N_, _, servida_word, translate_error
 from cubilete.present.render import instant_win_name, servida_matters
-from cubilete.solver import SolverUnsupportedError, check_solvable
+from cubilete.solver import check_solvable
 from cubilete.solver.advisor import Option, advise
 from cubilete.solver.cache import load_or_solve
 

@@ -8,10 +8,9 @@ from pathlib import Path
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
 from cubilete.cli.progress import progress_bar
-from cubilete.engine.errors import CubileteError, NotationError
+from cubilete.engine.errors import CubileteError, NotationError, SolverUnsupportedError
 from cubilete.engine.notation import format_filled, parse_filled
 from cubilete.i18n import N_, _, file_reason, translate_error
-from cubilete.solver import SolverUnsupportedError
 
 EXAMPLES = N_("""\
 examples:

@@ -12,9 +12,9 @@ from cubilete.cli.common import DATA_ERROR, CliError
 from cubilete.cli.progress import progress_bar
 from cubilete.duel import cache
 from cubilete.duel.space import build_joint
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import Rules
 from cubilete.i18n import N_, _, rules_title, translate_error
-from cubilete.solver.space import SolverUnsupportedError
 
 OBJECTIVE = N_(
     "Objective: the probability of winning, both players playing optimally for it; a servida "

@@ -10,10 +10,11 @@ import textwrap
 
 from cubilete.cli.common import CliError, Subcommands, rules_arg, text_arg
 from cubilete.cli.progress import progress_bar
+from cubilete.engine.errors import SimulationError, UnknownBotError
 from cubilete.i18n import N_, _, ngettext, translate_error
-from cubilete.play.bots import BOT_LEVELS, UnknownBotError
+from cubilete.play.bots import BOT_LEVELS
 from cubilete.present.players import bot_label
-from cubilete.simulate.pool import SimResult, SimulationError, simulate
+from cubilete.simulate.pool import SimResult, simulate
 
 MAX_GAMES = 1_000_000  # hours of play already; more games would only fill the memory with outcomes
 MAX_WORKERS = 64  # each worker is a process, all started at once

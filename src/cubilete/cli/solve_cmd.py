@@ -11,9 +11,10 @@ from collections.abc import Callable
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
 from cubilete.cli.progress import progress_bar
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import Rules, find_rules
 from cubilete.i18n import N_, _, box_name, rules_title, servida_word, translate_error
-from cubilete.solver import Solution, SolverUnsupportedError, cache, check_solvable, solve
+from cubilete.solver import Solution, cache, check_solvable, solve
 
 EXAMPLES = N_("""\
 examples:

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import Rules
 from cubilete.i18n import _, rules_title, translate_error
-from cubilete.solver import SolverUnsupportedError
 from cubilete.solver.maxi.saved import (
     BOUNDS,
     Bound,
@@ -48,7 +48,8 @@ def run_saved(rules: Rules, args: argparse.Namespace) -> int:
 @contextlib.contextmanager
 def _cluster(address: str) -> Iterator[Any]:
     """The Dask cluster of ``--dask``; a wrong address or a missing extra is one line."""
-    from cubilete.solver.maxi.cluster import ClusterError, cluster
+    from cubilete.engine.errors import ClusterError
+    from cubilete.solver.maxi.cluster import cluster
 
     try:
         with cluster(address) as dask:

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, need_extra, text_arg
-from cubilete.engine.errors import UnknownRulesError
+from cubilete.engine.errors import StatsError, UnknownRulesError
 from cubilete.engine.rules import Rules, find_rules
 from cubilete.i18n import _, box_name, file_reason, rules_title
-from cubilete.store.stats import PlayerStats, StatsDB, StatsError, default_path
+from cubilete.store.stats import PlayerStats, StatsDB, default_path
 
 PLOT_FORMATS = (".png", ".svg")
 BAR_WIDTH = 40  # characters of the longest bar

@@ -9,8 +9,9 @@ import time
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
 from cubilete.cli.progress import progress_bar
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.i18n import N_, _, translate_error
-from cubilete.solver import SolverUnsupportedError, check_solvable, compile_cache, warm
+from cubilete.solver import check_solvable, compile_cache, warm
 from cubilete.solver.advisor import advise
 from cubilete.solver.cache import load_or_solve
 

@@ -5,6 +5,7 @@
 True
 """
 
-from cubilete.duel.space import DuelUnsupportedError, JointSpace, build_joint, check_duel
+from cubilete.duel.space import JointSpace, build_joint, check_duel
+from cubilete.engine.errors import DuelUnsupportedError
 
 __all__ = ["DuelUnsupportedError", "JointSpace", "build_joint", "check_duel"]

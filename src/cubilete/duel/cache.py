@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from cubilete.duel.solve import DuelSolution, Progress, solve_joint, table_dtype
-from cubilete.duel.space import F64_CELLS, DuelUnsupportedError, JointSpace, build_joint
+from cubilete.duel.space import F64_CELLS, JointSpace, build_joint
+from cubilete.engine.errors import DuelUnsupportedError
 from cubilete.engine.rules.codec import rules_hash
 from cubilete.engine.rules.model import Rules
 from cubilete.solver.cache import cache_dir

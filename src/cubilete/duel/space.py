@@ -26,20 +26,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cubilete.engine.errors import CubileteError
+from cubilete.engine.errors import DuelUnsupportedError
 from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Rules, TieBreak
 from cubilete.solver.combinatorics import IntArray
-from cubilete.solver.space import SolverUnsupportedError, StateSpace, build_space
+from cubilete.solver.space import StateSpace, build_space
 
 MAX_CELLS = 1_500_000_000  # values in the table (f32 on disk above F64_CELLS: 6 GB); larger is refused
 MAX_WORK_BYTES = 6_000_000_000  # f64 values of the levels a level reads (held in memory while solving)
 F64_CELLS = 200_000_000  # tables up to this many values are kept in f64 (1.6 GB), larger ones in f32
 MAX_SHEETS = 20_000
-
-
-class DuelUnsupportedError(SolverUnsupportedError, CubileteError):
-    """The two-player game of these rules cannot be solved exactly here."""
 
 
 @dataclass(frozen=True, eq=False)

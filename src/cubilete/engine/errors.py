@@ -25,3 +25,58 @@ class RecordError(CubileteError):
 
 class NotationError(CubileteError):
     """A dice, box or scorecard string cannot be parsed."""
+
+
+# --- errors of the layers above the engine, collected here (python-chess style) ---------------------
+
+
+class SolverUnsupportedError(CubileteError):
+    """The rules cannot be solved exactly here (too many states, or throws that carry over)."""
+
+
+class DuelUnsupportedError(SolverUnsupportedError, CubileteError):
+    """The two-player game of these rules cannot be solved exactly here."""
+
+
+class ClusterError(SolverUnsupportedError):
+    """The cluster can't be used: the extra is missing, the address is wrong or unreachable."""
+
+
+class ForwardError(CubileteError):
+    """The forward pass met a successor outside the window computed for it (a bug, never bad input)."""
+
+
+class UnknownBotError(CubileteError):
+    """No bot level has that name."""
+
+
+class ScorekeeperError(CubileteError):
+    """An entry the rules refuse; the message says why and nothing changes."""
+
+
+class SimulationError(CubileteError):
+    """The simulation was asked for something impossible (no bots, too many at one table, ...)."""
+
+
+class StoreError(CubileteError):
+    """The database refused or lost a write (the action was not accepted)."""
+
+
+class StaleWrite(StoreError):
+    """The table's version moved on under the write (another process committed first): nothing was written."""
+
+
+class StatsError(CubileteError):
+    """The statistics database can't do what was asked."""
+
+
+class StatsCorruptError(StatsError):
+    """The statistics file is not SQLite or not this schema; it is left untouched."""
+
+
+class EnvError(CubileteError):
+    """An environment was asked for something it cannot do."""
+
+
+class I18nError(CubileteError):
+    """An unknown language, or a missing catalog."""

@@ -11,7 +11,8 @@ from typing import Any
 
 from gymnasium.envs.registration import register, registry
 
-from cubilete.envs._common import ActionCodec, EnvError, SheetLayout, resolve_rules
+from cubilete.engine.errors import EnvError
+from cubilete.envs._common import ActionCodec, SheetLayout, resolve_rules
 from cubilete.envs.solitaire import SolitaireEnv
 
 ENV_ID = "cubilete/Solitaire-v0"

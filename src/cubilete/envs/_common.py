@@ -21,15 +21,11 @@ from pathlib import Path
 import numpy as np
 
 from cubilete.engine.actions import Action, Roll, Score
-from cubilete.engine.errors import CubileteError
+from cubilete.engine.errors import EnvError
 from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Rules
 from cubilete.engine.rules.presets import find_rules
 from cubilete.engine.rules.profile import load_rules
-
-
-class EnvError(CubileteError):
-    """An environment was asked for something it cannot do."""
 
 
 def resolve_rules(rules: str | Path | Rules) -> Rules:

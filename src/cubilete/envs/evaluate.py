@@ -24,8 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from cubilete.engine.errors import EnvError
 from cubilete.engine.rules.model import Rules
-from cubilete.envs._common import EnvError, resolve_rules
+from cubilete.envs._common import resolve_rules
 from cubilete.envs.solitaire import SolitaireEnv
 from cubilete.simulate.pool import Z95
 

@@ -22,9 +22,10 @@ import pyspiel  # type: ignore[import-not-found]
 
 from cubilete.engine.actions import Roll, Stand
 from cubilete.engine.dice import ScriptedDice
+from cubilete.engine.errors import EnvError
 from cubilete.engine.game import Game
 from cubilete.engine.rules.model import Rules, Start
-from cubilete.envs._common import ActionCodec, EnvError, resolve_rules
+from cubilete.envs._common import ActionCodec, resolve_rules
 from cubilete.solver.combinatorics import dice_tables
 
 SHORT_NAME = "python_cubilete"

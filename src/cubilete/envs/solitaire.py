@@ -24,12 +24,13 @@ import numpy as np
 from gymnasium import spaces
 
 from cubilete.engine.actions import Roll, Score
+from cubilete.engine.errors import EnvError, SolverUnsupportedError
 from cubilete.engine.game import Game
 from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Rules
 from cubilete.engine.state import Phase
-from cubilete.envs._common import ActionCodec, EnvError, SheetLayout, resolve_rules, solitaire_rules
-from cubilete.solver.space import SolverUnsupportedError, check_solvable
+from cubilete.envs._common import ActionCodec, SheetLayout, resolve_rules, solitaire_rules
+from cubilete.solver.space import check_solvable
 
 
 class SolitaireEnv(gym.Env[np.ndarray, np.int64]):

@@ -30,11 +30,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from cubilete.engine.actions import Action, Roll, Stand
+from cubilete.engine.errors import EnvError
 from cubilete.engine.game import Game
 from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Rules
 from cubilete.engine.state import Phase
-from cubilete.envs._common import ActionCodec, EnvError, SheetLayout, resolve_rules
+from cubilete.envs._common import ActionCodec, SheetLayout, resolve_rules
 
 MAX_OTHERS = 7
 

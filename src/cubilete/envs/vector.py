@@ -19,10 +19,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from cubilete.engine.errors import EnvError, SolverUnsupportedError
 from cubilete.engine.rules.model import Rules
 from cubilete.envs import _vector_kernels as K
-from cubilete.envs._common import ActionCodec, EnvError, SheetLayout, resolve_rules, solitaire_rules
-from cubilete.solver.space import SolverUnsupportedError, build_space
+from cubilete.envs._common import ActionCodec, SheetLayout, resolve_rules, solitaire_rules
+from cubilete.solver.space import build_space
 
 
 class SolitaireVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):

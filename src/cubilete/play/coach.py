@@ -136,7 +136,8 @@ def is_bot_name(name: str) -> bool:
 
 def is_solvable(rules: Rules) -> bool:
     """True if the solver can solve these rules exactly."""
-    from cubilete.solver import SolverUnsupportedError, check_solvable
+    from cubilete.engine.errors import SolverUnsupportedError
+    from cubilete.solver import check_solvable
 
     try:
         check_solvable(rules)
@@ -270,7 +271,7 @@ def _win_hint(game: Game, top: int) -> list[Advice] | None:
     st = game.state
     if st.phase is not Phase.PLAY or st.turn.throws == 0 or len(st.seats) < 2:
         return None
-    from cubilete.solver import SolverUnsupportedError
+    from cubilete.engine.errors import SolverUnsupportedError
     from cubilete.win.play import game_win_options
 
     try:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from cubilete.engine.actions import Action, Roll, Score, Stand
 from cubilete.engine.dice import Hand, ScriptedDice
-from cubilete.engine.errors import CubileteError, IllegalActionError, RulesError
+from cubilete.engine.errors import IllegalActionError, RulesError, ScorekeeperError
 from cubilete.engine.game import Game, StartRequest, start_procedure, tiebreak_value
 from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Joker, Order, Rules
@@ -40,10 +40,6 @@ if TYPE_CHECKING:
     from cubilete.play.coach import Advice
 
 Card = tuple[int | None, ...]
-
-
-class ScorekeeperError(CubileteError):
-    """An entry the rules refuse; the message says why and nothing changes."""
 
 
 @dataclass(frozen=True)

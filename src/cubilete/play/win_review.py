@@ -93,7 +93,7 @@ def _chosen(options: Sequence[object], action: Action, dice: Sequence[int]) -> o
 def win_review(game: Game, players: Collection[str]) -> WinReview | None:
     """Judge the decisions of ``players`` by the probability of winning they gave up; None where the
     rules have no exact win tables or the game has one player."""
-    from cubilete.solver import SolverUnsupportedError
+    from cubilete.engine.errors import SolverUnsupportedError
     from cubilete.win import game_win_options
 
     if len(game.players) < 2:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from cubilete.engine.errors import UnknownBotError
 from cubilete.engine.game import Game
 from cubilete.engine.notation import numbered
 from cubilete.i18n import _, translate_error
-from cubilete.play.bots import DEFAULT_LEVEL, Strategy, UnknownBotError, bot_level, is_bot_spec, make_bot
+from cubilete.play.bots import DEFAULT_LEVEL, Strategy, bot_level, is_bot_spec, make_bot
 from cubilete.present.errors import CliError, text_arg
 
 _BOT_NAME = re.compile(r"^bot(:[a-z]+)?(-\d+)?$")

@@ -30,7 +30,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from cubilete.engine.errors import CubileteError
+from cubilete.engine.errors import SimulationError
 from cubilete.engine.game import Game
 from cubilete.engine.notation import numbered
 from cubilete.engine.rules.model import Rules
@@ -41,10 +41,6 @@ Mode = Literal["table", "solo", "paired"]
 Progress = Callable[[int, int], None]  # (games done, games in all)
 Z95 = 1.959963984540054
 EXACT_LEVELS = {"optimal", "beginner", "casual", "strong"}
-
-
-class SimulationError(CubileteError):
-    """The simulation was asked for something impossible (no bots, too many at one table, ...)."""
 
 
 @dataclass(frozen=True)

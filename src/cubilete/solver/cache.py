@@ -20,10 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules.codec import rules_hash
 from cubilete.engine.rules.model import Rules
 from cubilete.solver.solve import Progress, Solution, solve_space
-from cubilete.solver.space import SolverUnsupportedError, build_space, check_solvable
+from cubilete.solver.space import build_space, check_solvable
 
 FORMAT = 2  # bump when the meaning or layout of the tables changes
 

@@ -13,12 +13,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import Rules, scoring
 from cubilete.solver.advisor import advise
 from cubilete.solver.cache import load_or_solve, values_digest
 from cubilete.solver.maxi.report import layered_names, layered_section
 from cubilete.solver.solve import Solution
-from cubilete.solver.space import SolverUnsupportedError, check_solvable
+from cubilete.solver.space import check_solvable
 
 Z95 = 1.959964  # two-sided 95% normal quantile
 COMMAND = "python scripts/optimal_doc.py"

@@ -19,16 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cubilete.engine.errors import CubileteError
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Joker, Order, Rules
 from cubilete.solver.combinatorics import DiceTables, IntArray, dice_tables
 
 MAX_STATES = 40_000_000
-
-
-class SolverUnsupportedError(CubileteError):
-    """The rules cannot be solved exactly here (too many states, or throws that carry over)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -41,10 +41,9 @@ def main(argv: list[str] | None = None, after: Callable[[Rules], dict[str, objec
     args = parser.parse_args(argv)
     limit(args.cpu_seconds, args.memory_mb)
     try:
-        from cubilete.engine.errors import CubileteError
+        from cubilete.engine.errors import CubileteError, SolverUnsupportedError
         from cubilete.engine.rules.codec import rules_from_dict
         from cubilete.solver.cache import load_or_solve, table_path
-        from cubilete.solver.space import SolverUnsupportedError
 
         try:
             rules = rules_from_dict(json.loads(sys.stdin.read()), "rules to solve")

@@ -27,7 +27,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from cubilete.engine.errors import CubileteError
+from cubilete.engine.errors import StatsCorruptError, StatsError
 from cubilete.engine.game import Game
 from cubilete.engine.rules import scoring
 from cubilete.i18n import _
@@ -90,14 +90,6 @@ def data_dir() -> Path:
 def default_path() -> Path:
     """Where the statistics database lives by default."""
     return data_dir() / "stats.sqlite3"
-
-
-class StatsError(CubileteError):
-    """The statistics database can't do what was asked."""
-
-
-class StatsCorruptError(StatsError):
-    """The statistics file is not SQLite or not this schema; it is left untouched."""
 
 
 @dataclass(frozen=True)

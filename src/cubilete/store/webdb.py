@@ -20,7 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from cubilete.engine.errors import CubileteError
+from cubilete.engine.errors import StaleWrite, StoreError
 from cubilete.store.stats import data_dir
 from cubilete.store.writer import GroupWriter
 
@@ -85,14 +85,6 @@ _APPEND = actions.insert().values(
 
 
 _NOTIFY = sa.text("SELECT pg_notify(:n_channel, :n_payload)")
-
-
-class StoreError(CubileteError):
-    """The database refused or lost a write (the action was not accepted)."""
-
-
-class StaleWrite(StoreError):
-    """The table's version moved on under the write (another process committed first): nothing was written."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from cubilete.engine.actions import Action, action_from_json, action_to_json
-from cubilete.engine.errors import CubileteError, IllegalActionError
+from cubilete.engine.errors import CubileteError, IllegalActionError, StaleWrite, StoreError
 from cubilete.engine.game import Game
 from cubilete.engine.record import from_record, to_record
 from cubilete.engine.rules import Rules
@@ -25,7 +25,7 @@ from cubilete.play.bots import make_bot
 from cubilete.play.bots.base import Strategy
 from cubilete.play.coach_win import two_ways, two_ways_lines
 from cubilete.solver.cache import tables_only
-from cubilete.store.webdb import SeatRow, StaleWrite, StoreError, TableRow, WebStore
+from cubilete.store.webdb import SeatRow, TableRow, WebStore
 from cubilete.web.names import check_name
 from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, Undo, error_frame
 from cubilete.web.settings import Settings

@@ -20,11 +20,12 @@ import signal
 import sys
 from collections import OrderedDict
 
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import Rules
 from cubilete.engine.rules.codec import rules_to_dict
 from cubilete.solver.approx.columns import column_rules, decomposes, is_column
 from cubilete.solver.cache import table_key, table_path
-from cubilete.solver.space import SolverUnsupportedError, check_solvable, solve_states
+from cubilete.solver.space import check_solvable, solve_states
 from cubilete.solver.worker import MEMORY_ERROR, UNSUPPORTED
 from cubilete.web.settings import Settings
 from cubilete.win.tables import KINDS, check_tables

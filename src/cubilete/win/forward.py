@@ -25,20 +25,16 @@ from __future__ import annotations
 import numpy as np
 from numba import get_num_threads, njit, prange
 
-from cubilete.engine.errors import CubileteError
+from cubilete.engine.errors import ForwardError, SolverUnsupportedError
 from cubilete.solver.combinatorics import FloatArray, IntArray
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
 from cubilete.solver.kernels import NEG, sheet_context, slot_outcome
 from cubilete.solver.solve import Solution
-from cubilete.solver.space import SolverUnsupportedError, StateSpace
+from cubilete.solver.space import StateSpace
 from cubilete.solver.tables import KernelTables
 
 CHUNK_STATES = 8_192  # states whose outcomes are held at once (x 2 x hands x 24 bytes: 100 MB)
-
-
-class ForwardError(CubileteError):
-    """The forward pass met a successor outside the window computed for it (a bug, never bad input)."""
 
 
 def popcounts(n_slots: int) -> IntArray:

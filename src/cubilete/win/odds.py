@@ -23,12 +23,12 @@ from functools import lru_cache
 import numpy as np
 
 from cubilete.engine.dice import Hand
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.game import Game
 from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Rules
 from cubilete.engine.state import Phase
 from cubilete.solver.combinatorics import FloatArray, dice_tables
-from cubilete.solver.space import SolverUnsupportedError
 from cubilete.win.distribution import Distribution, distribution, done, option_distributions
 from cubilete.win.tables import tables_fit
 

@@ -21,12 +21,13 @@ from pathlib import Path
 
 import numpy as np
 
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules.codec import rules_hash
 from cubilete.engine.rules.model import Rules
 from cubilete.solver.cache import cache_dir, shared_solution, solving_here
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.solve import Progress, Solution, layers
-from cubilete.solver.space import SolverUnsupportedError, StateSpace, check_solvable
+from cubilete.solver.space import StateSpace, check_solvable
 from cubilete.win import kernels
 
 FORMAT = 2  # bump when the meaning or layout of the tables changes

@@ -12,7 +12,7 @@ from cubilete.solver.worker import main as solver_main
 
 def win_tables(rules: Rules) -> dict[str, object]:
     """Build and cache both win tables of ``rules``; ``{"win": False}`` where they are too large."""
-    from cubilete.solver.space import SolverUnsupportedError
+    from cubilete.engine.errors import SolverUnsupportedError
     from cubilete.win.tables import KINDS, check_tables, vector_table
 
     try:

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cubilete.play.bots.base import Analysis, Strategy, UnknownBotError, keep_positions
+from cubilete.engine.errors import UnknownBotError
+from cubilete.play.bots.base import Analysis, Strategy, keep_positions
 from cubilete.play.bots.exact import ExactBot
 from cubilete.play.bots.greedy import GreedyBot
 from cubilete.play.bots.heuristic import HeuristicBot

@@ -14,14 +14,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol, overload
 
 from cubilete.engine.actions import Action, Roll, Score, Stand
-from cubilete.engine.errors import CubileteError, IllegalActionError
+from cubilete.engine.errors import IllegalActionError
 from cubilete.engine.game import Game
 from cubilete.engine.state import Phase
 from cubilete.solver.advisor import Advice, Option
-
-
-class UnknownBotError(CubileteError):
-    """No bot level has that name."""
 
 
 class Analysis(Sequence[Option]):

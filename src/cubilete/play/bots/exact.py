@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from cubilete.duel.solve import DuelSolution
 from cubilete.engine.actions import Action
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.game import Game
 from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Rules
 from cubilete.play.bots.base import Analysis, action_for, bot_seed, check_playable, held_faces, in_play
 from cubilete.play.bots.optimal import optimal_options
 from cubilete.solver.advisor import Option
-from cubilete.solver.space import SolverUnsupportedError
 
 EXACT_DUEL_NOTE = "exact: probability of winning heads-up, both players playing optimally to win"
 FALLBACK_NOTE = "no two-player table for {why}: playing for expected points (the optimal bot)"

@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cubilete.engine.actions import Action, Roll, Score
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.game import Game
 from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Rules
 from cubilete.engine.state import Phase
 from cubilete.play.bots.approx import approx_note, approx_options, tiebreak_options, turn_start_value
 from cubilete.play.bots.base import Analysis, action_for, bot_seed, check_playable, in_play
-from cubilete.solver import Solution, SolverUnsupportedError, check_solvable
+from cubilete.solver import Solution, check_solvable
 from cubilete.solver.advisor import Advice, Option, advise, sheet_state
 from cubilete.solver.cache import cache_dir, shared_solution
 from cubilete.solver.maxi.layered import LayeredSolution, layered_options, load_layered, needs_layered

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cubilete.engine.actions import Action
+from cubilete.engine.errors import SolverUnsupportedError, UnknownBotError
 from cubilete.engine.game import Game
 from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Rules
-from cubilete.play.bots.base import Analysis, UnknownBotError, action_for, bot_seed, check_playable, held_faces, in_play
+from cubilete.play.bots.base import Analysis, action_for, bot_seed, check_playable, held_faces, in_play
 from cubilete.play.bots.optimal import optimal_options
 from cubilete.solver.advisor import Option, advise, sheet_state
-from cubilete.solver.space import SolverUnsupportedError
 
 if TYPE_CHECKING:  # the win tables' modules (numba kernels) load at the first move, not with the bots
     from cubilete.win.play import WinOption

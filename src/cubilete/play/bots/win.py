@@ -16,11 +16,11 @@ analysis says so.
 from __future__ import annotations
 
 from cubilete.engine.actions import Action
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.game import Game
 from cubilete.engine.rules.model import Rules
 from cubilete.play.bots.base import Analysis, action_for, bot_seed, check_playable, in_play
 from cubilete.play.bots.optimal import optimal_options
-from cubilete.solver import SolverUnsupportedError
 from cubilete.solver.advisor import Option
 
 WIN_NOTE = (

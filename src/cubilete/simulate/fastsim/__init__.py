@@ -66,7 +66,8 @@ def kind_of(level: str) -> tuple[int, int] | None:
 
 def unsupported(rules: Rules, levels: Sequence[str], mode: Mode = "table") -> str | None:
     """Why the compiled simulation cannot play these bots on these rules (None if it can)."""
-    from cubilete.solver.space import SolverUnsupportedError, check_solvable
+    from cubilete.engine.errors import SolverUnsupportedError
+    from cubilete.solver.space import check_solvable
 
     other = sorted({lv for lv in levels if kind_of(lv) is None})
     if other:

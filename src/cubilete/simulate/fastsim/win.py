@@ -27,7 +27,7 @@ __all__ = ["play_win", "rotated", "win_unsupported"]
 
 def win_unsupported(rules: Rules, levels: Sequence[str]) -> str | None:
     """Why the compiled win or target bot cannot play on these rules (None if it can)."""
-    from cubilete.solver.space import SolverUnsupportedError
+    from cubilete.engine.errors import SolverUnsupportedError
     from cubilete.win.tables import check_tables
 
     who = "win bot" if "win" in levels else "target bot"

@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules.model import Rules
 from cubilete.solver.advisor import sheet_state
 from cubilete.solver.cache import shared_solution
 from cubilete.solver.solve import Solution
-from cubilete.solver.space import SolverUnsupportedError
 
 COLUMN_MARK = "--column-"  # in the name of a column's rule set; a profile's name (a slug) never holds "--"
 

@@ -27,17 +27,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from cubilete.engine.errors import ClusterError
 from cubilete.engine.rules.model import Rules
-from cubilete.solver.space import SolverUnsupportedError
 
 TASK = 256  # sheets per piece of work at most (a block of 8,192 makes 32 pieces)
 PIECES_PER_THREAD = 4  # a layer is cut in at least this many pieces per worker thread, for balance
 NEEDS = "--dask needs the dask extra: pip install 'cubilete[dask]'"
 UNSHARED = "--dask: a worker cannot use the table in {folder} ({reason}); every worker must see that folder"
-
-
-class ClusterError(SolverUnsupportedError):
-    """The cluster can't be used: the extra is missing, the address is wrong or unreachable."""
 
 
 @dataclass(frozen=True)

@@ -30,12 +30,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from cubilete.engine.errors import IllegalActionError
+from cubilete.engine.errors import IllegalActionError, SolverUnsupportedError
 from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Joker, Order, Rules
 from cubilete.solver.combinatorics import DiceTables, FloatArray, IntArray, dice_tables
 from cubilete.solver.maxi import kernels as maxi_kernels
-from cubilete.solver.space import SolverUnsupportedError
 
 FORMAT = 1  # bump when the layout or meaning of the files changes
 BLOCK = 8192  # sheets per checkpoint

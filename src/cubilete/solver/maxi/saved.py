@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules.model import Rules
 from cubilete.solver.maxi.layered import (
     BLOCK,
@@ -41,7 +42,6 @@ from cubilete.solver.maxi.layered import (
 )
 from cubilete.solver.maxi.saved_block import Bound as Bound
 from cubilete.solver.maxi.saved_block import plain_rules, saved_tables, solve_saved_masks
-from cubilete.solver.space import SolverUnsupportedError
 
 FORMAT = 1  # bump when the layout or meaning of the files changes
 BOUNDS: tuple[Bound, ...] = ("lower", "upper")

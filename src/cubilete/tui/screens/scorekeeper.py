@@ -15,11 +15,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static
 
-from cubilete.engine.errors import CubileteError
+from cubilete.engine.errors import CubileteError, ScorekeeperError
 from cubilete.engine.rules import Rules
 from cubilete.engine.state import EndReason
 from cubilete.i18n import _, rules_title, translate_error
-from cubilete.play.scorekeeper import Scorekeeper, ScorekeeperError
+from cubilete.play.scorekeeper import Scorekeeper
 from cubilete.play.sheet import SlotState, SlotView, slot_label, slot_views
 from cubilete.store.stats import StatsDB
 from cubilete.tui.navigation import SETUP, go
