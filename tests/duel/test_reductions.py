@@ -16,6 +16,7 @@ from cubilete.duel.solve import solve_joint
 from cubilete.duel.space import MAX_WORK_BYTES, build_joint
 from cubilete.engine.rules import find_rules, scoring
 from cubilete.engine.rules.model import Rules
+from cubilete.solver.tablestore import TableStore
 
 
 class Stop(Exception):
@@ -162,7 +163,7 @@ def test_the_exact_bot_does_not_start_a_large_solve_mid_game(tmp_path: Path, mon
 
     monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(cache, "F64_CELLS", 10)
-    monkeypatch.setattr(cache, "_SHARED", {})
+    monkeypatch.setattr(cache, "_SHARED", TableStore("two-player tables"))
     with pytest.raises(DuelUnsupportedError, match="cubilete solve --rules duel-2d --players 2"):
         cache.shared_duel(TWO_DICE)
     assert not list(tmp_path.iterdir())  # nothing was solved

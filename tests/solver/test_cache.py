@@ -115,7 +115,7 @@ def test_shared_tables_are_bounded_by_bytes_least_recently_used_out(
     cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a server that met many house rules used to keep every solved table forever
-    monkeypatch.setattr(cache, "_SHARED", cache.OrderedDict())
+    cache._SHARED.clear()
     a, b, c = tiny(30), tiny(31), tiny(32)  # three rule sets, three tables of the same size
     first = cache.shared_solution(a)
     monkeypatch.setattr(cache, "SHARED_BYTES", 2 * cache.footprint(first))  # room for two
@@ -128,16 +128,25 @@ def test_shared_tables_are_bounded_by_bytes_least_recently_used_out(
     assert cache.shared_solution(b).rules == b and list(cache._SHARED) == [b]
 
 
-def test_a_rule_set_asked_again_as_the_same_object_skips_the_hash_but_not_the_eviction(
-    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # shared_solution finds a game's rules by identity (hashing a Rules costs more than a query);
-    # a table that left the shared tables must not come back through that shortcut
-    monkeypatch.setattr(cache, "_SHARED", cache.OrderedDict())
+def test_a_rule_set_is_hashed_once_and_a_table_that_left_comes_back_from_disk(cache_dir: Path) -> None:
+    # a game's rules are looked up on every move: the hash is computed once (hashing every box and field
+    # costs more than an advise query), and a table that left the shared tables is loaded again
+    cache._SHARED.clear()
     a = tiny(30)
     first = cache.shared_solution(a)
+    assert "_hash" in a.__dict__ and hash(a) == a.__dict__["_hash"]
     assert cache.shared_solution(a) is first
     assert cache.shared_solution(tiny(30)) is first  # an equal rule set, another object: found by hash
     cache._SHARED.clear()
     again = cache.shared_solution(a)
     assert again is not first and list(cache._SHARED) == [a]
+
+
+def test_a_pickled_rule_set_hashes_again_in_its_new_process() -> None:
+    # string hashes differ between processes: a cached hash must never travel in a pickle
+    import pickle
+
+    a = tiny(30)
+    hash(a)
+    copy = pickle.loads(pickle.dumps(a))
+    assert copy == a and "_hash" not in copy.__dict__ and hash(copy) == hash(a)

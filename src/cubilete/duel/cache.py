@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +20,7 @@ from cubilete.engine.errors import DuelUnsupportedError
 from cubilete.engine.rules.codec import rules_hash
 from cubilete.engine.rules.model import Rules
 from cubilete.solver.cache import cache_dir
+from cubilete.solver.tablestore import TableStore
 
 FORMAT = 2  # bump when the meaning or layout of the two-player tables changes
 
@@ -137,8 +137,7 @@ def load_or_solve(rules: Rules, progress: Progress | None = None, use_cache: boo
     return solve_and_save(build_joint(rules), progress), False
 
 
-_SHARED: dict[Rules, DuelSolution] = {}
-_LOCK = threading.Lock()
+_SHARED: TableStore[Rules, DuelSolution] = TableStore("two-player tables")
 
 
 def shared_duel(rules: Rules) -> DuelSolution:
@@ -148,17 +147,17 @@ def shared_duel(rules: Rules) -> DuelSolution:
     most); a larger one (Generala's) must be in the cache: solved once by ``cubilete solve
     --players 2``. Otherwise :class:`DuelUnsupportedError` (callers fall back, as for refused rules).
     """
-    with _LOCK:
-        solution = _SHARED.get(rules)
+
+    def make() -> DuelSolution:
+        solution = load(rules)
         if solution is None:
-            solution = load(rules)
-            if solution is None:
-                joint = build_joint(rules)
-                if joint.n_cells > F64_CELLS:
-                    raise DuelUnsupportedError(
-                        f"{rules.name}: the two-player table ({joint.n_cells:,} values) is not solved yet; solve it "
-                        f"once with `cubilete solve --rules {rules.name} --players 2`"
-                    )
-                solution = solve_and_save(joint)
-            _SHARED[rules] = solution
+            joint = build_joint(rules)
+            if joint.n_cells > F64_CELLS:
+                raise DuelUnsupportedError(
+                    f"{rules.name}: the two-player table ({joint.n_cells:,} values) is not solved yet; solve it "
+                    f"once with `cubilete solve --rules {rules.name} --players 2`"
+                )
+            solution = solve_and_save(joint)
         return solution
+
+    return _SHARED.get_or_make(rules, make)

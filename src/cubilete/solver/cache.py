@@ -13,7 +13,6 @@ import json
 import os
 import threading
 import zipfile
-from collections import OrderedDict
 from collections.abc import Iterator
 from contextvars import ContextVar
 from pathlib import Path
@@ -25,6 +24,7 @@ from cubilete.engine.rules.codec import rules_hash
 from cubilete.engine.rules.model import Rules
 from cubilete.solver.solve import Progress, Solution, solve_space
 from cubilete.solver.space import build_space, check_solvable
+from cubilete.solver.tablestore import TableStore
 
 FORMAT = 2  # bump when the meaning or layout of the tables changes
 
@@ -102,10 +102,6 @@ def load_or_solve(rules: Rules, progress: Progress | None = None, moments: bool 
     return solution
 
 
-_SHARED: OrderedDict[Rules, Solution] = OrderedDict()  # least recently used first
-_SHARED_LOCK = threading.Lock()
-_BY_ID: dict[int, tuple[Rules, Solution]] = {}  # id(rules) -> (rules, its table): asked again as the same object
-_TICK = 0  # a clock of uses: the least recently used table leaves first
 _SOLVE_HERE: ContextVar[bool] = ContextVar("cubilete_solve_here", default=True)
 
 
@@ -137,38 +133,22 @@ def footprint(solution: Solution) -> int:
     return sum(int(a.nbytes) for a in arrays)
 
 
+_SHARED: TableStore[Rules, Solution] = TableStore("solved tables", max_bytes=lambda: SHARED_BYTES, size=footprint)
+
+
 def shared_solution(rules: Rules, progress: Progress | None = None) -> Solution:
     """The tables of ``rules`` loaded (or solved) once per process and shared by every caller
     (bots, coach, advisor apps); raises :class:`SolverUnsupportedError` for rules too large.
     At most :data:`SHARED_BYTES` of tables stay loaded (least recently used out).
-
-    A rule set asked again as the same object (a game's rules, move after move) is found by
-    identity: hashing a :class:`Rules` (every box, every field) costs more than a whole advise query.
     """
-    global _TICK
-    with _SHARED_LOCK:
-        _TICK += 1
-        hit = _BY_ID.get(id(rules))
-        if hit is not None and hit[0] is rules and any(s is hit[1] for s in dict.values(_SHARED)):
-            hit[1].__dict__["_shared_used"] = _TICK
-            return hit[1]
-        solution = _SHARED.get(rules)
-        if solution is None:
-            check_solvable(rules)
-            if _SOLVE_HERE.get():
-                solution = load_or_solve(rules, progress, moments=False)
-            else:
-                loaded = load(rules)
-                if loaded is None:
-                    raise SolverUnsupportedError(f"{rules.name}: not solved on this server (yet)")
-                solution = loaded
-            _SHARED[rules] = solution
-        _SHARED.move_to_end(rules)
-        solution.__dict__["_shared_used"] = _TICK
-        if len(_BY_ID) >= 64:
-            _BY_ID.clear()
-        _BY_ID[id(rules)] = (rules, solution)
-        while len(_SHARED) > 1 and sum(footprint(s) for s in _SHARED.values()) > SHARED_BYTES:
-            oldest = min(_SHARED.items(), key=lambda item: int(item[1].__dict__.get("_shared_used", 0)))[0]
-            del _SHARED[oldest]
-        return solution
+
+    def make() -> Solution:
+        check_solvable(rules)
+        if _SOLVE_HERE.get():
+            return load_or_solve(rules, progress, moments=False)
+        loaded = load(rules)
+        if loaded is None:
+            raise SolverUnsupportedError(f"{rules.name}: not solved on this server (yet)")
+        return loaded
+
+    return _SHARED.get_or_make(rules, make)

@@ -13,7 +13,6 @@ import contextlib
 import functools
 import hashlib
 import json
-import threading
 import time
 import zipfile
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from cubilete.solver.cache import cache_dir, shared_solution, solving_here
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.solve import Progress, Solution, layers
 from cubilete.solver.space import StateSpace, check_solvable
+from cubilete.solver.tablestore import TableStore
 from cubilete.win import kernels
 
 FORMAT = 2  # bump when the meaning or layout of the tables changes
@@ -147,8 +147,7 @@ def _save(vt: VectorTable) -> None:
     tmp.replace(path)
 
 
-_SHARED: dict[tuple[Rules, str], VectorTable] = {}
-_LOCK = threading.Lock()
+_SHARED: TableStore[tuple[Rules, str], VectorTable] = TableStore("win tables", size=lambda vt: int(vt.table.nbytes))
 
 
 def vector_table(rules: Rules, kind: str, progress: Progress | None = None) -> VectorTable:
@@ -156,17 +155,17 @@ def vector_table(rules: Rules, kind: str, progress: Progress | None = None) -> V
 
     Raises :class:`SolverUnsupportedError` (with the reason) where the rules are too large.
     """
-    with _LOCK:
-        vt = _SHARED.get((rules, kind))
+
+    def make() -> VectorTable:
+        check_tables(rules)
+        solution = shared_solution(rules)
+        vt = _load(solution, kind)
         if vt is None:
-            check_tables(rules)
-            solution = shared_solution(rules)
-            vt = _load(solution, kind)
-            if vt is None:
-                if not solving_here():  # a server builds them in its solving processes, never in itself
-                    raise SolverUnsupportedError(f"{rules.name}: win tables not built on this server (yet)")
-                vt = build_table(solution, kind, progress)
-                with contextlib.suppress(OSError):
-                    _save(vt)
-            _SHARED[rules, kind] = vt
+            if not solving_here():  # a server builds them in its solving processes, never in itself
+                raise SolverUnsupportedError(f"{rules.name}: win tables not built on this server (yet)")
+            vt = build_table(solution, kind, progress)
+            with contextlib.suppress(OSError):
+                _save(vt)
         return vt
+
+    return _SHARED.get_or_make((rules, kind), make)

@@ -18,9 +18,7 @@ of a game (the bot's case); ``advise --target`` roots it at the position asked.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +32,7 @@ from cubilete.solver.kernels import sheet_context, slot_outcome
 from cubilete.solver.solve import Solution
 from cubilete.solver.space import StateSpace
 from cubilete.solver.tables import KernelTables
+from cubilete.solver.tablestore import TableStore
 from cubilete.win.forward import popcounts, windows
 from cubilete.win.kernels import vec_closure, vec_improve, vec_keep_values, vec_locked_keep_values
 
@@ -223,20 +222,12 @@ def build_target_table(solution: Solution, target: int, root: tuple[int, int, in
     return TargetTable(solution, target, root, so_far, nlo, nhi, off, pool, pop, time.perf_counter() - start)
 
 
-_SHARED: OrderedDict[tuple[Rules, int, tuple[int, int, int], int], TargetTable] = OrderedDict()
-_LOCK = threading.Lock()
 KEEP = 2  # tables kept in memory (the least recently used go first)
+TargetKey = tuple[Rules, int, tuple[int, int, int], int]  # rules, target, root sheet state, points so far
+_SHARED: TableStore[TargetKey, TargetTable] = TableStore("target tables", max_items=KEEP)
 
 
 def target_table(solution: Solution, target: int, root: tuple[int, int, int], so_far: int) -> TargetTable:
     """:func:`build_target_table`, kept in memory for the last few (rules, target, root) asked."""
     key = (solution.rules, target, root, so_far)
-    with _LOCK:
-        table = _SHARED.get(key)
-        if table is None:
-            table = build_target_table(solution, target, root, so_far)
-            _SHARED[key] = table
-            while len(_SHARED) > KEEP:
-                _SHARED.popitem(last=False)
-        _SHARED.move_to_end(key)
-        return table
+    return _SHARED.get_or_make(key, lambda: build_target_table(solution, target, root, so_far))

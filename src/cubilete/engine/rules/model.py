@@ -140,6 +140,18 @@ class Rules:
     def __post_init__(self) -> None:
         check_rules(self)
 
+    def __hash__(self) -> int:
+        """Computed once: a rule set is a dictionary key on every move (tables, caches), and hashing every box
+        and field costs more than a whole advise query."""
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = self.__dict__["_hash"] = hash(tuple(getattr(self, f.name) for f in _COMPARED))
+        return int(cached)
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without the cached hash: another process hashes strings with another seed."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def __repr__(self) -> str:
         """Short Python that evaluates back: ``find_rules('generala').replace(throws=2)``."""
         from cubilete.engine.rules.spelling import rules_repr
@@ -213,6 +225,9 @@ class Rules:
         """A copy of these rules without one box."""
         self.box(box_id)
         return self.replace(boxes=tuple(b for b in self.boxes if b.id != box_id))
+
+
+_COMPARED = tuple(f for f in dataclasses.fields(Rules) if f.compare)
 
 
 def check_rules(rules: Rules) -> None:

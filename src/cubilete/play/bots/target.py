@@ -13,8 +13,6 @@ analysis says so.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -28,6 +26,7 @@ from cubilete.engine.rules.model import Rules
 from cubilete.play.bots.base import Analysis, action_for, bot_seed, check_playable, held_faces, in_play
 from cubilete.play.bots.optimal import optimal_options
 from cubilete.solver.advisor import Option, advise, sheet_state
+from cubilete.solver.tablestore import TableStore
 
 if TYPE_CHECKING:  # the win tables' modules (numba kernels) load at the first move, not with the bots
     from cubilete.win.play import WinOption
@@ -55,9 +54,8 @@ def parse_target(text: str) -> int:
     return int(word)
 
 
-_ROOTED: OrderedDict[tuple[Rules, int], TargetTable] = OrderedDict()
-_LOCK = threading.Lock()
 KEEP = 2  # rooted tables kept (Yatzy's for T = 250 holds about 0.9 GB)
+_ROOTED: TableStore[tuple[Rules, int], TargetTable] = TableStore("rooted target tables", max_items=KEEP)
 
 
 def rooted_table(rules: Rules, target: int) -> TargetTable:
@@ -65,16 +63,13 @@ def rooted_table(rules: Rules, target: int) -> TargetTable:
     from cubilete.solver.cache import shared_solution
     from cubilete.win.targets import build_target_table
 
-    with _LOCK:
-        table = _ROOTED.get((rules, target))
-        if table is None:
-            solution = shared_solution(rules)
-            root = sheet_state(solution, [None] * len(rules.slots))
-            table = _ROOTED[rules, target] = build_target_table(solution, target, root, 0)
-            while len(_ROOTED) > KEEP:
-                _ROOTED.popitem(last=False)
-        _ROOTED.move_to_end((rules, target))
-        return table
+
+    def make() -> TargetTable:
+        solution = shared_solution(rules)
+        root = sheet_state(solution, [None] * len(rules.slots))
+        return build_target_table(solution, target, root, 0)
+
+    return _ROOTED.get_or_make((rules, target), make)
 
 
 def uses_rooted(rules: Rules) -> bool:

@@ -1,0 +1,73 @@
+"""The one policy of the tables kept in memory (solver/tablestore.py): least recently used out, past a number of
+tables or of bytes, the newest always kept; ``clear_tables`` empties every store."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from cubilete.solver.tablestore import TableStore, clear_tables
+
+
+def test_the_least_recently_used_leave_past_the_number_of_tables() -> None:
+    store: TableStore[str, str] = TableStore("t", max_items=2)
+    store.put("a", "A")
+    store.put("b", "B")
+    assert store.get("a") == "A"  # a is now the most recently used
+    store.put("c", "C")
+    assert list(store) == ["a", "c"]
+
+
+def test_a_byte_budget_read_at_each_put_keeps_the_newest_even_over_it() -> None:
+    budget = {"bytes": 10}
+    store: TableStore[str, bytes] = TableStore("t", max_bytes=lambda: budget["bytes"], size=len)
+    store.put("a", b"12345")
+    store.put("b", b"12345")
+    assert list(store) == ["a", "b"]
+    store.put("c", b"1")
+    assert list(store) == ["b", "c"]
+    budget["bytes"] = 0
+    store.put("d", b"123456")
+    assert list(store) == ["d"]
+
+
+def test_a_table_is_made_once_even_when_two_threads_ask_at_once() -> None:
+    store: TableStore[str, int] = TableStore("t")
+    made: list[int] = []
+    both = threading.Barrier(2, timeout=30)
+
+    def make() -> int:
+        made.append(1)
+        return len(made)
+
+    def ask() -> None:
+        both.wait()
+        store.get_or_make("k", make)
+
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert made == [1] and store.get("k") == 1
+
+
+def test_a_failed_make_keeps_nothing() -> None:
+    store: TableStore[str, int] = TableStore("t")
+
+    def fail() -> int:
+        raise ValueError("too large")
+
+    with pytest.raises(ValueError, match="too large"):
+        store.get_or_make("k", fail)
+    assert "k" not in store and len(store) == 0
+
+
+def test_clear_tables_empties_every_store() -> None:
+    one: TableStore[str, int] = TableStore("one")
+    two: TableStore[str, int] = TableStore("two")
+    one.put("a", 1)
+    two.put("b", 2)
+    clear_tables()
+    assert len(one) == 0 and len(two) == 0
