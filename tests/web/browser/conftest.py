@@ -1,13 +1,15 @@
 """Fixtures for the browser tests: one headless Chromium and one live ``cubilete serve`` per session.
 
 Chromium is Debian's (/usr/bin/chromium); the machine is offline, so ``playwright install`` is never used.
-Every page a test opens fails the test on an uncaught JavaScript error.
+Every page a test opens fails the test on an uncaught JavaScript error, an error on the console (a style or
+script the CSP blocked, a failed fetch) or a request that failed, except those the test says it expects.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
@@ -52,22 +54,35 @@ NewPage = Callable[..., Page]
 
 @pytest.fixture
 def new_page(browser: Browser) -> Iterator[NewPage]:
-    """``new_page(locale="en-US", viewport=(1280, 900))``: a page in a fresh context (its own localStorage).
+    """``new_page(locale="en-US", viewport=(1280, 900), expected=())``: a page in a fresh context (its own
+    localStorage).
 
-    Each call is a separate browser profile, i.e. another player. JavaScript errors fail the test.
+    Each call is a separate browser profile, i.e. another player. JavaScript errors, console errors and failed
+    requests fail the test, except those matching a regular expression of ``expected`` (a 404 the test asks for).
     """
     contexts: list[BrowserContext] = []
     errors: list[str] = []
 
-    def make(locale: str = "en-US", viewport: tuple[int, int] = (1280, 900)) -> Page:
+    def make(
+        locale: str = "en-US", viewport: tuple[int, int] = (1280, 900), expected: Sequence[str] = ()
+    ) -> Page:
         ctx = browser.new_context(locale=locale, viewport={"width": viewport[0], "height": viewport[1]})
         ctx.set_default_timeout(TIMEOUT_MS)
         contexts.append(ctx)
         page = ctx.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+        def error(text: str) -> None:
+            if not any(re.search(pattern, text) for pattern in expected):
+                errors.append(text)
+
+        page.on("pageerror", lambda exc: error(f"uncaught: {exc}"))
+        page.on("console", lambda msg: error(f"console: {msg.text} ({msg.location.get('url', '')})")
+                if msg.type == "error" else None)
+        page.on("requestfailed", lambda req: error(f"request failed: {req.method} {req.url} {req.failure}")
+                if req.failure and "ERR_ABORTED" not in req.failure else None)
         return page
 
     yield make
     for ctx in contexts:
         ctx.close()
-    assert not errors, f"JavaScript errors in the page: {errors}"
+    assert not errors, f"errors in the page: {errors}"

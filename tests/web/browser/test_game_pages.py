@@ -94,7 +94,7 @@ def test_home_creates_a_table_and_a_whole_game_is_played_to_the_verified_end(
 
 
 def test_history_leaderboard_player_and_replay_show_a_finished_game(web: LiveServer, new_page: NewPage) -> None:
-    page = new_page()
+    page = new_page(expected=[r"status of 404 .*/api/leaderboard\?preset=generala-corta"])  # asked for below
     table_id = create_table(web.url, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], profile=SHORT_PROFILE)
     open_table(page, web.url, table_id)
     sit(page, 0, "Replaya")

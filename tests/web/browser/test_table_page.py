@@ -224,7 +224,7 @@ def test_an_approximate_hint_shows_values_not_expected_scores(web: LiveServer, n
 def test_page_reconnects_after_the_server_restarts(server_factory: ServerFactory, new_page: NewPage) -> None:
     server = server_factory()
     table_id = create_table(server.url, [HUMAN, GREEDY], rules=NO_SUDDEN_END)
-    page = new_page()
+    page = new_page(expected=[r"WebSocket connection to .* failed"])  # while the server is down, as intended
     open_table(page, server.url, table_id)
     sit(page, 0, "Fénix")
     assert wait_my_turn_or_end(page)

@@ -53,6 +53,38 @@ def test_win_chances_sum_to_100_after_every_throw_and_score(web: LiveServer, new
     assert abs(sum(chances) - 1.0) < 1e-5
 
 
+def bars(page: Page, seats: int) -> list[tuple[int, float]]:
+    """Each seat's number and its bar as drawn (the fill's width over the bar's, in percent), read in one
+    evaluation so that a new frame cannot change one between the two readings."""
+    shown_percentages(page, seats)  # the numbers of the table's current version are up
+    found = page.evaluate(
+        """n => Array.from({length: n}, (_, i) => {
+            const li = document.querySelector(`[data-testid=win-chance-${i}]`);
+            const bar = li.querySelector('.chance-bar').getBoundingClientRect().width;
+            const pct = parseInt(li.querySelector('[data-testid^=win-pct]').textContent, 10);
+            return [pct, 100 * li.querySelector('.chance-fill').getBoundingClientRect().width / bar];
+        })""",
+        seats,
+    )
+    return [(int(n), float(w)) for n, w in found]
+
+
+def test_the_bars_are_as_long_as_their_numbers(web: LiveServer, new_page: NewPage) -> None:
+    # the site's CSP (style-src 'self') dropped the bars' inline style attribute: every bar was drawn full
+    table_id = create_table(web.url, [HUMAN, GREEDY], rules="general-4-columns")
+    ana = new_page()
+    open_table(ana, web.url, table_id)
+    sit(ana, 0, "Ana")
+    assert wait_my_turn_or_end(ana)
+    for _ in range(2):
+        roll(ana)
+        drawn = bars(ana, 2)
+        assert all(abs(width - number) <= 1.5 for number, width in drawn), drawn
+        assert min(width for _, width in drawn) < 99  # two seats summing to 100: one bar at least is not full
+        write_best(ana)
+        assert wait_my_turn_or_end(ana)
+
+
 def test_win_chances_speak_the_page_language(web: LiveServer, new_page: NewPage) -> None:
     table_id = create_table(web.url, [HUMAN, GREEDY], rules="general-4-columns")
     for locale, title in (("es-AR", "Probabilidad de ganar (estimada)"), ("pt-BR", "Chance de vencer (estimada)")):

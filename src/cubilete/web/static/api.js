@@ -98,12 +98,26 @@ export function el(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
     else if (key === "class") node.className = value;
+    else if (key === "style") setStyle(node, value);
     else if (key === "value") node.value = value;
     else if (key === "checked" || key === "disabled" || key === "selected") node[key] = Boolean(value);
     else node.setAttribute(key, value === true ? "" : String(value));
   }
   append(node, children);
   return node;
+}
+
+/**
+ * Inline styles through the CSSOM (node.style), which the site's CSP allows; a style attribute
+ * (setAttribute("style", ...)) is blocked by style-src 'self' and would be dropped.
+ * value: {width: "7%"} or "width: 7%; color: red".
+ */
+function setStyle(node, value) {
+  const pairs =
+    typeof value === "string"
+      ? value.split(";").map((part) => part.split(":")).filter((kv) => kv.length === 2)
+      : Object.entries(value);
+  for (const [prop, val] of pairs) node.style.setProperty(String(prop).trim(), String(val).trim());
 }
 
 function append(node, children) {
