@@ -1,0 +1,45 @@
+"""The site's public keys and a server-side check of a signed record (docs/WEB.md, "Signed records").
+
+``POST /api/verify`` is for browsers without WebCrypto Ed25519 (or on plain-http addresses, where
+``crypto.subtle`` is missing): the replay page says when it asked the server instead of checking itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from cubilete import fairness, signature
+from cubilete.errors import CubileteError
+from cubilete.web.api import ApiError
+
+router = APIRouter(prefix="/api")
+
+
+@router.get("/site-key")
+async def site_key(request: Request) -> dict[str, Any]:
+    """The public key records are signed with now, and the former ones (with ids) for older records."""
+    listing: dict[str, Any] = request.app.state.site_keys.listing()
+    return listing
+
+
+def _check(record: object, keys: dict[str, bytes]) -> dict[str, Any]:
+    try:
+        report = fairness.verify_record(record, site_keys=keys)
+    except CubileteError as exc:
+        return {"ok": False, "problems": [str(exc)], "signature": False}
+    return {"ok": report.ok, "problems": list(report.problems), "signature": report.signature_checked}
+
+
+@router.post("/verify")
+async def verify(request: Request) -> dict[str, Any]:
+    """Check a record (its JSON as the body; the body-size limit bounds it) against this site's keys:
+    signature, commitment, every throw and the replay. The replay runs in a thread, off the event loop."""
+    try:
+        record = await request.json()
+    except ValueError:
+        raise ApiError(400, "the body must be the JSON of a game record") from None
+    keys = signature.public_keys(request.app.state.site_keys.listing())
+    return await asyncio.to_thread(_check, record, keys)
