@@ -360,3 +360,56 @@ def _offline_record() -> dict[str, Any]:
     record = to_record(game)
     record.update(commitment=fairness.commitment(game.seed), table="k7mq2xpa")
     return record
+
+
+class _Hostile:
+    """A tiny HTTP server on 127.0.0.1 whose /api/site-key answer is too large, or drips forever."""
+
+    def __init__(self, mode: str) -> None:
+        import http.server
+        import threading
+
+        mode_of_server = mode
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                if mode_of_server == "large":
+                    self.wfile.write(b'{"current": {"public": "' + b"A" * 100_000 + b'"}}')
+                    return
+                stop = threading.Event()
+                while not stop.wait(0.05):  # one byte now and then, until the client hangs up
+                    try:
+                        self.wfile.write(b" ")
+                        self.wfile.flush()
+                    except OSError:
+                        return
+
+            def log_message(self, *_args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.mark.parametrize(("mode", "said"), [("large", "larger than 65536 bytes"), ("drip", "cannot fetch")])
+def test_site_answers_are_bounded_in_size_and_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], site: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+    mode: str, said: str,
+) -> None:
+    monkeypatch.setattr("cubilete.cli.verify_cmd.SITE_DEADLINE", 0.3)  # the drip never ends: the deadline must
+    hostile = _Hostile(mode)
+    try:
+        code, out, err = _verify(capsys, str(_write(tmp_path, site["record"], "g.json")), "--site", hostile.url)
+    finally:
+        hostile.close()
+    assert code == 1 and out == "" and said in err and err.count("\n") == 1, err

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -114,6 +115,7 @@ HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
 
 SITE_KEY_BYTES = 64 * 1024  # a site-key listing (file or answer) larger than this is refused
 SITE_TIMEOUT = 10.0  # seconds to connect to the site and for each read of its answer
+SITE_DEADLINE = 30.0  # seconds for the whole answer (a server that drips bytes is cut off)
 
 
 def site_keys(key: str | None, site: str | None) -> dict[str, bytes] | None:
@@ -168,13 +170,27 @@ def _fetch_listing(site: str) -> object:
     try:
         with opener.open(urllib.request.Request(url, headers={"Accept": "application/json"}),
                          timeout=SITE_TIMEOUT) as answer:
-            raw = answer.read(SITE_KEY_BYTES + 1)
+            raw = _read_bounded(answer)
     except urllib.error.HTTPError as exc:
         raise CliError(_("--site: {url} answered {status}").format(url=url, status=exc.code), DATA_ERROR) from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
         raise CliError(_("--site: cannot fetch {url}: {reason}").format(url=url, reason=reason), DATA_ERROR) from None
     return _listing_text(raw, f"--site {url}")
+
+
+def _read_bounded(answer: Any) -> bytes:
+    """At most SITE_KEY_BYTES + 1 bytes of the answer, within SITE_DEADLINE seconds in all."""
+    deadline = time.monotonic() + SITE_DEADLINE
+    raw = b""
+    while len(raw) <= SITE_KEY_BYTES:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the answer took more than {SITE_DEADLINE:g} s")
+        chunk = answer.read1(min(16384, SITE_KEY_BYTES + 1 - len(raw)))
+        if not chunk:
+            break
+        raw += chunk
+    return raw
 
 
 class _SameSchemeRedirects(urllib.request.HTTPRedirectHandler):
