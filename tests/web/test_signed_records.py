@@ -9,10 +9,12 @@ import copy
 import json
 import os
 import stat
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from tests.web.conftest import ServerFactory
@@ -413,3 +415,27 @@ def test_site_answers_are_bounded_in_size_and_time(
     finally:
         hostile.close()
     assert code == 1 and out == "" and said in err and err.count("\n") == 1, err
+
+
+# --- two processes on one PostgreSQL: one key file, the same signature --------------------------------
+
+
+def test_two_processes_of_a_site_sign_alike(
+    fresh_pg_url: str, server_factory: ServerFactory, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = {"CUBILETE_SITE_POLL": "0.2", "CUBILETE_SITE_KEY_FILE": str(tmp_path / "shared-key.json")}
+    a = server_factory(fresh_pg_url, env=env)
+    b = server_factory(fresh_pg_url, env=env)
+    made = httpx.post(f"{a.url}/api/tables", json={"rules": "generala", "seats": BOTS}, timeout=10)
+    assert made.status_code == 201, made.text
+    table = made.json()["id"]
+    deadline = time.monotonic() + 120
+    while httpx.get(f"{a.url}/api/tables/{table}", timeout=10).json()["state"]["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.1)
+    records = [httpx.get(f"{s.url}/api/tables/{table}/record", timeout=10).json() for s in (a, b)]
+    assert records[0] == records[1] and "signature" in records[0]
+    listings = [httpx.get(f"{s.url}/api/site-key", timeout=10).json() for s in (a, b)]
+    assert listings[0] == listings[1] and records[0]["signature"]["key"] == listings[0]["current"]["id"]
+    code, out, _ = _verify(capsys, str(_write(tmp_path, records[0], "g.json")), "--site", b.url)
+    assert code == 0 and "signed:" in out
