@@ -16,7 +16,7 @@ examples:
   cubilete site-key rotate --db postgresql+psycopg://cubilete@localhost/cubilete
 
 The key file is site-key.json beside the SQLite database (or in the user data folder for
-PostgreSQL), mode 0600; CUBILETE_SITE_KEY_FILE names another. Restart the server after a
+PostgreSQL), mode 0600; 'CUBILETE_SITE_KEY_FILE' names another. Restart the server after a
 rotation: it reads the file at start.
 """)
 
