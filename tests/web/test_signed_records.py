@@ -230,6 +230,10 @@ def test_the_server_verify_endpoint(tmp_path: Path, site: dict[str, Any]) -> Non
         r = client.post("/api/verify", content=b"{not json", headers={"Content-Type": "application/json"})
         assert r.status_code == 400 and "JSON of a game record" in r.json()["error"]
         assert client.post("/api/verify", json=[1, 2]).json()["ok"] is False
+        huge = copy.deepcopy(site["record"])
+        huge["rules"]["dice"] = 8  # more than this server gives a table (max_dice 6)
+        r = client.post("/api/verify", json=huge)
+        assert r.status_code == 422 and "8 dice; at most 6 (max_dice)" in r.json()["error"]
 
 
 # --- rotation --------------------------------------------------------------------------------------
