@@ -230,6 +230,14 @@ def test_the_server_verify_endpoint(tmp_path: Path, site: dict[str, Any]) -> Non
         r = client.post("/api/verify", content=b"{not json", headers={"Content-Type": "application/json"})
         assert r.status_code == 400 and "JSON of a game record" in r.json()["error"]
         assert client.post("/api/verify", json=[1, 2]).json()["ok"] is False
+        deep = b'{"x": ' + b"[" * 30000 + b"]" * 30000 + b"}"  # under 64 KB, deeper than Python's JSON reads
+        r = client.post("/api/verify", content=deep, headers={"Content-Type": "application/json"})
+        assert r.status_code == 400, r.text
+        nested: Any = []
+        for _ in range(900):  # deep but readable: an answer (a broken signature), never a 500
+            nested = [nested]
+        r = client.post("/api/verify", json={**site["record"], "extra": nested})
+        assert r.status_code == 200 and r.json()["ok"] is False
         huge = copy.deepcopy(site["record"])
         huge["rules"]["dice"] = 8  # more than this server gives a table (max_dice 6)
         r = client.post("/api/verify", json=huge)

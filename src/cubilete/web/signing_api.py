@@ -41,6 +41,8 @@ def _check(record: object, keys: dict[str, bytes], settings: Settings) -> dict[s
         report = fairness.verify_record(record, site_keys=keys)
     except CubileteError as exc:
         return {"ok": False, "problems": [str(exc)], "signature": False}
+    except RecursionError:  # a field nested too deeply to write out again
+        return {"ok": False, "problems": ["the record is nested too deeply"], "signature": False}
     return {"ok": report.ok, "problems": list(report.problems), "signature": report.signature_checked}
 
 
@@ -51,7 +53,7 @@ async def verify(request: Request) -> dict[str, Any]:
     house rules over the server's budget (max_dice, max_columns, max_slots) are refused (422) before it."""
     try:
         record = await request.json()
-    except ValueError:
+    except (ValueError, RecursionError):
         raise ApiError(400, "the body must be the JSON of a game record") from None
     keys = signature.public_keys(request.app.state.site_keys.listing())
     return await asyncio.to_thread(_check, record, keys, request.app.state.hub.settings)
