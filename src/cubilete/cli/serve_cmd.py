@@ -67,14 +67,16 @@ def register(subparsers: Subcommands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
-    for module in ("fastapi", "uvicorn", "sqlalchemy", "alembic"):
+    for module in ("fastapi", "uvicorn", "sqlalchemy", "alembic", "cryptography"):
         need_extra("web", module)
     from cubilete.engine.errors import CubileteError
     from cubilete.web.server import serve
     from cubilete.web.settings import Settings
+    from cubilete.web.signing import load_or_create, site_key_path
 
     try:
         settings = Settings.from_environment(db_url=args.db, bot_delay=args.bot_delay)
+        load_or_create(site_key_path(settings.db_url, settings.site_key_file))  # a bad key file: one line, not served
         serve(settings, host=args.host, port=args.port, workers=args.workers)
     except CubileteError as exc:
         raise CliError(str(exc), DATA_ERROR) from None

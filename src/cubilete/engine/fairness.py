@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from cubilete.engine.dice import SeededDice
@@ -41,6 +41,7 @@ class FairnessReport:
     commitment_checked: bool
     problems: tuple[str, ...] = field(default=())
     published_checked: bool = False  # checked against a commitment given from outside the record
+    signature_checked: bool = False  # the site's signature was checked (cubilete.signature)
 
     @property
     def ok(self) -> bool:
@@ -63,8 +64,13 @@ def verify_throws(seed: str, throws: Sequence[Sequence[int]], committed: str | N
     return FairnessReport(len(throws), committed is not None, tuple(problems))
 
 
-def verify_record(data: object, published: str | None = None, table: str | None = None) -> FairnessReport:
+def verify_record(data: object, published: str | None = None, table: str | None = None,
+                  site_keys: Mapping[str, bytes] | None = None) -> FairnessReport:
     """Recheck a game record: its seed must give its throws, match its commitment, and the game must replay.
+
+    ``site_keys`` (public keys by id, :func:`cubilete.signature.public_keys`): the record must carry the
+    site's signature over all of it, made with one of them; this is what catches a coherent forgery that
+    keeps the real seed, commitment and table but replays other decisions.
 
     ``published`` is the commitment the player saw before the game (not the one written in the record,
     which a forger writes too): the record's seed must hash to it. ``table`` is the table the player sat
@@ -78,8 +84,12 @@ def verify_record(data: object, published: str | None = None, table: str | None 
         raise RecordError(f"record commitment must be a hex string, got {committed!r}")
     if not record["seed"]:
         raise RecordError("the record holds no seed: the game is not over, or its seed was never revealed")
-    report = verify_throws(record["seed"], record["throws"], committed)
     extra: list[str] = []
+    if site_keys is not None:
+        from cubilete.signature import signature_problems  # imports cryptography: only when asked
+
+        extra.extend(signature_problems(record, site_keys))
+    report = verify_throws(record["seed"], record["throws"], committed)
     if published is not None:
         seen = published.strip().lower()
         if commitment(record["seed"]) != seen:
@@ -91,4 +101,5 @@ def verify_record(data: object, published: str | None = None, table: str | None 
         from_record(record)
     except RecordError as exc:
         extra.append(str(exc))
-    return FairnessReport(report.throws, report.commitment_checked, (*report.problems, *extra), published is not None)
+    return FairnessReport(report.throws, report.commitment_checked, (*report.problems, *extra), published is not None,
+                          site_keys is not None)

@@ -209,16 +209,17 @@ async def table(table_id: str, hub: HubDep) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}/record", response_model=None)
-async def record(table_id: str, hub: HubDep, download: bool = False) -> dict[str, Any] | JSONResponse:
+async def record(table_id: str, hub: HubDep, request: Request, download: bool = False) -> dict[str, Any] | JSONResponse:
     """The record of a finished game (with the revealed seed); ``?download=1`` saves it as a file
     (``cubilete verify FILE --commitment HEX`` checks it against the commitment shown before the game)."""
     room = await _room(hub, table_id)
     if room.game is None or not room.game.is_over:
         raise ApiError(409, "the record (and its seed) is published when the game ends")
+    signed = request.app.state.site_keys.sign(web_record(room))  # web/signing.py: over the whole record
     if download:
-        return JSONResponse(web_record(room), headers={
+        return JSONResponse(signed, headers={
             "Content-Disposition": f'attachment; filename="cubilete-{room.id}.json"'})
-    return web_record(room)
+    return dict(signed)
 
 
 @lru_cache(maxsize=64)

@@ -17,11 +17,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cubilete.store.webdb import WebStore
-from cubilete.web import profiles, ws
+from cubilete.web import profiles, signing_api, ws
 from cubilete.web.api import ApiError, router
 from cubilete.web.guard import Gate, Guard
 from cubilete.web.hub import Hub
 from cubilete.web.settings import Settings
+from cubilete.web.signing import load_or_create, site_key_path
 
 STATIC = Path(__file__).parent / "static"
 PAGES = ("/", "/t/{table_id}", "/games", "/leaderboard", "/p/{pid}", "/replay/{table_id}")
@@ -62,6 +63,8 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        keys_at = site_key_path(settings.db_url, settings.site_key_file)
+        app.state.site_keys = await asyncio.to_thread(load_or_create, keys_at)  # before the database: fail early
         store = opened
         if store is None:
             store = WebStore(settings.db_url)
@@ -94,6 +97,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
     app = FastAPI(title="cubilete", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.include_router(router)
     app.include_router(profiles.router)  # POST /api/profiles/check: the create form's house rules
+    app.include_router(signing_api.router)  # GET /api/site-key, POST /api/verify: signed records
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -63,6 +63,7 @@ class Settings:
     site: bool = True  # PostgreSQL: take part in a site (leases, LISTEN/NOTIFY); false for a lone process
     site_poll: float = 1.0  # seconds between lease rounds (how soon a dead process's tables are taken over)
     win_workers: int = 1  # niced processes computing the chances (web/winpool.py)
+    site_key_file: str = ""  # the signing key of records (web/signing.py); empty: beside the SQLite file or data dir
 
     @classmethod
     def from_environment(cls, db_url: str | None = None, bot_delay: float | None = None) -> Settings:

@@ -78,6 +78,8 @@ export const api = {
   rematch: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   record: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/record`),
+  siteKey: () => request("GET", "/api/site-key"),
+  verifyRecord: (record) => request("POST", "/api/verify", record),
   games: (preset, limit = 50) => {
     const q = new URLSearchParams({ limit: String(limit) });
     if (preset) q.set("preset", preset);

@@ -116,3 +116,61 @@ export function describe(result, t) {
   const show = (faces) => (Array.isArray(faces) ? faces.join(" ") : String(faces));
   return t("fair.badthrow", { i: p.index, got: show(p.got), want: show(p.want) });
 }
+
+// --- the site's signature (docs/WEB.md "Signed records"; cubilete.signature) ---------------------------
+
+/** The signed bytes' text: compact JSON, keys sorted, as Python's json.dumps(sort_keys=True,
+ * separators=(",", ":"), ensure_ascii=False) writes the record without its "signature" field. */
+export function canonicalJSON(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJSON).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJSON(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function fromBase64(text) {
+  const raw = atob(text);
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+}
+
+/**
+ * Check the record's signature in the browser against the site's listing (GET /api/site-key).
+ * Answers {state}: "ok", "bad", "unsigned", "unknownkey", or "unsupported" when this browser has no
+ * WebCrypto Ed25519 (crypto.subtle is also missing on plain-http addresses other than localhost).
+ */
+export async function verifySignature(record, listing) {
+  const sig = record && record.signature;
+  if (!sig || typeof sig !== "object") return { state: "unsigned" };
+  const keys = listing ? [listing.current, ...(listing.former || [])] : [];
+  const key = keys.find((k) => k && k.id === sig.key);
+  if (!key) return { state: "unknownkey", key: String(sig.key) };
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle) return { state: "unsupported" };
+  let publicKey;
+  try {
+    publicKey = await subtle.importKey("raw", fromBase64(key.public), { name: "Ed25519" }, false, ["verify"]);
+  } catch {
+    return { state: "unsupported" };
+  }
+  const body = {};
+  for (const [k, v] of Object.entries(record)) if (k !== "signature") body[k] = v;
+  let ok = false;
+  try {
+    ok = await subtle.verify({ name: "Ed25519" }, publicKey, fromBase64(sig.value), encoder.encode(canonicalJSON(body)));
+  } catch {
+    ok = false; // a signature that is not even base64 or 64 bytes
+  }
+  return { state: ok ? "ok" : "bad", key: sig.key };
+}
+
+/** The signature verdict as a sentence; ``where`` is "browser" or "server" (who checked it). */
+export function describeSignature(result, t) {
+  if (result.state === "checking") return t("sig.checking");
+  if (result.state === "ok") return t(result.where === "server" ? "sig.okserver" : "sig.ok", { key: result.key });
+  if (result.state === "unsigned") return t("sig.unsigned");
+  if (result.state === "unknownkey") return t("sig.unknownkey", { key: result.key });
+  if (result.state === "error") return t("sig.error");
+  return t(result.where === "server" ? "sig.badserver" : "sig.bad");
+}

@@ -7,7 +7,7 @@
 
 import { api, el, when } from "./api.js";
 import { diceRow, dieSvg } from "./dice.js";
-import { describe as describeFair, verify } from "./fair.js";
+import { describe as describeFair, describeSignature, verify, verifySignature } from "./fair.js";
 import { apiErrorText, botName, joinNames, lang, num, pick, shownName, t } from "./i18n.js";
 import { renderSheet, slotLabel } from "./sheet.js";
 
@@ -139,6 +139,7 @@ function closeSlots(rules, slots, closed, si, points) {
 
 export function mount(root, { id }) {
   const data = { record: null, info: null, review: undefined, error: null, at: 0, built: null };
+  data.signature = { state: "checking" };
   let alive = true;
 
   Promise.all([api.record(id), api.table(id)])
@@ -152,7 +153,13 @@ export function mount(root, { id }) {
     .catch((exc) => {
       data.error = exc;
     })
-    .finally(() => alive && render());
+    .finally(() => alive && render())
+    .then(() => data.record && checkSignature(data.record))
+    .then((result) => {
+      if (!result) return;
+      data.signature = result;
+      if (alive) render();
+    });
   api
     .review(id, lang())
     .then((review) => {
@@ -374,6 +381,19 @@ export function mount(root, { id }) {
     );
   }
 
+  // The site's signature over the whole record: checked here with WebCrypto Ed25519, or, where this
+  // browser cannot (no Ed25519, or no crypto.subtle on a plain-http address), by POST /api/verify.
+  async function checkSignature(record) {
+    try {
+      const mine = await verifySignature(record, await api.siteKey());
+      if (mine.state !== "unsupported") return { ...mine, where: "browser" };
+      const theirs = await api.verifyRecord(record);
+      return { state: theirs.ok ? "ok" : "bad", key: (record.signature || {}).key, where: "server" };
+    } catch {
+      return { state: "error" };
+    }
+  }
+
   function fairBox(rec) {
     const committed = data.info && data.info.table ? data.info.table.commitment : rec.commitment;
     const res =
@@ -388,6 +408,16 @@ export function mount(root, { id }) {
         "p",
         { class: `verify-result ${res.ok ? "ok" : "bad"}`, "data-testid": "verify-result" },
         describeFair(res, t),
+      ),
+      el(
+        "p",
+        {
+          class: `verify-result ${data.signature.state === "ok" ? "ok" : data.signature.state === "checking" ? "" : "bad"}`,
+          "data-testid": "signature-result",
+          "data-state": data.signature.state,
+          "data-where": data.signature.where || "",
+        },
+        describeSignature(data.signature, t),
       ),
       el("p", { class: "commitment" }, `${t("table.commitment")}: `, el("code", {}, committed || "")),
     );
