@@ -27,6 +27,7 @@ from cubilete.web.protocol import ProtocolError
 from cubilete.web.room import Room, with_tables_only
 from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverBusy
+from cubilete.web.standin import with_stand_ins
 from cubilete.web.words import in_language, rules_words, web_language
 from cubilete.win_review import SMALL, chance_timeline, win_review
 
@@ -213,12 +214,14 @@ async def record(table_id: str, hub: HubDep, download: bool = False) -> dict[str
     """The record of a finished game (with the revealed seed); ``?download=1`` saves it as a file
     (``cubilete verify FILE --commitment HEX`` checks it against the commitment shown before the game)."""
     room = await _room(hub, table_id)
-    if room.game is None or not room.game.is_over:
+    if room.game is None or (not room.game.is_over and room.ended is None):
         raise ApiError(409, "the record (and its seed) is published when the game ends")
+    made_for = await asyncio.to_thread(hub.store.made_for, room.id)  # the database's: any process may answer
+    body = with_stand_ins(room, web_record(room), made_for)
     if download:
-        return JSONResponse(web_record(room), headers={
+        return JSONResponse(body, headers={
             "Content-Disposition": f'attachment; filename="cubilete-{room.id}.json"'})
-    return web_record(room)
+    return body
 
 
 @lru_cache(maxsize=64)
@@ -249,7 +252,7 @@ def _summary(row: TableRow) -> dict[str, Any]:
     title = rules_words(rules)["title"] if official else f"{rules.title} (house rules)"
     return {
         "id": row.id, "preset": row.preset if official else None, "rules": row.preset, "house_rules": not official,
-        "title": title, "finished_at": row.finished_at,
+        "title": title, "finished_at": row.finished_at, "ended": row.ended,
         "players": [{"name": s.name, "pid": s.pid, "total": s.total, "winner": bool(s.winner),
                      "bot": s.kind == "bot"} for s in row.seats],
     }
