@@ -25,6 +25,7 @@ from tests.web.inproc import (
     table_socket,
 )
 
+from cubilete.fairness import verify_record
 from cubilete.rules import Rules
 from cubilete.rules.profile import rules_from_toml
 from cubilete.web.absence import AbsenceClock
@@ -143,6 +144,7 @@ def test_a_table_nobody_is_left_at_ends_as_abandoned(tmp_path: Path) -> None:
         assert now["ended"] == "abandoned" and now["result"] is None
         record = client.get(f"/api/tables/{table}/record").json()
         assert record["ended"] == "abandoned" and len(record["actions"]) == 1
+        assert verify_record(record, table=table).ok  # the seed is published and the moves so far check
         games = client.get("/api/games").json()
         assert [(g["id"], g["ended"]) for g in games] == [(table, "abandoned")]
         assert client.get("/api/leaderboard?preset=generala").json() == []  # never counts in rankings

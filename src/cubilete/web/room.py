@@ -327,7 +327,8 @@ class Room:
         another person is still connected: a table nobody is at waits, then ends as abandoned)."""
         if self.seats[seat].kind == "bot":
             return True
-        return seat in self.away and bool(self._connected() - {seat})
+        connected = self._connected()
+        return seat in self.away and seat not in connected and bool(connected - {seat})  # back: theirs at once
 
     def mark_away(self, seats: set[int]) -> None:
         """The driver's judgement of who is away (the stand-in's label): shown, told to the other processes,
