@@ -120,6 +120,12 @@ def test_a_timer_that_runs_out_says_so_to_everyone(tmp_path: Path) -> None:
             with table_socket(client, table) as watcher:  # the record of the whole game says who played what
                 end = _state_where(watcher, lambda s: s["status"] == "finished", "the game's end")
             record = client.get(f"/api/tables/{table}/record").json()
+        # over, and nobody connected: the table leaves memory (its absence watch ended with the game)
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        deadline = time.monotonic() + FRAME_TIMEOUT
+        while table in hub.rooms:
+            assert time.monotonic() < deadline, "a finished table stayed in memory"
+            client.portal.call(hub.unload_idle, time.monotonic() + 1e6)
     assert end["result"] is not None
     stand_in = record["stand_in"]
     assert {m["seat"] for m in stand_in["moves"]} == {0, 1} and {m["by"] for m in stand_in["moves"]} == {"timer"}

@@ -556,6 +556,8 @@ class Room:
     def _update_deadline(self) -> None:
         """A human's turn gets ``timer`` seconds; the clock restarts only when the turn changes hands."""
         key = self._turn_of_play()
+        if key is None:  # the game is over (or not started): the absence watch has nothing left to do
+            self.absence.poke()
         if not self.timer or key is None or self._auto(self._current()) or self.status != "playing":
             self._cancel_timer()
             return
@@ -654,7 +656,7 @@ class Room:
     def idle(self) -> bool:
         """Nobody connected, no bot or timer running, no write in progress: the table may leave memory."""
         busy = any(task is not None and not task.done() for task in (self._driver, self._timer_task)) or (
-            self.absence.running())  # an absence watch ends the table if nobody comes back
+            self.absence.running() and self.status == "playing")  # its absence watch ends it if nobody comes back
         return not self.clients and not busy and not self.lock.locked()
 
     def lead(self, drives: bool) -> None:
