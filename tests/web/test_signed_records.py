@@ -20,8 +20,8 @@ from fastapi.testclient import TestClient
 from tests.web.conftest import ServerFactory
 from tests.web.inproc import create, next_frame, running_app, table_socket
 
-from cubilete import fairness, signature
 from cubilete.cli import main
+from cubilete.engine import fairness, signature
 from cubilete.web.signing import FILE_NAME, SiteKeyError, load_or_create, read_site_keys, rotate
 
 BOTS = [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "heuristic"}]
@@ -144,10 +144,10 @@ def test_any_altered_field_fails_the_signature(
 def _coherent_forgery(record: dict[str, Any]) -> dict[str, Any]:
     """The attacker's finding: the real seed, commitment and table, other decisions (a whole other replay of
     the same dice), so everything but the signature agrees with itself and with what was published."""
-    from cubilete.bots import make_bot
-    from cubilete.game import Game
-    from cubilete.record import to_record
-    from cubilete.rules.codec import rules_from_dict
+    from cubilete.engine.game import Game
+    from cubilete.engine.record import to_record
+    from cubilete.engine.rules.codec import rules_from_dict
+    from cubilete.play.bots import make_bot
 
     game = Game(rules_from_dict(record["rules"], "record"), record["players"], seed=record["seed"])
     bots = [make_bot("bot:random", seed=i) for i in range(len(record["players"]))]
@@ -362,10 +362,10 @@ def test_verify_site_fetches_the_keys_of_a_live_server(
 
 def _offline_record() -> dict[str, Any]:
     """A finished game's record as the web writes it (commitment, table), played here without a server."""
-    from cubilete.bots import make_bot
-    from cubilete.game import Game
-    from cubilete.record import to_record
-    from cubilete.rules import find_rules
+    from cubilete.engine.game import Game
+    from cubilete.engine.record import to_record
+    from cubilete.engine.rules import find_rules
+    from cubilete.play.bots import make_bot
 
     game = Game(find_rules("generala"), ["Ana", "bot"], seed=fairness.new_seed())
     bots = [make_bot("bot:greedy", seed=i) for i in range(2)]

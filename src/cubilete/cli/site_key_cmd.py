@@ -6,7 +6,7 @@ import argparse
 import json
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, need_extra
-from cubilete.errors import CubileteError
+from cubilete.engine.errors import CubileteError
 from cubilete.i18n import N_, _
 
 EXAMPLES = N_("""\

@@ -12,13 +12,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, read_record_data
+from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, need_extra, read_record_data
 from cubilete.engine import fairness
 from cubilete.engine.errors import CubileteError
-from cubilete.i18n import N_, _, translate_error, translate_formatted
-from cubilete import fairness
-from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, need_extra, read_record_data
-from cubilete.errors import CubileteError
 from cubilete.i18n import N_, _, file_reason, translate_error, translate_formatted
 
 EXAMPLES = N_("""\
@@ -127,7 +123,7 @@ def site_keys(key: str | None, site: str | None) -> dict[str, bytes] | None:
     if key is None and site is None:
         return None
     need_extra("web", "cryptography")
-    from cubilete import signature
+    from cubilete.engine import signature
 
     try:
         if key is not None:

@@ -41,7 +41,7 @@ class FairnessReport:
     commitment_checked: bool
     problems: tuple[str, ...] = field(default=())
     published_checked: bool = False  # checked against a commitment given from outside the record
-    signature_checked: bool = False  # the site's signature was checked (cubilete.signature)
+    signature_checked: bool = False  # the site's signature was checked (cubilete.engine.signature)
 
     @property
     def ok(self) -> bool:
@@ -68,7 +68,7 @@ def verify_record(data: object, published: str | None = None, table: str | None 
                   site_keys: Mapping[str, bytes] | None = None) -> FairnessReport:
     """Recheck a game record: its seed must give its throws, match its commitment, and the game must replay.
 
-    ``site_keys`` (public keys by id, :func:`cubilete.signature.public_keys`): the record must carry the
+    ``site_keys`` (public keys by id, :func:`cubilete.engine.signature.public_keys`): the record must carry the
     site's signature over all of it, made with one of them; this is what catches a coherent forgery that
     keeps the real seed, commitment and table but replays other decisions.
 
@@ -86,7 +86,7 @@ def verify_record(data: object, published: str | None = None, table: str | None 
         raise RecordError("the record holds no seed: the game is not over, or its seed was never revealed")
     extra: list[str] = []
     if site_keys is not None:
-        from cubilete.signature import signature_problems  # imports cryptography: only when asked
+        from cubilete.engine.signature import signature_problems  # imports cryptography: only when asked
 
         extra.extend(signature_problems(record, site_keys))
     report = verify_throws(record["seed"], record["throws"], committed)

@@ -21,7 +21,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from cubilete.errors import RecordError
+from cubilete.engine.errors import RecordError
 
 ALGORITHM = "Ed25519"
 FIELD = "signature"  # the record field that holds {"algorithm", "key", "value"}

@@ -40,6 +40,7 @@ tables = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),  # waiting, playing, finished
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("finished_at", sa.Float, nullable=True),
+    sa.Column("ended", sa.String(16), nullable=True),  # abandoned (no person left), else null
 )
 
 seats = sa.Table(
@@ -64,6 +65,17 @@ actions = sa.Table(
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("action_json", sa.Text, nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("by", sa.String(8), nullable=True),  # a person's move made for them: away (stand-in) or timer
+)
+
+# which process of a site has a connection for which seat (web/presence.py), renewed every lease round
+presence = sa.Table(
+    "web_presence",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("process", sa.String(32), primary_key=True),
+    sa.Column("seen_at", sa.Float, nullable=False),  # the database's clock (epoch seconds)
 )
 
 sa.Index("ix_web_tables_status", tables.c.status)
@@ -80,7 +92,7 @@ _BUMP = (
 )
 _APPEND = actions.insert().values(
     table_id=sa.bindparam("a_table"), seq=sa.bindparam("a_seq"), seat=sa.bindparam("a_seat"),
-    action_json=sa.bindparam("a_json"), created_at=sa.bindparam("a_at"),
+    action_json=sa.bindparam("a_json"), created_at=sa.bindparam("a_at"), by=sa.bindparam("a_by"),
 )
 
 
@@ -118,6 +130,7 @@ class TableRow:
     finished_at: float | None
     seats: tuple[SeatRow, ...]
     actions: tuple[tuple[int, str], ...] = ()  # (seat, action JSON), in order
+    ended: str | None = None  # "abandoned": no person was left (status finished, the game unfinished)
 
 
 @dataclass(frozen=True)
@@ -353,9 +366,10 @@ class WebStore:
 
     def append_action(
         self, table_id: str, version: int, seq: int, seat: int, action_json: str,
-        result: tuple[list[int], list[int]] | None = None,
+        result: tuple[list[int], list[int]] | None = None, by: str | None = None,
     ) -> None:
-        """Commit an accepted action; ``result`` (totals, winners) when it ends the game."""
+        """Commit an accepted action; ``result`` (totals, winners) when it ends the game; ``by`` when it was
+        made for a person (``away``: their stand-in; ``timer``: their turn timer ran out)."""
         now = time.time()
         with self._write() as conn:
             changes: dict[str, object] = {}
@@ -370,12 +384,11 @@ class WebStore:
                     conn.execute(_NOTIFY, {"n_channel": self.notify_channel, "n_payload": payload})
             self._bump(conn, table_id, version, **changes)
             if raw is not None:  # a pipelined batch: the cursor at hand, no SQLAlchemy statement
-                raw.execute("INSERT INTO web_actions (table_id, seq, seat, action_json, created_at) "
-                            "VALUES (%s, %s, %s, %s, %s)", (table_id, seq, seat, action_json, now))
+                raw.execute("INSERT INTO web_actions (table_id, seq, seat, action_json, created_at, by) "
+                            "VALUES (%s, %s, %s, %s, %s, %s)", (table_id, seq, seat, action_json, now, by))
             else:
-                conn.execute(
-                    _APPEND, {"a_table": table_id, "a_seq": seq, "a_seat": seat, "a_json": action_json, "a_at": now}
-                )
+                conn.execute(_APPEND, {"a_table": table_id, "a_seq": seq, "a_seat": seat, "a_json": action_json,
+                                       "a_at": now, "a_by": by})
             if result is not None:
                 totals, winners = result
                 for idx, total in enumerate(totals):
@@ -401,7 +414,19 @@ class WebStore:
             self._bump(conn, table_id, version)
             conn.execute(actions.delete().where(actions.c.table_id == table_id, actions.c.seq > keep))
 
+    def abandon(self, table_id: str, version: int) -> None:
+        """End a table that no person is left at: finished, ``ended`` abandoned, no totals nor winners."""
+        with self._write() as conn:
+            self._bump(conn, table_id, version, status="finished", finished_at=time.time(), ended="abandoned")
+
     # --- reads -----------------------------------------------------------------------
+    def made_for(self, table_id: str) -> list[tuple[int, int, str]]:
+        """The moves made for a person (seq, seat, ``away`` or ``timer``), in order."""
+        query = (sa.select(actions.c.seq, actions.c.seat, actions.c.by)
+                 .where(actions.c.table_id == table_id, actions.c.by.is_not(None)).order_by(actions.c.seq))
+        with self.engine.connect() as conn:
+            return [(r.seq, r.seat, r.by) for r in conn.execute(query)]
+
     def _seats(self, conn: Connection, table_id: str) -> tuple[SeatRow, ...]:
         rows = conn.execute(seats.select().where(seats.c.table_id == table_id).order_by(seats.c.idx))
         return tuple(
@@ -419,7 +444,7 @@ class WebStore:
             moves = tuple((a.seat, a.action_json) for a in rows)
         return TableRow(
             r.id, r.created_at, r.preset, r.rules_json, r.seed, r.commitment, r.timer, bool(r.coach), r.status,
-            r.version, r.finished_at, self._seats(conn, r.id), moves,
+            r.version, r.finished_at, self._seats(conn, r.id), moves, r.ended,
         )
 
     def load_table(self, table_id: str) -> TableRow | None:
@@ -483,7 +508,8 @@ class WebStore:
                       per_table.c.n_seats, per_table.c.n_people)
             .join(tables, tables.c.id == seats.c.table_id)
             .join(per_table, per_table.c.t_id == seats.c.table_id)
-            .where(tables.c.status == "finished", seats.c.kind == "human", seats.c.pid.is_not(None))
+            .where(tables.c.status == "finished", tables.c.ended.is_(None), seats.c.kind == "human",
+                   seats.c.pid.is_not(None))  # an abandoned table never counts
         )
         if preset:
             query = query.where(tables.c.preset == preset)

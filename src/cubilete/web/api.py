@@ -28,6 +28,7 @@ from cubilete.web.protocol import ProtocolError
 from cubilete.web.room import Room, with_tables_only
 from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverBusy
+from cubilete.web.standin import with_stand_ins
 from cubilete.web.words import in_language, rules_words, web_language
 
 SOLVED_LEVELS = {"optimal", *LEVEL_SLIPS}  # the bots that play from the solved tables
@@ -213,9 +214,11 @@ async def record(table_id: str, hub: HubDep, request: Request, download: bool = 
     """The record of a finished game (with the revealed seed); ``?download=1`` saves it as a file
     (``cubilete verify FILE --commitment HEX`` checks it against the commitment shown before the game)."""
     room = await _room(hub, table_id)
-    if room.game is None or not room.game.is_over:
+    if room.game is None or (not room.game.is_over and room.ended is None):
         raise ApiError(409, "the record (and its seed) is published when the game ends")
-    signed = request.app.state.site_keys.sign(web_record(room))  # web/signing.py: over the whole record
+    made_for = await asyncio.to_thread(hub.store.made_for, room.id)  # the database's: any process may answer
+    body = with_stand_ins(room, web_record(room), made_for)
+    signed = request.app.state.site_keys.sign(body)  # web/signing.py: over the whole record, stand-ins included
     if download:
         return JSONResponse(signed, headers={
             "Content-Disposition": f'attachment; filename="cubilete-{room.id}.json"'})
@@ -250,7 +253,7 @@ def _summary(row: TableRow) -> dict[str, Any]:
     title = rules_words(rules)["title"] if official else f"{rules.title} (house rules)"
     return {
         "id": row.id, "preset": row.preset if official else None, "rules": row.preset, "house_rules": not official,
-        "title": title, "finished_at": row.finished_at,
+        "title": title, "finished_at": row.finished_at, "ended": row.ended,
         "players": [{"name": s.name, "pid": s.pid, "total": s.total, "winner": bool(s.winner),
                      "bot": s.kind == "bot"} for s in row.seats],
     }

@@ -26,6 +26,7 @@ from cubilete.play.bots.base import Strategy
 from cubilete.play.coach_win import two_ways, two_ways_lines
 from cubilete.solver.cache import tables_only
 from cubilete.store.webdb import SeatRow, TableRow, WebStore
+from cubilete.web.absence import AbsenceWatch
 from cubilete.web.names import check_name
 from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, Undo, error_frame
 from cubilete.web.settings import Settings
@@ -140,6 +141,15 @@ class Room:
         self._unsettled = False
         self._shown: str | None = None  # the last state frame sent to everyone: a newcomer's, meanwhile
         self.rematch: str | None = None  # the table of the rematch, once someone asked for it (web/api.py)
+        # players who leave (web/absence.py): seats connected through other processes of the site (their rows
+        # in web_presence), seats whose stand-in plays (set by the driver, announced to the others), and why
+        # the table ended if no game end (abandoned)
+        self.remote: set[int] = set()
+        self.away: set[int] = set()
+        self.ended = row.ended
+        self.absence = AbsenceWatch(self)
+        self.presence_changed: Callable[[], None] | None = None  # tells the site to rewrite this process's rows
+        self.announce: Callable[[str, str], None] | None = None  # (table id, words): to the site's other processes
         if self.status != "waiting":
             self.game = self._new_game()
             for seat, text in row.actions:
@@ -173,8 +183,12 @@ class Room:
         if self.deadline is not None:
             left = round(max(0.0, self.deadline - asyncio.get_running_loop().time()), 1)
         win = (self.win[1], self.win[2]) if self.win is not None and self.win[0] == self.version else None
-        return state_view(self.version, self.status, self.rules, self.seats, connected, self.game, self.last, left, win,
-                          self.can_undo())
+        view = state_view(self.version, self.status, self.rules, self.seats, connected, self.game, self.last, left,
+                          win, self.can_undo())
+        for seat in view["seats"]:
+            seat["away"] = seat["index"] in self.away  # "playing for Ana while away"
+        view["ended"] = self.ended
+        return view
 
     def broadcast(self) -> None:
         """Send the state to everyone at the table (one JSON text for all)."""
@@ -272,17 +286,92 @@ class Room:
         return sum(1 for c in self.clients if c.seat is None)
 
     def _connected(self) -> set[int]:
+        return self.local_seats() | self.remote
+
+    def local_seats(self) -> set[int]:
+        """The seats with a connection to this process."""
         return {c.seat for c in self.clients if c.seat is not None}
+
+    def connected_seats(self) -> set[int]:
+        """The seats with a connection anywhere on the site (this process's and the others' in web_presence)."""
+        return self._connected()
 
     def _presence(self, before: set[int], client: Client) -> None:
         """Tell the others that a seat's connection came or went (a small frame, not the whole state)."""
+        if self.presence_changed is not None and client.seat is not None:
+            self.presence_changed()
+        self._presence_frames(before, skip=client)
+
+    def _presence_frames(self, before: set[int], skip: Client | None = None) -> None:
         after = self._connected()
-        if client.seat is None or (client.seat in before) == (client.seat in after):
+        for seat in sorted(before ^ after):
+            text = json.dumps({"type": "presence", "seat": seat, "connected": seat in after})
+            for other in list(self.clients):
+                if other is not skip:
+                    other.send(text)
+        if before != after:
+            self.absence.poke()
+
+    def set_remote(self, seats: set[int]) -> None:
+        """The seats another process of the site holds a connection for (web/presence.py)."""
+        if seats == self.remote:
             return
-        text = json.dumps({"type": "presence", "seat": client.seat, "connected": client.seat in after})
-        for other in list(self.clients):
-            if other is not client:
-                other.send(text)
+        before = self._connected()
+        self.remote = set(seats)
+        self._presence_frames(before)
+        self.schedule()
+
+    # --- players who leave (web/absence.py) --------------------------------------------
+    def _auto(self, seat: int) -> bool:
+        """True when the seat's moves are made by the server: a bot, or the stand-in of a person away (while
+        another person is still connected: a table nobody is at waits, then ends as abandoned)."""
+        if self.seats[seat].kind == "bot":
+            return True
+        connected = self._connected()
+        return seat in self.away and seat not in connected and bool(connected - {seat})  # back: theirs at once
+
+    def mark_away(self, seats: set[int]) -> None:
+        """The driver's judgement of who is away (the stand-in's label): shown, told to the other processes,
+        and the stand-in starts if it is an away seat's turn (a seat that came back plays its next decision)."""
+        if seats == self.away:
+            return
+        self.away = set(seats)
+        if self.announce is not None:
+            self.announce(self.id, "away " + (",".join(str(s) for s in sorted(seats)) or "-"))
+        self._update_deadline()
+        self.broadcast()
+        self.schedule()
+
+    def receive_away(self, seats: set[int]) -> None:
+        """The driver's judgement, from another process of the site."""
+        if seats != self.away and not self.drives:
+            self.away = seats
+            self.broadcast()
+
+    def notice(self, kind: str, seat: int, tell_site: bool = True) -> None:
+        """A notice for everyone at the table: ``timeout`` (the seat's timer ran out and a bot played for it)."""
+        text = json.dumps({"type": "notice", "notice": kind, "seat": seat, "name": self.seats[seat].name},
+                          ensure_ascii=False)
+        for client in list(self.clients):
+            client.send(text)
+        if tell_site and self.announce is not None:
+            self.announce(self.id, f"notice {kind} {seat}")
+
+    async def abandon(self) -> None:
+        """No person has been at the table for ``abandon_after`` seconds: it ends, unfinished, as abandoned."""
+        async with self.lock:
+            if self.status != "playing" or not self.drives:
+                return
+            try:
+                await self._write(self.store.abandon, self.id, self.version + 1)
+            except ProtocolError:  # another process moved first: the watch looks again
+                return
+            self.version += 1
+            self.status, self.ended = "finished", "abandoned"
+            self.away = set()
+            self._cancel_timer()
+            self.broadcast()
+        log.info("table %s abandoned: no person connected for %.0f s", self.id, self.settings.abandon_after)
 
     async def handle(self, client: Client, frame: Sit | Act | Undo | Hint | Ping) -> None:
         """Answer one valid frame; refusals raise :class:`ProtocolError`."""
@@ -358,6 +447,8 @@ class Room:
     def _playing(self) -> Game:
         if self.game is None:
             raise ProtocolError("not-started", "the game starts when every seat is taken")
+        if self.ended == "abandoned":
+            raise ProtocolError("game-over", "the game is over: it was abandoned (no player was left)")
         if self.game.is_over:
             raise ProtocolError("game-over", "the game is over")
         return self.game
@@ -373,8 +464,8 @@ class Room:
             log.error("table %s: %s", self.id, exc)
             raise ProtocolError("server-error", "the move could not be saved; nothing was played") from None
 
-    async def _commit(self, seat: int, action: Action) -> None:
-        """Apply, write, then broadcast (the caller holds the lock)."""
+    async def _commit(self, seat: int, action: Action, by: str | None = None) -> None:
+        """Apply, write, then broadcast (the caller holds the lock); ``by``: made for a person (web/standin.py)."""
         game = self._playing()
         game.apply(action)
         self.acted.append(seat)
@@ -385,7 +476,7 @@ class Room:
         try:
             await self._write(
                 self.store.append_action, self.id, self.version + 1, len(game.history), seat,
-                json.dumps(action_to_json(action)), result,
+                json.dumps(action_to_json(action)), result, by,
             )
         except ProtocolError:
             game.undo()
@@ -456,15 +547,18 @@ class Room:
         """Start the bot driver when a bot (or a timed-out human) is to play."""
         self._update_deadline()
         game = self.game
-        if game is None or game.is_over or not self.drives:
+        if game is None or game.is_over or not self.drives or self.status != "playing":
             return
-        if self.seats[game.state.current].kind == "bot" and (self._driver is None or self._driver.done()):
+        self.absence.start()
+        if self._auto(game.state.current) and (self._driver is None or self._driver.done()):
             self._driver = asyncio.create_task(self._drive_bots())
 
     def _update_deadline(self) -> None:
         """A human's turn gets ``timer`` seconds; the clock restarts only when the turn changes hands."""
         key = self._turn_of_play()
-        if not self.timer or key is None or self.seats[self._current()].kind == "bot":
+        if key is None:  # the game is over (or not started): the absence watch has nothing left to do
+            self.absence.poke()
+        if not self.timer or key is None or self._auto(self._current()) or self.status != "playing":
             self._cancel_timer()
             return
         if key == self._turn_key:
@@ -495,13 +589,13 @@ class Room:
         assert self.game is not None
         return self.game.state.current
 
-    async def _play_for(self, seat: int) -> None:
+    async def _play_for(self, seat: int, by: str | None = None) -> None:
         """The seat's bot (or stand-in) chooses in a worker thread; the move is committed like anyone's."""
         assert self.game is not None
         if self.solver is not None:  # the tables come from the worker processes (or the bot plays approximately)
             await self.solver.ready(self.rules)
         action = await asyncio.to_thread(with_tables_only, self.bot(seat).choose, self.game)
-        await self._commit(seat, action)
+        await self._commit(seat, action, by)
 
     async def _expire(self, key: tuple[object, ...], delay: float | None = None) -> None:
         """The timer ran out (after ``delay`` seconds, by default the whole timer): a bot plays the rest of
@@ -509,11 +603,14 @@ class Room:
         assert self.timer
         await asyncio.sleep(self.timer if delay is None else delay)
         async with self.lock:
+            seat = self._current() if self._turn_of_play() == key and self.drives else None
             try:
                 while self._turn_of_play() == key and self.drives:
-                    await self._play_for(self._current())
+                    await self._play_for(self._current(), "timer")
             except ProtocolError:  # another process moved first: the clock starts again on the new state
                 self._turn_key = None
+            if seat is not None:
+                self.notice("timeout", seat)  # "time's up: a bot played for Beto", to everyone
         self.schedule()
 
     async def _drive_bots(self) -> None:
@@ -524,10 +621,12 @@ class Room:
                 await self.solver.ready(self.rules)
             async with self.lock:
                 game = self.game
-                if game is None or game.is_over or self.seats[game.state.current].kind != "bot" or not self.drives:
+                if game is None or game.is_over or not self._auto(game.state.current) or not self.drives or (
+                        self.status != "playing"):
                     break
+                seat = game.state.current
                 try:
-                    await self._play_for(game.state.current)
+                    await self._play_for(seat, "away" if self.seats[seat].kind == "human" else None)
                 except ProtocolError:  # the database refused: try again after the pause
                     continue
         self.schedule()
@@ -556,7 +655,8 @@ class Room:
 
     def idle(self) -> bool:
         """Nobody connected, no bot or timer running, no write in progress: the table may leave memory."""
-        busy = any(task is not None and not task.done() for task in (self._driver, self._timer_task))
+        busy = any(task is not None and not task.done() for task in (self._driver, self._timer_task)) or (
+            self.absence.running() and self.status == "playing")  # its absence watch ends it if nobody comes back
         return not self.clients and not busy and not self.lock.locked()
 
     def lead(self, drives: bool) -> None:
@@ -566,6 +666,7 @@ class Room:
         if drives == self.drives:
             return
         self.drives = drives
+        self.absence.poke()  # the watch ends when the lease goes; the new holder's starts with schedule()
         if self._timer_task is not None:
             self._timer_task.cancel()
             self._timer_task = None
@@ -642,7 +743,7 @@ class Room:
         undo), then the state goes to this process's clients."""
         for seat, stored in zip(self.seats, row.seats, strict=True):
             seat.name, seat.token_hash, seat.pid = stored.name, stored.token_hash, stored.pid
-        self.status, self.version = row.status, row.version
+        self.status, self.version, self.ended = row.status, row.version, row.ended
         if row.status == "waiting":
             self.game, self.acted, self.last = None, [], None
         else:
@@ -666,6 +767,7 @@ class Room:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        await self.absence.stop()
 
 
 def with_tables_only(work: Callable[..., Any], *args: Any) -> Any:

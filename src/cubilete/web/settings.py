@@ -64,6 +64,10 @@ class Settings:
     site_poll: float = 1.0  # seconds between lease rounds (how soon a dead process's tables are taken over)
     win_workers: int = 1  # niced processes computing the chances (web/winpool.py)
     site_key_file: str = ""  # the signing key of records (web/signing.py); empty: beside the SQLite file or data dir
+    # players who leave (web/absence.py; docs/WEB.md, "Players who leave")
+    away_grace: float = 60.0  # seconds a seated person has no connection before a stand-in plays their turns
+    abandon_after: float = 600.0  # seconds a playing table has no person connected before it ends as abandoned
+    stand_in_mark: float = 0.25  # a game with a larger share of people's moves made for them is marked
 
     @classmethod
     def from_environment(cls, db_url: str | None = None, bot_delay: float | None = None) -> Settings:

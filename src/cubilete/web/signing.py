@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cubilete import signature
-from cubilete.errors import CubileteError
+from cubilete.engine import signature
+from cubilete.engine.errors import CubileteError
 from cubilete.store.stats import data_dir
 
 FORMAT = "cubilete-site-key"

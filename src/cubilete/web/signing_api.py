@@ -11,10 +11,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from cubilete import fairness, signature
-from cubilete.errors import CubileteError
-from cubilete.record import check_header
-from cubilete.rules.codec import rules_from_dict
+from cubilete.engine import fairness, signature
+from cubilete.engine.errors import CubileteError
+from cubilete.engine.record import check_header
+from cubilete.engine.rules.codec import rules_from_dict
 from cubilete.web.api import ApiError, check_budget
 from cubilete.web.settings import Settings
 

@@ -30,11 +30,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import psycopg
 import sqlalchemy as sa
+
+from cubilete.web import presence
 
 if TYPE_CHECKING:
     from cubilete.web.hub import Hub
@@ -104,6 +107,8 @@ class Site:
         self._tasks: list[asyncio.Task[None]] = []
         self._listening = asyncio.Event()
         self._leasing = asyncio.Lock()  # one lease query at a time: a lock taken twice would need two unlocks
+        self.process = secrets.token_hex(8)  # this process's name in web_presence
+        self._presence_due = asyncio.Event()  # a connection came or went here: rewrite our presence rows
 
     # --- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -112,6 +117,7 @@ class Site:
         self.hub.store.notify_channel = CHANNEL  # each move travels with its commit's announcement
         self.lease = await site_connection(self.dsn)
         self._tasks.append(asyncio.create_task(self._listen()))
+        self._tasks.append(asyncio.create_task(self._presence_rounds()))
         await asyncio.wait_for(self._listening.wait(), 30)
 
     async def close(self) -> None:
@@ -120,6 +126,8 @@ class Site:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        with contextlib.suppress(Exception):  # our players are gone from here at once, not a few rounds later
+            await asyncio.to_thread(presence.sync, self.hub.store.engine, self.process, [], self.poll)
         for conn in (self._listener, self.lease):
             if conn is not None:
                 with contextlib.suppress(Exception):
@@ -135,6 +143,8 @@ class Site:
         """A table this process has just loaded or created: it drives it if it can take its lease."""
         room.moved_on = self.behind
         room.published = self.publish_win
+        room.presence_changed = self._presence_due.set
+        room.announce = self.announce
         room.drives = await self.claim(room.id)
         seen = self._recent.pop(room.id, None)
         if seen is not None and seen > room.version:  # announced while the table was being loaded
@@ -259,6 +269,9 @@ class Site:
         <action JSON>'`` (a move, sent by its own transaction) or ``'<table id> <version> win <exact>
         <chances>'`` (the lease holder's chances to win)."""
         parts = payload.split(" ", 4)
+        if len(parts) >= 4 and parts[2] in ("away", "notice"):
+            self._absence_news(parts)
+            return
         try:
             table_id, version = parts[0], int(parts[1])
             if len(parts) == 5 and parts[2] == "win":
@@ -352,3 +365,43 @@ class Site:
         room = self.hub.rooms.get(table_id)
         if room is not None and not room.drives:
             room.receive_win(version, probabilities, exact)
+
+    # --- players who leave (web/presence.py, web/absence.py) ------------------------------------------
+    def announce(self, table_id: str, words: str) -> None:
+        """Tell the other processes what the driver of a table decided: ``away <seats>`` (the seats its stand-in
+        plays for, ``-`` for none) or ``notice timeout <seat>`` (a turn timer ran out)."""
+        room = self.hub.rooms.get(table_id)
+        version = room.version if room is not None else 0
+        self.hub.store.writer.submit(self.hub.store.announce, CHANNEL, f"{table_id} {version} {words}")
+
+    def _absence_news(self, parts: list[str]) -> None:
+        room = self.hub.rooms.get(parts[0])
+        if room is None or room.drives:  # our own announcement, or a table nobody here watches
+            return
+        try:
+            if parts[2] == "away":
+                room.receive_away(set() if parts[3] == "-" else {int(p) for p in parts[3].split(",")})
+            elif len(parts) == 5 and 0 <= int(parts[4]) < len(room.seats):
+                room.notice(parts[3], int(parts[4]), tell_site=False)
+        except ValueError:
+            return
+
+    async def _presence_rounds(self) -> None:
+        """Keep this process's presence rows (at once when a connection comes or goes, and every round), and
+        give each table in memory the seats connected through the other processes."""
+        engine = self.hub.store.engine
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._presence_due.wait(), self.poll)
+            self._presence_due.clear()
+            rooms = list(self.hub.rooms.values())
+            here = [(room.id, seat) for room in rooms for seat in room.local_seats()]
+            try:
+                await asyncio.to_thread(presence.sync, engine, self.process, here, self.poll)
+                found = await asyncio.to_thread(presence.elsewhere, engine, self.process, [r.id for r in rooms],
+                                                self.poll)
+            except Exception as exc:  # the database is away: absence is judged on what is known meanwhile
+                log.warning("site: presence not kept (%s)", exc)
+                continue
+            for room in rooms:
+                room.set_remote(found.get(room.id, set()))

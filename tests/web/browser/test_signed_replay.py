@@ -1,6 +1,6 @@
 """The replay page checks the site's signature (issue 26): with WebCrypto Ed25519 in the browser, or by
 POST /api/verify where the browser cannot (and says so); a record altered on its way is shown as altered.
-fair.js's canonical JSON is byte for byte Python's (cubilete.signature.canonical_bytes)."""
+fair.js's canonical JSON is byte for byte Python's (cubilete.engine.signature.canonical_bytes)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tests.web.browser.conftest import NewPage
 from tests.web.browser.play import SHORT_PROFILE, create_table, http_json, table_state
 from tests.web.servers import LiveServer
 
-from cubilete import signature
+from cubilete.engine import signature
 from cubilete.web.signing import FILE_NAME, read_site_keys
 
 BOTS = [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "heuristic"}]

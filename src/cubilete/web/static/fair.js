@@ -117,7 +117,7 @@ export function describe(result, t) {
   return t("fair.badthrow", { i: p.index, got: show(p.got), want: show(p.want) });
 }
 
-// --- the site's signature (docs/WEB.md "Signed records"; cubilete.signature) ---------------------------
+// --- the site's signature (docs/WEB.md "Signed records"; cubilete.engine.signature) ---------------------------
 
 /** The signed bytes' text: compact JSON, keys sorted, as Python's json.dumps(sort_keys=True,
  * separators=(",", ":"), ensure_ascii=False) writes the record without its "signature" field. */

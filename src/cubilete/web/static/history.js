@@ -48,6 +48,7 @@ export function gameCard(game, presets) {
       { class: "game-head" },
       el("strong", {}, presetTitle(presets, game.preset, game.title)),
       el("span", { class: "muted" }, when(game.finished_at, lang())),
+      game.ended === "abandoned" ? el("span", { class: "tag", "data-testid": "abandoned" }, t("games.abandoned")) : null,
     ),
     el("ol", { class: "game-players" }, players),
     link(`/replay/${encodeURIComponent(game.id)}`, t("games.replay"), { class: "btn small ghost" }),

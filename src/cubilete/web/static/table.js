@@ -73,6 +73,8 @@ export function mount(root, { id }) {
     conn: el("div", { class: "conn-banner", "data-testid": "conn", role: "status", hidden: true }),
     status: el("p", { class: "status", "data-testid": "status", role: "status", "aria-live": "polite" }),
     timer: el("span", { class: "timer", "data-testid": "timer", hidden: true }),
+    // the last word about a move made for someone ("time's up: a bot played for Beto"), for everyone
+    notice: el("p", { class: "notice", "data-testid": "notice", role: "status", hidden: true }),
     last: el("p", { class: "last", "data-testid": "last" }),
     dice: el("div", { class: "dice-tray", "data-testid": "dice" }),
     buttons: el("div", { class: "actions" }),
@@ -108,6 +110,7 @@ export function mount(root, { id }) {
             "div",
             { class: "felt" },
             el("div", { class: "status-line" }, $.status, $.timer),
+            $.notice,
             $.last,
             $.dice,
             $.buttons,
@@ -213,6 +216,12 @@ export function mount(root, { id }) {
       case "rematch":
         follow(frame.table);
         break;
+      case "notice":
+        if (frame.notice === "timeout" && page.st && page.st.seats[frame.seat]) {
+          $.notice.textContent = t("table.notice.timeout", { name: seatName(frame.seat) });
+          $.notice.hidden = false;
+        }
+        break;
       default:
         break; // pong and anything newer
     }
@@ -278,6 +287,7 @@ export function mount(root, { id }) {
   function seatTag(s) {
     if (s.kind === "bot") return t("table.bottag", { level: t(`level.${s.level}`) });
     if (!s.name) return t("table.empty");
+    if (s.away) return t("table.away"); // a labelled stand-in plays this seat's turns
     return s.connected === false ? t("table.offline") : "";
   }
 
@@ -514,7 +524,11 @@ export function mount(root, { id }) {
     const st = page.st;
     let text;
     if (st.status === "waiting") text = t("table.status.waiting");
+    else if (st.ended === "abandoned") text = t("table.status.abandoned");
     else if (st.status === "finished" || st.phase === "over") text = t("table.status.over");
+    else if (st.seats[st.current] && st.seats[st.current].away) {
+      text = t("table.status.standin", { name: seatName(st.current) }); // "playing for Ana while away"
+    }
     else {
       const turn = st.turn || { throws: 0, allowance: 0 };
       const mine = myTurn();
