@@ -25,6 +25,7 @@ def running_app(db_url: str, **settings: Any) -> Iterator[TestClient]:
     chances to win (a second state frame per version) only where a test asks for them."""
     settings.setdefault("bot_delay", 0.0)
     settings.setdefault("win_chances", False)
+    settings.setdefault("waiting_per_address", 1000)  # tests make many waiting tables from one address
     with TestClient(create_app(Settings(db_url=db_url, **settings))) as client:
         yield client
 
