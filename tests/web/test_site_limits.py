@@ -1,0 +1,169 @@
+"""Issue 26: the site on a hostile internet. Each attack reproduced (bounded, against the app in process or
+127.0.0.1), and shown not to hurt: waiting tables that fill the site, one IPv6 /64 acting as 2^64 clients,
+names that grow in normalisation, unlimited profile checks.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
+
+from cubilete.store.webdb import WebStore
+from cubilete.web.expiry import expire_once
+from cubilete.web.guard import Gate, network_key
+from cubilete.web.names import check_name
+from cubilete.web.protocol import ProtocolError
+from cubilete.web.settings import Settings
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+NEW = {"rules": "generala", "seats": HUMANS}
+
+
+def _url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'w.sqlite3'}"
+
+
+# --- networks, not addresses ------------------------------------------------------------------------
+def test_network_key_groups_ipv6_by_64_and_ipv4_by_address() -> None:
+    assert network_key("2001:db8:1:2:aaaa::1") == network_key("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert network_key("2001:db8:1:3::1") != network_key("2001:db8:1:2::1")
+    assert network_key("203.0.113.7") == "203.0.113.7/32" != network_key("203.0.113.8")
+    assert network_key("::ffff:203.0.113.7") == network_key("203.0.113.7")  # IPv4-mapped IPv6 is IPv4
+    assert network_key("203.0.113.7", v4_prefix=24) == network_key("203.0.113.200", v4_prefix=24)
+    assert network_key("2001:db8:1:2::1", v6_prefix=48) == network_key("2001:db8:1:ffff::1", v6_prefix=48)
+    assert network_key("fe80::1%eth0") == "fe80::/64"
+    assert network_key("testclient") == "testclient"  # not an address: its own key
+
+
+def test_creations_from_one_ipv6_64_are_limited_together(tmp_path: Path) -> None:
+    """The attack: 60 of 60 creations from 60 addresses of one /64 were accepted within a minute."""
+    bots = {"rules": "generala", "seats": [{"kind": "bot", "level": "random"}] * 2}
+    with running_app(_url(tmp_path), tables_per_address="5/minute", bot_delay=60.0) as client:
+        answers = [TestClient(client.app, client=(f"2001:db8:7:7::{i:x}", 4000)).post("/api/tables", json=bots)
+                   for i in range(1, 61)]
+        assert [a.status_code for a in answers].count(201) == 5
+        assert answers[-1].status_code == 429 and "too many tables" in answers[-1].json()["error"]
+        other = TestClient(client.app, client=("2001:db8:7:8::1", 4000))  # the next /64 is someone else
+        assert other.post("/api/tables", json=bots).status_code == 201
+
+
+def test_sockets_and_connections_count_by_network() -> None:
+    gate = Gate(Settings(db_url="sqlite://", sockets_per_address=3, connects_per_address="1000/minute"))
+    for i in range(3):
+        assert gate.socket_opened(f"2001:db8::{i + 1}") is None
+    assert gate.socket_opened("2001:db8::ffff") is not None  # a fourth address of the /64: refused
+    assert gate.socket_opened("2001:db9::1") is None
+    gate.socket_closed("2001:db8::2")  # closed under another address of the same /64: the count is shared
+    assert gate.socket_opened("2001:db8::abcd") is None
+    connects = Gate(Settings(db_url="sqlite://", connects_per_address="2/minute"))
+    assert connects.socket_opened("::ffff:198.51.100.1") is None
+    assert connects.socket_opened("198.51.100.1") is None
+    assert connects.socket_opened("198.51.100.1") == "too many connections opened from this address: wait a little"
+
+
+def test_profile_checks_are_rate_limited_by_network(tmp_path: Path) -> None:
+    with running_app(_url(tmp_path), profile_checks_per_address="3/minute") as client:
+        one = TestClient(client.app, client=("2001:db8:5:5::1", 4000))
+        two = TestClient(client.app, client=("2001:db8:5:5::2", 4000))
+        body = {"profile": "base = \"generala\"\n", "lang": "en"}
+        answers = [c.post("/api/profiles/check", json=body) for c in (one, two, one, two)]
+        assert [a.status_code for a in answers] == [200, 200, 200, 429]
+        assert "too many profile checks" in answers[-1].json()["error"] and int(answers[-1].headers["Retry-After"]) >= 1
+        assert client.post("/api/profiles/check", json=body).status_code == 200  # another network
+
+
+# --- names after normalisation --------------------------------------------------------------------
+def test_names_are_limited_after_nfkc() -> None:
+    with pytest.raises(ProtocolError, match="at most 24 characters"):
+        check_name("\ufdfa" * 24, [])  # each becomes 18 characters: 432 were stored
+    with pytest.raises(ProtocolError, match="at most 24 characters"):
+        check_name("\ufdfa" * 2, [])  # 36 characters once normalised
+    with pytest.raises(ProtocolError, match="96 bytes"):
+        check_name("𝔸" * 24 + "a", [])
+    assert check_name("Ｍａｒíａ", []) == "María"  # full-width folded, within the limits
+    assert check_name("😀" * 24, []) == "😀" * 24  # 24 characters, 96 bytes: the most
+
+
+def test_a_name_that_grows_in_normalisation_takes_no_seat(tmp_path: Path) -> None:
+    with running_app(_url(tmp_path)) as client:
+        table = create(client, HUMANS)
+        with table_socket(client, table, new_token()) as a:
+            next_frame(a, "welcome")
+            a.send_json({"type": "sit", "seat": 0, "name": "\ufdfa" * 24})
+            error = next_frame(a, "error")
+            assert error["code"] == "bad-name" and "24 characters" in error["message"]
+        assert client.get(f"/api/tables/{table}").json()["state"]["seats"][0]["name"] is None
+
+
+# --- waiting tables ---------------------------------------------------------------------------------
+def test_waiting_tables_count_against_their_network(tmp_path: Path) -> None:
+    """The attack: 1,998 tables nobody sits at, from 100 addresses, made the site refuse everyone."""
+    with running_app(_url(tmp_path), waiting_per_address=3, max_live_tables=5) as client:
+        mine = [TestClient(client.app, client=(f"2001:db8:9:9::{i}", 4000)) for i in range(1, 6)]
+        answers = [c.post("/api/tables", json=NEW) for c in mine]
+        assert [a.status_code for a in answers] == [201, 201, 201, 429, 429]
+        assert "3 tables waiting for players" in answers[-1].json()["error"]
+        for i in range(10):  # other networks still create (the site cap counts tables in play, not these)
+            assert TestClient(client.app, client=(f"198.51.100.{i}", 4000)).post("/api/tables", json=NEW).status_code \
+                == 201
+        # a table of the network fills up: it is in play, and the network may open another waiting one
+        table = answers[0].json()["id"]
+        for seat, name in enumerate(("Ana", "Bea")):
+            with table_socket(client, table, new_token()) as ws:
+                next_frame(ws, "welcome")
+                ws.send_json({"type": "sit", "seat": seat, "name": name})
+                state_at_least(ws, seat + 1)
+        assert mine[4].post("/api/tables", json=NEW).status_code == 201
+
+
+def test_a_waiting_table_expires_and_never_comes_back(tmp_path: Path) -> None:
+    url = _url(tmp_path)
+    with running_app(url, waiting_per_address=2, waiting_expiry=900.0) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        stale, seated = create(client, HUMANS), create(client, HUMANS)
+        assert client.post("/api/tables", json=NEW).status_code == 429  # two waiting: the network's share
+        with table_socket(client, seated, new_token()) as ana:
+            next_frame(ana, "welcome")
+            ana.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            state_at_least(ana, 1)
+            # 15 minutes after the creation: the table nobody sat at expires; the one touched later waits on
+            assert client.portal.call(expire_once, hub, time.time() + 899.0) == 0
+            store: WebStore = hub.store
+            with store.engine.begin() as conn:  # the seat was taken 15 minutes ago, the creation 16 minutes ago
+                conn.exec_driver_sql("UPDATE web_tables SET touched_at = touched_at - 1000, created_at = created_at"
+                                     " - 1000 WHERE id = ?", (stale,))
+            assert client.portal.call(expire_once, hub) == 1
+            assert stale not in hub.rooms and seated in hub.rooms
+            assert client.get(f"/api/tables/{stale}").status_code == 404
+            create(client, HUMANS)  # the network has room again
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql("UPDATE web_tables SET touched_at = touched_at - 1000 WHERE id = ?", (seated,))
+        with table_socket(client, seated, new_token()) as bea:  # connected when it expires: told so
+            next_frame(bea, "welcome")
+            assert client.portal.call(expire_once, hub) == 1
+            assert next_frame(bea, "error")["code"] == "expired"
+    with running_app(url) as client:  # a restart loads neither, and refuses nothing because of them
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert stale not in hub.rooms and seated not in hub.rooms
+        assert client.get(f"/api/tables/{seated}").status_code == 404
+        statuses = dict(hub.store.engine.connect().exec_driver_sql("SELECT id, status FROM web_tables").all())
+        assert statuses[stale] == statuses[seated] == "expired"
+
+
+def test_a_restart_expires_old_waiting_tables_before_loading_them(tmp_path: Path) -> None:
+    """The attack: after a restart the server loaded every waiting table again and refused creations."""
+    url = _url(tmp_path)
+    with running_app(url, waiting_per_address=1000, tables_per_address="100/minute") as client:
+        tables = [create(client, HUMANS) for _ in range(30)]
+    store = WebStore(url)
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE web_tables SET created_at = created_at - 3600, touched_at = touched_at - 3600")
+    store.close()
+    with running_app(url, max_live_tables=1, waiting_per_address=1) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert not set(tables) & set(hub.rooms)
+        create(client, HUMANS)  # neither the site cap nor the network's share counts the expired ones
