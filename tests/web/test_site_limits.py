@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
 
 from cubilete.store.webdb import WebStore
 from cubilete.web.expiry import expire_once
-from cubilete.web.guard import Gate, network_key
+from cubilete.web.guard import Gate, network_key, relative_location
 from cubilete.web.names import check_name
 from cubilete.web.protocol import ProtocolError
 from cubilete.web.settings import Settings
@@ -167,3 +168,26 @@ def test_a_restart_expires_old_waiting_tables_before_loading_them(tmp_path: Path
         hub = client.app.state.hub  # type: ignore[attr-defined]
         assert not set(tables) & set(hub.rooms)
         create(client, HUMANS)  # neither the site cap nor the network's share counts the expired ones
+
+
+# --- Host headers --------------------------------------------------------------------------------------
+def test_redirects_never_echo_the_host_header(tmp_path: Path) -> None:
+    with running_app(_url(tmp_path)) as client:
+        for path, where in (("/api/presets/", "/api/presets"), ("/games/?preset=generala", "/games?preset=generala")):
+            moved = client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
+            assert moved.status_code in (307, 308) and moved.headers["location"] == where
+        assert relative_location(b"http://evil.example//other.example/x") == b"/other.example/x"
+
+
+def test_allowed_hosts_refuse_other_host_headers(tmp_path: Path) -> None:
+    with running_app(_url(tmp_path), allowed_hosts=("dados.example", "127.0.0.1")) as client:
+        assert client.get("/api/health", headers={"Host": "dados.example"}).status_code == 200
+        assert client.get("/api/health", headers={"Host": "dados.example:8443"}).status_code == 200
+        other = client.get("/api/health", headers={"Host": "evil.example"})
+        assert other.status_code == 400 and "Host" in other.json()["error"] and "evil" not in other.text
+        assert client.post("/api/tables", json=NEW, headers={"Host": "evil.example"}).status_code == 400
+        elsewhere = {"Host": "evil.example"}
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws/abcd2345", headers=elsewhere):
+            pass
+    with running_app(_url(tmp_path)) as client:  # empty (the default): any Host
+        assert client.get("/api/health", headers={"Host": "anything.example"}).status_code == 200

@@ -110,6 +110,25 @@ def origin_allowed(scope: Scope, settings: Settings) -> bool:
     return bool(host) and parts.scheme in ("http", "https") and parts.netloc.lower() == (host or "").lower()
 
 
+def host_allowed(scope: Scope, settings: Settings) -> bool:
+    """True when ``allowed_hosts`` is empty (any Host), else when the Host header, with or without its port,
+    is one of them (a public site answers only for its own names: no cache or link poisoned by another)."""
+    if not settings.allowed_hosts:
+        return True
+    host = (_header(scope, b"host") or "").strip().lower()
+    bare = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    allowed = {h.lower() for h in settings.allowed_hosts}
+    return bool(host) and (host in allowed or bare in allowed)
+
+
+def relative_location(location: bytes) -> bytes:
+    """A redirect's target as a path on this server: never the Host header the client sent (starlette builds
+    absolute ones from it), never ``//elsewhere`` (a path that a browser reads as another site)."""
+    parts = urlsplit(location.decode("latin-1"))
+    path = "/" + (parts.path or "/").lstrip("/")
+    return (path + (f"?{parts.query}" if parts.query else "")).encode("latin-1")
+
+
 class BodyTooLarge(Exception):
     """The body went past the limit while streaming in."""
 
@@ -130,6 +149,12 @@ class Guard:
         self.settings = settings
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and not host_allowed(scope, self.settings):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": "unknown host"})
+            else:
+                await _answer(send, 400, "this server does not answer for that host name (Host header)")
+            return
         if scope["type"] == "websocket":
             if not origin_allowed(scope, self.settings):
                 await send({"type": "websocket.close", "code": 1008, "reason": "origin not allowed"})
@@ -186,7 +211,8 @@ class Guard:
                 ours = {name for name, _ in SECURITY_HEADERS}
                 if static:
                     ours.add(b"cache-control")
-                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in ours]
+                headers = [(k, relative_location(v) if k.lower() == b"location" else v)
+                           for k, v in message.get("headers", []) if k.lower() not in ours]
                 message = {**message, "headers": headers + SECURITY_HEADERS + (REVALIDATE if static else [])}
             await send(message)
 
