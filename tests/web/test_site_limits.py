@@ -6,12 +6,15 @@ names that grow in normalisation, unlimited profile checks.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
+from tests.web.servers import ServerFactory
 
 from cubilete.store.webdb import WebStore
 from cubilete.web.expiry import expire_once
@@ -191,3 +194,41 @@ def test_allowed_hosts_refuse_other_host_headers(tmp_path: Path) -> None:
             pass
     with running_app(_url(tmp_path)) as client:  # empty (the default): any Host
         assert client.get("/api/health", headers={"Host": "anything.example"}).status_code == 200
+
+
+# --- a site of two processes on PostgreSQL: the database decides ----------------------------------------
+def _until(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"not within {timeout:.0f} s: {what}"
+        time.sleep(0.1)
+
+
+def test_expiry_and_the_caps_hold_across_two_processes(fresh_pg_url: str, server_factory: ServerFactory) -> None:
+    env = {"CUBILETE_SITE_POLL": "0.2", "CUBILETE_WAITING_EXPIRY": "3", "CUBILETE_WAITING_PER_ADDRESS": "3",
+           "CUBILETE_MAX_LIVE_TABLES": "2"}
+    one, two = (server_factory(fresh_pg_url, bot_delay=10.0, env=env) for _ in range(2))
+    with httpx.Client(timeout=10) as http:
+        waiting = [http.post(f"{s.url}/api/tables", json=NEW) for s in (one, two, one)]
+        assert [w.status_code for w in waiting] == [201, 201, 201]
+        refused = http.post(f"{two.url}/api/tables", json=NEW)  # the network's share, counted in the database
+        assert refused.status_code == 429 and "3 tables waiting" in refused.json()["error"]
+        ids = [w.json()["id"] for w in waiting]
+
+        def all_gone() -> bool:
+            return all(http.get(f"{s.url}/api/tables/{t}").status_code == 404 for s in (one, two) for t in ids)
+
+        _until(all_gone, "the waiting tables expire on both processes")
+        assert http.post(f"{two.url}/api/tables", json=NEW).status_code == 201  # room again
+        bots = {"rules": "generala", "seats": [{"kind": "bot", "level": "random"}] * 2}
+        assert http.post(f"{one.url}/api/tables", json=bots).status_code == 201
+        assert http.post(f"{two.url}/api/tables", json=bots).status_code == 201
+        full = http.post(f"{one.url}/api/tables", json=bots)  # two in play on the site, one through each process
+        assert full.status_code == 503 and "2 tables in play" in full.json()["error"]
+        assert "Traceback" not in one.log() + two.log()  # the other process caught the expiry up cleanly
+        one.kill()
+        two.kill()
+        one.restart()  # a restart brings back no expired table, and counts only the two tables in play
+        assert all(http.get(f"{one.url}/api/tables/{t}").status_code == 404 for t in ids)
+        again = http.post(f"{one.url}/api/tables", json=NEW)
+        assert again.status_code == 503 and "2 tables in play" in again.json()["error"]

@@ -331,6 +331,9 @@ class Site:
         store = self.hub.store
         game = room.game
         found = await asyncio.to_thread(store.load_since, room.id, len(game.history) if game is not None else 0)
+        if found is not None and found[0] > room.version and found[1] == "expired":  # nobody sat in time: no game
+            room.version, room.status = found[0], "expired"  # to replay; the expiry round drops it (web/expiry.py)
+            return True
         if found is not None and found[0] > room.version:
             self.read += 1
             if room.extend(*found):
