@@ -5,6 +5,8 @@ names that grow in normalisation, unlimited profile checks.
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -13,8 +15,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.web.conftest import sqlite_url
 from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
-from tests.web.servers import ServerFactory
+from tests.web.servers import ServerFactory, start_server
 
 from cubilete.store.webdb import WebStore
 from cubilete.web.expiry import expire_once
@@ -232,3 +235,46 @@ def test_expiry_and_the_caps_hold_across_two_processes(fresh_pg_url: str, server
         assert all(http.get(f"{one.url}/api/tables/{t}").status_code == 404 for t in ids)
         again = http.post(f"{one.url}/api/tables", json=NEW)
         assert again.status_code == 503 and "2 tables in play" in again.json()["error"]
+
+
+# --- a refused body costs no memory (a real server) ------------------------------------------------------
+def _rss_mb(pid: int) -> float:
+    """Resident memory of ``pid`` and its children, in MB (from /proc)."""
+    from tests.web.test_process_lifetime import _children
+
+    total = 0
+    for each in {pid, *_children(pid)}:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{each}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+def test_refused_bodies_cost_no_memory(tmp_path: Path) -> None:
+    """The attack: a 200 MB body streamed in was refused with 413, but the server had grown 90 MB meanwhile."""
+    server = start_server(sqlite_url(tmp_path / "w.sqlite3"), log_path=tmp_path / "server.log")
+    try:
+        assert server.proc is not None
+        before = _rss_mb(server.proc.pid)
+        chunk = b"x" * 65536
+        for path in ("/api/tables", "/api/profiles/check", "/", "/api/tables/abcd2345/rematch"):
+            for declared in (False, True):
+                head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        + ("Content-Length: 209715200\r\n\r\n" if declared else "Transfer-Encoding: chunked\r\n\r\n"))
+                sent = 0
+                with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+                    sock.sendall(head.encode())
+                    try:
+                        while sent < 200 * 1024 * 1024:
+                            sock.sendall(chunk if declared else b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                            sent += len(chunk)
+                    except OSError:  # answered and closed: the rest is never read
+                        pass
+                    answer = sock.recv(64)
+                assert answer.split(b" ")[1] in (b"404", b"405", b"413"), (path, declared, answer)
+                assert sent < 50 * 1024 * 1024, (path, declared, sent)
+        assert _rss_mb(server.proc.pid) - before < 20, server.tail()
+        assert server.alive()
+    finally:
+        server.stop()
