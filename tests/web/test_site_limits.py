@@ -140,9 +140,9 @@ def test_a_waiting_table_expires_and_never_comes_back(tmp_path: Path) -> None:
             # 15 minutes after the creation: the table nobody sat at expires; the one touched later waits on
             assert client.portal.call(expire_once, hub, time.time() + 899.0) == 0
             store: WebStore = hub.store
-            with store.engine.begin() as conn:  # the seat was taken 15 minutes ago, the creation 16 minutes ago
-                conn.exec_driver_sql("UPDATE web_tables SET touched_at = touched_at - 1000, created_at = created_at"
-                                     " - 1000 WHERE id = ?", (stale,))
+            with store.engine.begin() as conn:  # both made 16 minutes ago; a seat of one was taken just now
+                conn.exec_driver_sql("UPDATE web_tables SET created_at = created_at - 1000")
+                conn.exec_driver_sql("UPDATE web_tables SET touched_at = touched_at - 1000 WHERE id = ?", (stale,))
             assert client.portal.call(expire_once, hub) == 1
             assert stale not in hub.rooms and seated in hub.rooms
             assert client.get(f"/api/tables/{stale}").status_code == 404
