@@ -86,7 +86,7 @@ def wait_healthy(proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
 # every player of the load comes from 127.0.0.1: the per-address limits are those of a proxy's many users
 LOAD_ENV = {"CUBILETE_TABLES_PER_ADDRESS": "100000/minute", "CUBILETE_CONNECTS_PER_ADDRESS": "100000/minute",
             "CUBILETE_SOCKETS_PER_ADDRESS": "100000", "CUBILETE_MAX_LIVE_TABLES": "100000",
-            "CUBILETE_LIMIT_CONCURRENCY": "100000"}
+            "CUBILETE_LIMIT_CONCURRENCY": "100000", "CUBILETE_WAITING_PER_ADDRESS": "100000"}
 
 
 def launch(argv: list[str], health: str, log: Path, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:

@@ -145,5 +145,7 @@ def start_server(
         fd, name = tempfile.mkstemp(prefix="cubilete-serve-", suffix=".log")
         os.close(fd)
         log_path = Path(name)
-    server = LiveServer(db_url, port or free_port(), log_path, bot_delay, dict(env or {}))
+    # tests make many waiting tables from 127.0.0.1: the per-network cap is tested where a test sets it
+    server = LiveServer(db_url, port or free_port(), log_path, bot_delay,
+                        {"CUBILETE_WAITING_PER_ADDRESS": "1000", **(env or {})})
     return server.start()

@@ -109,11 +109,15 @@ def test_table_creation_is_rate_limited_per_address(tmp_path: Path) -> None:
 
 
 def test_the_site_caps_tables_in_play(tmp_path: Path) -> None:
-    with running_app(_url(tmp_path), max_live_tables=2) as client:
-        create(client, HUMANS)
-        create(client, HUMANS)
-        full = client.post("/api/tables", json={"rules": "generala", "seats": HUMANS})
-        assert full.status_code == 503 and "try again later" in full.json()["error"]
+    bots = [{"kind": "bot", "level": "random"}] * 2  # in play at once; slow bots keep them so
+    with running_app(_url(tmp_path), max_live_tables=2, bot_delay=60.0) as client:
+        for _ in range(3):  # tables waiting for players are not in play (their creator's network counts them)
+            create(client, HUMANS)
+        create(client, bots)
+        create(client, bots)
+        full = client.post("/api/tables", json={"rules": "generala", "seats": bots})
+        assert full.status_code == 503 and "2 tables in play" in full.json()["error"]
+        assert "try again later" in full.json()["error"]
 
 
 # --- connections per address, spectators per table (break 11) -------------------------------------

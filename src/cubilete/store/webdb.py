@@ -37,10 +37,12 @@ tables = sa.Table(
     sa.Column("commitment", sa.String(64), nullable=False),
     sa.Column("timer", sa.Integer, nullable=True),
     sa.Column("coach", sa.Boolean, nullable=False),
-    sa.Column("status", sa.String(16), nullable=False),  # waiting, playing, finished
+    sa.Column("status", sa.String(16), nullable=False),  # waiting, playing, finished, expired (migration 0003)
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("finished_at", sa.Float, nullable=True),
     sa.Column("ended", sa.String(16), nullable=True),  # abandoned (no person left), else null
+    sa.Column("creator_net", sa.String(64), nullable=True),  # the network that made it (waiting tables per network)
+    sa.Column("touched_at", sa.Float, nullable=True),  # made or a seat taken: a waiting table expires from then
 )
 
 seats = sa.Table(
@@ -81,6 +83,8 @@ presence = sa.Table(
 sa.Index("ix_web_tables_status", tables.c.status)
 sa.Index("ix_web_tables_preset_finished", tables.c.preset, tables.c.finished_at)
 sa.Index("ix_web_seats_pid", seats.c.pid)
+sa.Index("ix_web_tables_status_creator", tables.c.status, tables.c.creator_net)
+OVER = ("finished", "expired")  # statuses of tables nobody plays again
 
 
 # The statements of every move, built once with bound parameters: building them per call cost
@@ -131,6 +135,7 @@ class TableRow:
     seats: tuple[SeatRow, ...]
     actions: tuple[tuple[int, str], ...] = ()  # (seat, action JSON), in order
     ended: str | None = None  # "abandoned": no person was left (status finished, the game unfinished)
+    creator_net: str | None = None  # the network that made the table (web.guard.network_key)
 
 
 @dataclass(frozen=True)
@@ -318,6 +323,8 @@ class WebStore:
                     coach=row.coach,
                     status=row.status,
                     version=row.version,
+                    creator_net=row.creator_net,
+                    touched_at=row.created_at,
                 )
             )
             conn.execute(
@@ -353,7 +360,7 @@ class WebStore:
     def sit(self, table_id: str, version: int, seat: SeatRow, status: str) -> None:
         """A player takes a seat (and the table may start)."""
         with self._write() as conn:
-            self._bump(conn, table_id, version, status=status)
+            self._bump(conn, table_id, version, status=status, touched_at=time.time())
             conn.execute(
                 seats.update()
                 .where(seats.c.table_id == table_id, seats.c.idx == seat.idx)
@@ -478,8 +485,34 @@ class WebStore:
     def unfinished_ids(self) -> list[str]:
         """The tables still waiting or being played (to resume after a restart)."""
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(tables.c.id).where(tables.c.status != "finished"))
+            rows = conn.execute(sa.select(tables.c.id).where(tables.c.status.not_in(OVER)))
             return [r.id for r in rows]
+
+    # --- waiting tables expire (docs/WEB.md, "Limits"): the database decides, for every process ---------
+    def expire_waiting(self, before: float) -> int:
+        """Mark expired the waiting tables (open seats, no move) untouched since ``before``; their version
+        moves on, so a seat taken meanwhile through another process is refused (stale). Returns how many."""
+        idle = sa.func.coalesce(tables.c.touched_at, tables.c.created_at) < before
+        no_move = ~sa.exists().where(actions.c.table_id == tables.c.id)
+        with self._write() as conn:
+            done = conn.execute(tables.update().where(tables.c.status == "waiting", idle, no_move)
+                                .values(status="expired", version=tables.c.version + 1))
+            return int(done.rowcount or 0)
+
+    def expired_among(self, table_ids: list[str]) -> list[str]:
+        """Which of ``table_ids`` have expired (to drop them from a process's memory)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(tables.c.id).where(tables.c.id.in_(table_ids),
+                                                             tables.c.status == "expired"))
+            return [r.id for r in rows]
+
+    def count_status(self, status: str, creator_net: str | None = None) -> int:
+        """How many tables have ``status`` (only those made by ``creator_net`` when given)."""
+        query = sa.select(sa.func.count()).select_from(tables).where(tables.c.status == status)
+        if creator_net is not None:
+            query = query.where(tables.c.creator_net == creator_net)
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
 
     def finished_games(self, preset: str | None = None, limit: int = 50, pid: str | None = None) -> list[TableRow]:
         """Finished tables, newest first (optionally one preset, or the games of one player)."""

@@ -22,6 +22,7 @@ from cubilete.play import coach
 from cubilete.play.bots import LEVEL_SLIPS
 from cubilete.play.win_review import SMALL, chance_timeline, win_review
 from cubilete.store.webdb import PlayerResult, TableRow
+from cubilete.web.expiry import TooManyWaiting
 from cubilete.web.guard import client_address
 from cubilete.web.hub import PID, Hub, SiteFull, web_record
 from cubilete.web.protocol import ProtocolError
@@ -128,11 +129,14 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
         solved_needed = spec.coach or len(spec.seats) > 1 or any(s.level in SOLVED_LEVELS for s in spec.seats)
         if solved_needed:  # bots, the coach and the chances to win (nothing starts for rules over the budget)
             hub.solver.start(rules)  # solved (and its win tables built) in a worker process while people sit
-        room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach)
+        room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach,
+                                creator=request.app.state.gate.network(client_address(request.scope, hub.settings)))
     except SolverBusy as exc:
         raise ApiError(503, str(exc)) from None
     except SiteFull as exc:
         raise ApiError(503, str(exc), {"Retry-After": "60"}) from None
+    except TooManyWaiting as exc:
+        raise ApiError(429, str(exc)) from None
     except CubileteError as exc:
         raise ApiError(422, str(exc)) from None
     note = None
@@ -166,11 +170,14 @@ async def rematch(table_id: str, request: Request, hub: HubDep) -> dict[str, Any
             try:
                 hub.solver.start(room.rules)  # nothing starts for rules over the budget
                 new = await hub.create(room.rules, [(s.kind, s.level) for s in room.seats], room.timer, room.coach,
-                                       people)
+                                       people, request.app.state.gate.network(client_address(request.scope,
+                                                                                             hub.settings)))
             except SolverBusy as exc:
                 raise ApiError(503, str(exc)) from None
             except SiteFull as exc:
                 raise ApiError(503, str(exc), {"Retry-After": "60"}) from None
+            except TooManyWaiting as exc:
+                raise ApiError(429, str(exc)) from None
             room.rematch = new.id
     text = json.dumps({"type": "rematch", "table": new.id})
     for client in list(room.clients):

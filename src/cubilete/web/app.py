@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cubilete.store.webdb import WebStore
 from cubilete.web import profiles, signing_api, ws
 from cubilete.web.api import ApiError, router
+from cubilete.web.expiry import expire_now_and_then, expire_once
 from cubilete.web.guard import Gate, Guard
 from cubilete.web.hub import Hub
 from cubilete.web.settings import Settings
@@ -77,6 +78,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
 
             hub.site = Site(hub, settings.site_poll)
             await hub.site.start()
+        await expire_once(hub)  # before resuming: a restart never brings back an expired table
         resumed = await hub.resume()
         if hub.site is not None:
             hub.site.watch()
@@ -84,12 +86,14 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
             log.info("resumed %d unfinished table(s)", resumed)
         checkpoints = asyncio.create_task(_checkpoint_now_and_then(store, settings))
         unloads = asyncio.create_task(_unload_now_and_then(hub, max(0.5, min(30.0, settings.idle_unload / 2))))
+        expiries = asyncio.create_task(expire_now_and_then(hub, max(0.5, min(30.0, settings.waiting_expiry / 10))))
         gc.freeze()  # what was loaded at start stays: the collector has less to walk during play
         try:
             yield
         finally:
             checkpoints.cancel()
             unloads.cancel()
+            expiries.cancel()
             await hub.close()
             await asyncio.to_thread(store.checkpoint, 0)  # the log file is left empty at shutdown
             store.close()

@@ -64,6 +64,21 @@ def _trusted(address: str, proxies: tuple[str, ...]) -> bool:
     return False
 
 
+def network_key(addr: str, v4_prefix: int = 32, v6_prefix: int = 64) -> str:
+    """The network a client address belongs to, the key of every per-address limit: an IPv4 address
+    by its first ``v4_prefix`` bits, an IPv6 one by its first ``v6_prefix`` (one household or server gets
+    a whole /64, so counting full IPv6 addresses would let it make 2^64 clients). IPv4-mapped IPv6
+    (``::ffff:1.2.3.4``) counts as IPv4; anything that is not an address is its own key."""
+    try:
+        ip = ipaddress.ip_address(addr.strip("[]").split("%", 1)[0])
+    except ValueError:
+        return addr
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = v4_prefix if ip.version == 4 else v6_prefix
+    return str(ipaddress.ip_network((ip, max(0, min(prefix, ip.max_prefixlen))), strict=False))
+
+
 def client_address(scope: Scope, settings: Settings) -> str:
     """Who is asking: the TCP peer, or, when the peer is a trusted proxy, the last address of
     ``X-Forwarded-For`` that is not itself a trusted proxy (addresses further left are the
@@ -95,6 +110,25 @@ def origin_allowed(scope: Scope, settings: Settings) -> bool:
     return bool(host) and parts.scheme in ("http", "https") and parts.netloc.lower() == (host or "").lower()
 
 
+def host_allowed(scope: Scope, settings: Settings) -> bool:
+    """True when ``allowed_hosts`` is empty (any Host), else when the Host header, with or without its port,
+    is one of them (a public site answers only for its own names: no cache or link poisoned by another)."""
+    if not settings.allowed_hosts:
+        return True
+    host = (_header(scope, b"host") or "").strip().lower()
+    bare = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    allowed = {h.lower() for h in settings.allowed_hosts}
+    return bool(host) and (host in allowed or bare in allowed)
+
+
+def relative_location(location: bytes) -> bytes:
+    """A redirect's target as a path on this server: never the Host header the client sent (starlette builds
+    absolute ones from it), never ``//elsewhere`` (a path that a browser reads as another site)."""
+    parts = urlsplit(location.decode("latin-1"))
+    path = "/" + (parts.path or "/").lstrip("/")
+    return (path + (f"?{parts.query}" if parts.query else "")).encode("latin-1")
+
+
 class BodyTooLarge(Exception):
     """The body went past the limit while streaming in."""
 
@@ -115,6 +149,12 @@ class Guard:
         self.settings = settings
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and not host_allowed(scope, self.settings):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": "unknown host"})
+            else:
+                await _answer(send, 400, "this server does not answer for that host name (Host header)")
+            return
         if scope["type"] == "websocket":
             if not origin_allowed(scope, self.settings):
                 await send({"type": "websocket.close", "code": 1008, "reason": "origin not allowed"})
@@ -171,7 +211,8 @@ class Guard:
                 ours = {name for name, _ in SECURITY_HEADERS}
                 if static:
                     ours.add(b"cache-control")
-                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in ours]
+                headers = [(k, relative_location(v) if k.lower() == b"location" else v)
+                           for k, v in message.get("headers", []) if k.lower() not in ours]
                 message = {**message, "headers": headers + SECURITY_HEADERS + (REVALIDATE if static else [])}
             await send(message)
 
@@ -192,17 +233,24 @@ def _too_large(exc: BaseException) -> bool:
 
 
 class Gate:
-    """Per-address counters: table creations, WebSocket connections opened and open at once."""
+    """Per-network counters (see :func:`network_key`): table creations, profile checks, WebSocket
+    connections opened and open at once. Every method takes the client's address."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._tables: list[RateLimitItem] = parse_many(settings.tables_per_address)
         self._connects: list[RateLimitItem] = parse_many(settings.connects_per_address)
-        self.sockets: Counter[str] = Counter()
+        self._checks: list[RateLimitItem] = parse_many(settings.profile_checks_per_address)
+        self.sockets: Counter[str] = Counter()  # by network
+
+    def network(self, address: str) -> str:
+        """The key ``address`` is counted under."""
+        return network_key(address, self.settings.v4_prefix, self.settings.v6_prefix)
 
     def _hit(self, items: list[RateLimitItem], kind: str, address: str) -> float | None:
         """None if allowed (and counted), else seconds until the next one would be."""
+        address = self.network(address)
         for item in items:
             if not self._limiter.test(item, kind, address):
                 reset = self._limiter.get_window_stats(item, kind, address).reset_time
@@ -215,17 +263,22 @@ class Gate:
         """Count a table creation by ``address``; seconds to wait if it is one too many."""
         return self._hit(self._tables, "table", address)
 
+    def profile_checked(self, address: str) -> float | None:
+        """Count a profile check by ``address``; seconds to wait if it is one too many."""
+        return self._hit(self._checks, "check", address)
+
     def socket_opened(self, address: str) -> str | None:
         """Count a new WebSocket of ``address``; the reason to refuse it, if any (then nothing is counted)."""
-        if self.sockets[address] >= self.settings.sockets_per_address:
+        if self.sockets[self.network(address)] >= self.settings.sockets_per_address:
             return f"at most {self.settings.sockets_per_address} connections at once from one address"
         if self._hit(self._connects, "connect", address) is not None:
             return "too many connections opened from this address: wait a little"
-        self.sockets[address] += 1
+        self.sockets[self.network(address)] += 1
         return None
 
     def socket_closed(self, address: str) -> None:
         """A WebSocket counted by :meth:`socket_opened` is gone."""
+        address = self.network(address)
         self.sockets[address] -= 1
         if self.sockets[address] <= 0:
             del self.sockets[address]

@@ -22,6 +22,7 @@ from cubilete.engine.rules import Rules
 from cubilete.engine.rules.codec import rules_from_dict, rules_to_dict
 from cubilete.play.bots import BOT_LEVELS
 from cubilete.store.webdb import SeatRow, TableRow, WebStore
+from cubilete.web.expiry import check_room_for
 from cubilete.web.room import Room, store_write
 from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverPool
@@ -127,7 +128,7 @@ class Hub:
         async with self._loading:
             if table_id not in self.rooms:
                 row = await asyncio.to_thread(self.store.load_table, table_id)
-                if row is None:
+                if row is None or row.status == "expired":  # an expired table is never loaded again
                     return None
                 rules = rules_from_dict(json.loads(row.rules_json), "stored rules")
                 room = Room(row, rules, self.store, self.settings, solver=self.solver, chances=self.chances)
@@ -137,15 +138,14 @@ class Hub:
         return self.rooms[table_id]
 
     async def create(self, rules: Rules, seats: list[tuple[str, str | None]], timer: int | None, coach: bool,
-                     people: list[tuple[str, str, str | None] | None] | None = None) -> Room:
+                     people: list[tuple[str, str, str | None] | None] | None = None,
+                     creator: str | None = None) -> Room:
         """A new table: seats are (kind, level); bots are named after their level. ``people`` (a rematch)
-        sits someone in a human seat at once: (name, token hash, player id), or None to leave it open."""
+        sits someone in a human seat at once: (name, token hash, player id), or None to leave it open.
+        ``creator``: the asking network, limited in the tables it has waiting (web/expiry.py)."""
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise CubileteError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
                                 f"not {len(seats)}")
-        live = sum(1 for r in self.rooms.values() if r.status != "finished")
-        if live >= self.settings.max_live_tables:
-            raise SiteFull(f"the site has {live} tables in play, as many as it takes: try again later")
         for kind, level in seats:
             if kind == "bot" and level not in BOT_LEVELS:
                 raise CubileteError(f"unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
@@ -159,10 +159,11 @@ class Hub:
         )
         seed = fairness.new_seed()
         status = "playing" if all(row.name is not None for row in rows) else "waiting"
+        await check_room_for(self, creator, status == "waiting")
         row = TableRow(
             id="".join(secrets.choice(ID_LETTERS) for _ in range(8)), created_at=time.time(), preset=rules.name,
             rules_json=json.dumps(rules_to_dict(rules)), seed=seed, commitment=fairness.commitment(seed),
-            timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows,
+            timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows, creator_net=creator,
         )
         if self.site is not None:  # the lease first: no other process's lease round takes the new table
             await self.site.claim(row.id)

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import unicodedata
 
-from cubilete.web.protocol import ProtocolError
+from cubilete.web.protocol import NAME_MAX, ProtocolError
+
+# a name is limited after NFKC: one character may become many (U+FDFA is 18), so 24 of them were 432
+NAME_MAX_BYTES = 4 * NAME_MAX  # UTF-8 bytes of a normalised name
 
 # letters that look like Latin ones (a small part of Unicode's confusables, the ones keyboards make)
 _LOOKALIKES = str.maketrans({
@@ -51,6 +54,9 @@ def skeleton(name: str) -> str:
 def check_name(name: str, seated: list[str]) -> str:
     """The normalised name, or :class:`ProtocolError` if it mixes scripts or looks like a seated name."""
     name = normalise(name)
+    if len(name) > NAME_MAX or len(name.encode()) > NAME_MAX_BYTES:
+        raise ProtocolError("bad-name", f"a name may hold at most {NAME_MAX} characters ({NAME_MAX_BYTES} bytes"
+                            " in UTF-8) once written in its standard form (NFKC)")
     if not name or any(not ch.isprintable() or unicodedata.category(ch) == "Cf" for ch in name):
         raise ProtocolError("bad-message", "a name may not be empty or hold control or invisible characters")
     scripts = {s for s in map(_script, name) if s is not None}

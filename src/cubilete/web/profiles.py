@@ -1,7 +1,8 @@
 """``POST /api/profiles/check``: a house-rule profile (TOML) checked as the player types it in the create form.
 
-The answer is always 200 with ``{"ok": true, ...what the rules are}`` or ``{"ok": false, "error": "...",
-"line": N or null}``: the line is the profile's (``profile:3: ...``), so the page can point at it.
+The answer is 429 past ``profile_checks_per_address`` (per network), else always 200 with ``{"ok": true,
+...what the rules are}`` or ``{"ok": false, "error": "...", "line": N or null}``: the line is the
+profile's (``profile:3: ...``), so the page can point at it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from cubilete.engine.errors import CubileteError
 from cubilete.engine.rules.profile import rules_from_toml
 from cubilete.i18n import translate_error
 from cubilete.play import coach
+from cubilete.web.api import ApiError
+from cubilete.web.guard import client_address
 from cubilete.web.words import in_language, rules_words, web_language
 
 router = APIRouter(prefix="/api")
@@ -67,7 +70,11 @@ def check_profile(text: str, lang: str) -> dict[str, Any]:
 
 @router.post("/profiles/check")
 async def check(request: Request) -> dict[str, Any]:
-    """Check a profile (the create form calls it as the player types)."""
+    """Check a profile (the create form calls it as the player types); rate-limited per network."""
+    wait = request.app.state.gate.profile_checked(client_address(request.scope, request.app.state.hub.settings))
+    if wait is not None:
+        raise ApiError(429, f"too many profile checks from this address: try again in {wait:.0f} s",
+                       {"Retry-After": str(round(wait))})
     try:
         body = ProfileCheck.model_validate_json(await request.body())
     except ValidationError as exc:

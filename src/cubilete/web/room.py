@@ -402,6 +402,8 @@ class Room:
 
     async def _sit_once(self, client: Client, frame: Sit) -> None:
         async with self.lock:
+            if self.status == "expired":  # web/expiry.py
+                raise ProtocolError("expired", "nobody took the open seats in time: this table has expired")
             if client.seat is not None or any(s.token_hash == client.token_hash for s in self.seats):
                 raise ProtocolError("already-seated", "you already have a seat at this table")
             if frame.seat >= len(self.seats):

@@ -45,6 +45,14 @@ class Settings:
     max_live_tables: int = 2000  # unfinished tables on the site; creation answers 503 beyond
     connects_per_address: str = "60/minute"  # WebSocket connections opened per client address
     sockets_per_address: int = 32  # WebSockets open at once per client address
+    # --- site limits (issue 26): "per address" means per network, waiting tables expire -----------
+    v4_prefix: int = 32  # an IPv4 client is counted by this many leading bits of its address
+    v6_prefix: int = 64  # an IPv6 client by this many (a /64 is one household or one server)
+    profile_checks_per_address: str = "120/minute;2000/day"  # POST /api/profiles/check per network
+    waiting_expiry: float = 900.0  # seconds a table with open seats and no move stays live (then expired)
+    waiting_per_address: int = 5  # waiting tables one network may have open at once (429 beyond)
+    allowed_hosts: tuple[str, ...] = ()  # Host headers a public site answers (empty: any); others get 400
+    # --- end of site limits --------------------------------------------------------------------
     spectators_per_table: int = 50  # connections without a seat at one table
     hello_timeout: float = 10.0  # seconds a new WebSocket has to send its hello frame
     # uvicorn (cubilete serve): connections, keep-alive and header limits

@@ -55,7 +55,7 @@ SERVER_KEEPALIVE = "SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 
 
 _FREE = f"""
 WITH live AS MATERIALIZED (
-    SELECT id FROM web_tables WHERE status <> 'finished' AND NOT (id = ANY(%s))
+    SELECT id FROM web_tables WHERE status NOT IN ('finished', 'expired') AND NOT (id = ANY(%s))
 )
 SELECT id FROM live WHERE pg_try_advisory_lock({KEY.replace('%s', 'id')})
 """  # the locks of unfinished tables nobody holds (evaluated only on the live rows: MATERIALIZED)
@@ -213,12 +213,13 @@ class Site:
         room.lead(True)
 
     async def release_finished(self) -> None:
-        """Let go of the leases of tables that are over."""
+        """Let go of the leases of tables that are over (finished, or expired: web/expiry.py)."""
         async with self._leasing:
             if not self.owned or self.lease is None:
                 return
             cur = await self.lease.execute(
-                "SELECT id FROM web_tables WHERE id = ANY(%s) AND status = 'finished'", (sorted(self.owned),))
+                "SELECT id FROM web_tables WHERE id = ANY(%s) AND status IN ('finished', 'expired')",
+                (sorted(self.owned),))
             for (table_id,) in await cur.fetchall():
                 await self.lease.execute(f"SELECT pg_advisory_unlock({KEY})", (table_id,))
                 self.owned.discard(table_id)
@@ -343,6 +344,9 @@ class Site:
         store = self.hub.store
         game = room.game
         found = await asyncio.to_thread(store.load_since, room.id, len(game.history) if game is not None else 0)
+        if found is not None and found[0] > room.version and found[1] == "expired":  # nobody sat in time: no game
+            room.version, room.status = found[0], "expired"  # to replay; the expiry round drops it (web/expiry.py)
+            return True
         if found is not None and found[0] > room.version:
             self.read += 1
             if room.extend(*found):

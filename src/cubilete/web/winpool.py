@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from cubilete.engine.actions import Action
 from cubilete.engine.game import Game
 from cubilete.engine.rules import Rules
+from cubilete.web.lifetime import die_with_parent
 
 log = logging.getLogger("cubilete.web")
 GAMES_KEPT = 512  # games a worker keeps to resume from (least recently used out)
@@ -59,9 +60,11 @@ class WinResult:
 _games: OrderedDict[str, tuple[Game, list[Action]]] = OrderedDict()
 
 
-def _start_worker(nice: int) -> None:
+def _start_worker(nice: int, server: int) -> None:
     """A worker starts: lower its priority (the server's loop and the database go first), and leave
-    when the server is gone (a server killed, or a test process ended, must not leave workers behind)."""
+    when the server (process ``server``) is gone: a server killed, or a test process ended, must not
+    leave workers behind. The kernel kills it (web/lifetime.py); the thread is for other systems."""
+    die_with_parent(server)
     if nice:
         with contextlib.suppress(OSError):  # not allowed here: the normal priority
             os.nice(nice)
@@ -125,7 +128,7 @@ class WinPool:
             # spawn: the server has threads (a fork would copy their locks held); the worker imports only the engine
             self._executor = concurrent.futures.ProcessPoolExecutor(
                 self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker, initargs=(self.nice,))
+                initializer=_start_worker, initargs=(self.nice, os.getpid()))
         return self._executor
 
     async def compute(self, snapshot: Callable[[], WinJob | None]) -> WinResult | None:

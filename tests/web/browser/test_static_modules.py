@@ -99,6 +99,8 @@ def test_every_string_is_in_every_language(page: Page) -> None:
         "coach-off",
         "not-started",
         "server-error",
+        "bad-name",
+        "expired",  # web/expiry.py
     ]
     assert {f"err.{c}" for c in codes} <= keys["en"]
 
@@ -109,6 +111,9 @@ def test_the_servers_refusals_of_a_new_table_are_shown_in_the_pages_language(pag
         (429, "too many tables created from this address: try again in 12 s"),
         (503, "the server is solving 5 other rule sets (solve_workers + solve_queue = 5); try again in a minute"),
         (503, "the site has 400 tables in play, as many as it takes: try again later"),
+        (429, "this address already has 5 tables waiting for players, as many as it may: fill or finish one first"
+              " (a table nobody joins expires after 15 min)"),  # web/expiry.py
+        (429, "too many profile checks from this address: try again in 3 s"),  # web/profiles.py
     ]
     shown = page.evaluate(
         """async (cases) => {
@@ -122,4 +127,7 @@ def test_the_servers_refusals_of_a_new_table_are_shown_in_the_pages_language(pag
         "Se crearon demasiadas mesas desde esta dirección: probá de nuevo en un rato.",
         "El servidor está resolviendo otras reglas: probá de nuevo en un minuto.",
         "El sitio tiene todas las mesas que admite: probá de nuevo más tarde.",
+        "Desde esta dirección ya hay mesas esperando jugadores: completá o terminá una antes (una mesa a la que nadie"
+        " se sienta vence sola al rato).",
+        "Demasiadas comprobaciones de reglas desde esta dirección: esperá un momento.",
     ]

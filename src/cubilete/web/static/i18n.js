@@ -48,6 +48,8 @@ const S = {
     "err.api.ratelimit": "Se crearon demasiadas mesas desde esta dirección: probá de nuevo en un rato.",
     "err.api.solving": "El servidor está resolviendo otras reglas: probá de nuevo en un minuto.",
     "err.api.full": "El sitio tiene todas las mesas que admite: probá de nuevo más tarde.",
+    "err.api.waiting": "Desde esta dirección ya hay mesas esperando jugadores: completá o terminá una antes (una mesa a la que nadie se sienta vence sola al rato).",
+    "err.api.checklimit": "Demasiadas comprobaciones de reglas desde esta dirección: esperá un momento.",
     "replay.scratched": "tachó {slot}",
     "home.heading": "Armá una mesa",
     "home.intro": "Elegí las reglas y quién juega. Después compartí el enlace con tus amigos.",
@@ -219,6 +221,8 @@ const S = {
     "err.unknown": "Error: {message}",
     "err.notable": "No existe esa mesa.",
     "err.badname": "El nombre debe tener entre 1 y 24 caracteres.",
+    "err.bad-name": "Ese nombre no se puede usar: un solo alfabeto y hasta 24 caracteres.",
+    "err.expired": "Nadie se sentó a tiempo: esta mesa venció. Creá una nueva.",
   },
   pt: {
     "app.title": "Cubilete",
@@ -262,6 +266,8 @@ const S = {
     "err.api.ratelimit": "Foram criadas mesas demais a partir deste endereço: tente de novo daqui a pouco.",
     "err.api.solving": "O servidor está resolvendo outras regras: tente de novo em um minuto.",
     "err.api.full": "O site tem todas as mesas que comporta: tente de novo mais tarde.",
+    "err.api.waiting": "Este endereço já tem mesas esperando jogadores: complete ou termine uma antes (uma mesa sem ninguém expira sozinha depois de um tempo).",
+    "err.api.checklimit": "Verificações de regras demais a partir deste endereço: espere um momento.",
     "replay.scratched": "riscou {slot}",
     "home.heading": "Monte uma mesa",
     "home.intro": "Escolha as regras e quem joga. Depois mande o link para os amigos.",
@@ -433,6 +439,8 @@ const S = {
     "err.unknown": "Erro: {message}",
     "err.notable": "Esta mesa não existe.",
     "err.badname": "O nome deve ter de 1 a 24 caracteres.",
+    "err.bad-name": "Esse nome não pode ser usado: um só alfabeto e até 24 caracteres.",
+    "err.expired": "Ninguém se sentou a tempo: esta mesa expirou. Crie uma nova.",
   },
   en: {
     "app.title": "Cubilete",
@@ -476,6 +484,8 @@ const S = {
     "err.api.ratelimit": "Too many tables were created from this address: try again in a while.",
     "err.api.solving": "The server is solving other rules: try again in a minute.",
     "err.api.full": "The site has as many tables as it takes: try again later.",
+    "err.api.waiting": "This address already has tables waiting for players: fill or finish one first (a table nobody joins expires after a while).",
+    "err.api.checklimit": "Too many rule checks from this address: wait a moment.",
     "replay.scratched": "scratched {slot}",
     "home.heading": "Set up a table",
     "home.intro": "Pick the rules and who plays. Then share the link with your friends.",
@@ -647,6 +657,8 @@ const S = {
     "err.unknown": "Error: {message}",
     "err.notable": "There is no such table.",
     "err.badname": "A name has 1 to 24 characters.",
+    "err.bad-name": "That name cannot be used: one alphabet and at most 24 characters.",
+    "err.expired": "Nobody sat down in time: this table has expired. Create a new one.",
   },
 };
 
@@ -715,6 +727,8 @@ export function apiErrorText(exc) {
     [/^too many tables created from this address/, "err.api.ratelimit"],
     [/^the server is solving \d+ other rule sets/, "err.api.solving"],
     [/^the site has \d+ tables in play/, "err.api.full"],
+    [/^this address already has \d+ tables waiting for players/, "err.api.waiting"],
+    [/^too many profile checks from this address/, "err.api.checklimit"],
   ];
   for (const [pattern, key] of known) if (pattern.test(message)) return t(key);
   // a refusal this page has no words for keeps its specific reason (a house rule over the budget, say)
