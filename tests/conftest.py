@@ -6,12 +6,17 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+import hypothesis  # noqa: F401  imported now, while one thread runs (see below)
 import pytest
 from tests.caches import cache_dir
 
 from cubilete import Game, Roll, Rules, Score, ScriptedDice, Stand, find_rules
 from cubilete.engine.rules import Start
 from cubilete.engine.state import GameState
+
+# hypothesis is imported here, at collection: its pytest plugin imports it lazily, and Python 3.11.7's parser
+# (pytest rewrites the module's asserts) fails with "AST constructor recursion depth mismatch" when another
+# thread (a test's server) changes the recursion limit meanwhile: seen in the web tests under load.
 
 # the tests run the compiled kernels, as before a first run; tests/solver/test_firstrun.py checks the numpy
 # first-run path (no compiling) on its own, and no test starts the background compile
