@@ -132,7 +132,8 @@ def test_a_timer_that_runs_out_says_so_to_everyone(tmp_path: Path) -> None:
     # one round each, and tie-break hands after it when the totals tie (the dice decide): turns 1, 2, ...
     turns = sorted({m["turn"] for m in stand_in["moves"]})
     assert turns == list(range(1, len(turns) + 1)), turns
-    assert stand_in["share"] == 1.0 and stand_in["marked"] is True and "ended" not in record
+    assert stand_in["made_for"] == stand_in["of"] == len(stand_in["moves"]) and stand_in["marked"] is True
+    assert "ended" not in record
 
 
 def test_a_table_nobody_is_left_at_ends_as_abandoned(tmp_path: Path) -> None:

@@ -74,6 +74,21 @@ def test_the_record_carries_a_signature_by_the_listed_current_key(site: dict[str
     assert signature.signature_problems(record, signature.public_keys(listing)) == []
 
 
+def test_a_signed_record_holds_no_float(site: dict[str, Any]) -> None:
+    # the replay page re-serialises the record in JavaScript, which writes 1.0 as 1 and 1e-07 as 1e-7: a float
+    # anywhere in a record made every signature "bad" in the browser (the stand-ins' share was one)
+    def floats(value: object, where: str) -> list[str]:
+        if isinstance(value, float):
+            return [where]
+        if isinstance(value, dict):
+            return [f for k, v in value.items() for f in floats(v, f"{where}.{k}")]
+        if isinstance(value, list):
+            return [f for i, v in enumerate(value) for f in floats(v, f"{where}[{i}]")]
+        return []
+
+    assert "stand_in" in site["record"] and floats(site["record"], "record") == []
+
+
 def test_the_key_file_is_beside_the_database_and_private(site: dict[str, Any]) -> None:
     path = site["folder"] / FILE_NAME
     assert stat.S_IMODE(path.stat().st_mode) == 0o600

@@ -27,15 +27,16 @@ def with_stand_ins(room: Room, record: dict[str, Any], made_for: Sequence[tuple[
 
 def stand_in_summary(game: Game, people: Sequence[int], acted: Sequence[int], made_for: Sequence[tuple[int, int, str]],
                      mark: float) -> dict[str, Any]:
-    """``{"moves": [{"move", "seat", "turn", "by"}], "share", "marked"}``: each move made for a person (its
-    1-based place in the game, the seat, that seat's turn number, ``away`` or ``timer``), the share of the
-    people's moves made for them, and whether that share is over ``mark`` (such a game is marked)."""
+    """``{"moves": [{"move", "seat", "turn", "by"}], "made_for", "of", "marked"}``: each move made for a person
+    (its 1-based place in the game, the seat, that seat's turn number, ``away`` or ``timer``), how many of the
+    people's moves were made for them (``made_for`` of ``of``: integers, since a signed record must read the
+    same in Python and in the page's JavaScript, which write floats differently), and whether that share is
+    over ``mark`` (such a game is marked)."""
     turns = _turn_numbers(game)
     moves = [{"move": seq, "seat": seat, "turn": turns[seq - 1] if seq <= len(turns) else None, "by": by}
              for seq, seat, by in made_for if by in REASONS]
     theirs = sum(1 for seat in acted if seat in people)
-    share = round(len(moves) / theirs, 4) if theirs else 0.0
-    return {"moves": moves, "share": share, "marked": share > mark}
+    return {"moves": moves, "made_for": len(moves), "of": theirs, "marked": theirs > 0 and len(moves) > mark * theirs}
 
 
 def _turn_numbers(game: Game) -> list[int]:

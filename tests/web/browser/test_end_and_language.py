@@ -77,7 +77,7 @@ ENGLISH = re.compile(r"\b(Strong|Greedy|Skip|Something went wrong|there is no|sc
 
 def test_a_spanish_page_has_no_english(web: LiveServer, new_page: NewPage) -> None:
     table_id = finished_bot_table(web)
-    page = new_page(locale="es-AR")
+    page = new_page(locale="es-AR", expected=[r"status of 404 .*/nope1234"])  # the unknown game asked for below
     open_finished(page, web, table_id)
     expect(page.locator(".skip-link")).to_have_text("Saltar al contenido")
     sheet = page.get_by_test_id("sheet")
