@@ -73,6 +73,8 @@ export function mount(root, { id }) {
     conn: el("div", { class: "conn-banner", "data-testid": "conn", role: "status", hidden: true }),
     status: el("p", { class: "status", "data-testid": "status", role: "status", "aria-live": "polite" }),
     timer: el("span", { class: "timer", "data-testid": "timer", hidden: true }),
+    // the rules are being solved: the server's own words (es/pt/en) until the tables land
+    solving: el("p", { class: "solving", "data-testid": "solving", role: "status", hidden: true }),
     last: el("p", { class: "last", "data-testid": "last" }),
     dice: el("div", { class: "dice-tray", "data-testid": "dice" }),
     buttons: el("div", { class: "actions" }),
@@ -108,6 +110,7 @@ export function mount(root, { id }) {
             "div",
             { class: "felt" },
             el("div", { class: "status-line" }, $.status, $.timer),
+            $.solving,
             $.last,
             $.dice,
             $.buttons,
@@ -525,6 +528,8 @@ export function mount(root, { id }) {
     }
     $.status.textContent = text;
     $.status.classList.toggle("mine", myTurn());
+    $.solving.hidden = !st.solving;
+    $.solving.textContent = st.solving ? pick(st.solving) : "";
     tick();
   }
 
