@@ -116,6 +116,8 @@ def test_one_network_cannot_starve_another_or_the_presets(held: tuple[TestClient
         assert r.json()["solving"] is None and r.json()["exact"] is False
         assert "your network" in r.json()["note"]
     assert list(hub.solver._owners.values()) == [ATTACKER]
+    not_queued = hub.rooms[attack[1].json()["id"]]
+    assert app.portal.call(not_queued.coach_ready) is None  # approximate hints, not a refusal
     # another user's house rules get the queue's place: created at once, solving, playable meanwhile
     mine = post(app, USER, [OPTIMAL, OPTIMAL], profile=tiny(70))
     assert mine.status_code == 201 and mine.json()["solving"] == SOLVING_WORDS
@@ -131,7 +133,7 @@ def test_one_network_cannot_starve_another_or_the_presets(held: tuple[TestClient
     played = wait_for(lambda: played_on(state(app, table)), "the approximate bots to play")
     assert played["solving"] == {"es": SOLVING_WORDS["es"], "pt": SOLVING_WORDS["pt"], "en": SOLVING_WORDS["en"]}
     room = hub.rooms[table]
-    analysis = with_tables_only(room.bot(0).analyse, room.game)
+    analysis = with_tables_only(room.bot(0).analyse, Game(room.rules, ["a", "b"], seed=1))
     assert analysis.exact is False
     assert app.portal.call(room.coach_ready) is None  # the coach answers (approximately) instead of refusing
 

@@ -567,13 +567,14 @@ class Room:
         client.send(frame)
 
     async def coach_ready(self) -> None:
-        """Wait for the solved tables the coach needs; :class:`ProtocolError` ``coach-unavailable`` if these
-        rules can be solved but not here (over the server's budget, or the solve failed). Rules the solver
-        cannot take at all (several columns, carried throws) get the approximate coach."""
+        """Check the coach may answer (it never waits for a solve); :class:`ProtocolError` ``coach-unavailable``
+        if these rules can be solved but not here (over the server's budget, or the solve failed). Rules being
+        solved, or not queued yet, and rules the solver cannot take at all (several columns, carried throws)
+        get the approximate coach."""
         if self.solver is None or not coach.is_solvable(self.rules) or self.still_solving():
             return  # while the rules are being solved the coach is approximate (and says so), not refused
         reason = await self.solver.ready(self.rules)
-        if reason is not None:
+        if reason is not None and self.solver.given_up(self.rules):  # not queued (a busy queue): approximate
             raise ProtocolError("coach-unavailable", f"the coach is not available for these rules: {reason}")
 
     def idle(self) -> bool:

@@ -175,6 +175,11 @@ class SolverPool:
             return await asyncio.shield(job)
         return self._failed.get(key, f"{rules.name}: not solved on this server (the solving queue was full)")
 
+    def given_up(self, rules: Rules) -> bool:
+        """True if these rules will not be solved here: over the budget, or their solve failed (rules merely
+        not queued, for a busy queue, may be queued by a later table)."""
+        return self.over_budget(rules) is not None or table_key(rules) in self._failed
+
     async def _solve(self, key: str, rules: Rules, preset: bool) -> str | None:
         try:
             async with self._preset_workers if preset else self._workers:
