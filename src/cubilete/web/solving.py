@@ -2,8 +2,8 @@
 
 House rules: at most ``settings.solve_workers`` solves run at once, each in a fresh process
 (``python -m cubilete.win.worker``: the solver's worker, which also builds the win tables)
-that caps its own CPU time and address space, runs at the lowest CPU priority (the event loop and
-the database go first), and is killed if it outlives its wall-clock allowance; at most
+that caps its own CPU time and address space, runs at niceness 19 (the event loop and the database
+go first), and is killed if it outlives its wall-clock allowance; at most
 ``settings.solve_queue`` more wait for a worker, and at most one per network (an IPv4 address, an
 IPv6 /64): one visitor's many profiles cannot fill the queue. Presets have a lane of their own (one
 process, no queue limit: there are only so many presets), so house rules never delay them.
@@ -38,7 +38,9 @@ from cubilete.win.tables import table_path as win_table_path
 
 log = logging.getLogger("cubilete.web")
 FAILED_KEPT = 1024  # rule sets whose solve failed, remembered so they are not tried again and again
-SOLVE_NICE = 19  # the solving processes' niceness (and SCHED_IDLE on Linux): CPU nobody else wants
+# the solving processes' niceness: the event loop and the database go first. Not SCHED_IDLE (the win-chance
+# worker's): under load it starved a 7 s solve for over 300 s, and a table only upgrades once its solve ends
+SOLVE_NICE = 19
 
 
 @lru_cache(maxsize=1)
@@ -67,12 +69,9 @@ def network_key(address: str) -> str:
 
 
 def _lower_priority() -> None:
-    """In the solving process before it starts: the lowest priority (see web/winpool.py)."""
+    """In the solving process before it starts: the lowest niceness."""
     with contextlib.suppress(OSError):
         os.nice(SOLVE_NICE)
-    if hasattr(os, "SCHED_IDLE"):
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 class SolverBusy(Exception):
@@ -205,7 +204,7 @@ class SolverPool:
             "--cpu-seconds", str(s.solve_cpu_seconds), "--memory-mb", str(s.solve_memory_mb),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)},
-            preexec_fn=_lower_priority,  # between fork and exec: only a nice and a scheduler call
+            preexec_fn=_lower_priority,  # between fork and exec: only a nice() call
         )
         self._processes.add(proc)
         try:
