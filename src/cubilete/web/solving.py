@@ -172,7 +172,7 @@ class SolverPool:
         job = self._jobs.get(key)
         if job is not None:
             return await asyncio.shield(job)
-        return self._failed.get(key, f"{rules.name}: not solved on this server (the solving queue was full)")
+        return self._failed.get(key, f"{rules.name}: not solved on this server (not queued: the queue was busy)")
 
     def given_up(self, rules: Rules) -> bool:
         """True if these rules will not be solved here: over the budget, or their solve failed (rules merely
