@@ -338,7 +338,8 @@ async def review(table_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]
         except ProtocolError as exc:
             raise ApiError(409, exc.message) from None
         made: dict[str, Any] = await asyncio.to_thread(with_tables_only, _review, room.game, humans, lang)
-        hub.reviews.put((table_id, lang), made)
+        if not hub.solver.pending(room.rules):  # an approximate review while solving is not kept
+            hub.reviews.put((table_id, lang), made)
         return made
     return found
 

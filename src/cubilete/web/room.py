@@ -573,8 +573,8 @@ class Room:
         get the approximate coach."""
         if self.solver is None or not coach.is_solvable(self.rules) or self.still_solving():
             return  # while the rules are being solved the coach is approximate (and says so), not refused
-        reason = await self.solver.ready(self.rules)
-        if reason is not None and self.solver.given_up(self.rules):  # not queued (a busy queue): approximate
+        reason = self.solver.refusal(self.rules)  # never waits for a solve (the table's lock may be held)
+        if reason is not None:
             raise ProtocolError("coach-unavailable", f"the coach is not available for these rules: {reason}")
 
     def idle(self) -> bool:

@@ -174,10 +174,12 @@ class SolverPool:
             return await asyncio.shield(job)
         return self._failed.get(key, f"{rules.name}: not solved on this server (not queued: the queue was busy)")
 
-    def given_up(self, rules: Rules) -> bool:
-        """True if these rules will not be solved here: over the budget, or their solve failed (rules merely
-        not queued, for a busy queue, may be queued by a later table)."""
-        return self.over_budget(rules) is not None or table_key(rules) in self._failed
+    def refusal(self, rules: Rules) -> str | None:
+        """Why these rules will not be solved here (over the budget, or their solve failed), or None: solved,
+        being solved, or merely not queued (a busy queue; a later table may queue them). Never waits."""
+        if rules in self._ready:
+            return None
+        return self.over_budget(rules) or self._failed.get(table_key(rules))
 
     async def _solve(self, key: str, rules: Rules, preset: bool) -> str | None:
         try:
