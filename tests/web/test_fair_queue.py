@@ -199,3 +199,32 @@ def test_solving_processes_run_at_the_lowest_priority() -> None:
     out = subprocess.run([sys.executable, "-c", "import os; print(os.nice(0))"], preexec_fn=_lower_priority,
                          capture_output=True, text=True, check=True, env={**os.environ})
     assert out.stdout.split() == ["19"]
+
+
+def test_a_review_made_while_solving_is_approximate_and_not_kept(held: tuple[TestClient, threading.Event]) -> None:
+    app, _gate = held
+    hub = app.app.state.hub  # type: ignore[attr-defined]
+    r = post(app, USER, [OPTIMAL, OPTIMAL], profile=tiny(90))
+    table = r.json()["id"]
+    wait_for(lambda: state(app, table)["status"] == "finished", "the bots to finish the game")
+    review = app.get(f"/api/games/{table}/review")
+    assert review.status_code == 200 and review.json()["exact"] is False
+    assert hub.reviews.get((table, "en")) is None  # asked again once solved, it is made exactly
+
+
+def test_the_coach_hints_approximately_while_solving(held: tuple[TestClient, threading.Event]) -> None:
+    app, _gate = held
+    r = post(app, USER, [HUMAN, OPTIMAL], profile=tiny(91), coach=True)
+    assert r.json()["solving"] == SOLVING_WORDS
+    with table_socket(app, r.json()["id"], "b" * 32) as ws:
+        next_frame(ws, "state")
+        ws.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+        st = next_frame(ws, "state")
+        while st["status"] != "playing" or st["current"] != 0:
+            st = next_frame(ws, "state")
+        ws.send_json({"type": "act", "version": st["version"], "action": {"roll": []}})
+        while st["turn"]["throws"] == 0:
+            st = next_frame(ws, "state")
+        ws.send_json({"type": "hint"})
+        hint = next_frame(ws, "hint")
+    assert hint["exact"] is False and hint["advice"]  # the approximate coach, not an error
