@@ -198,9 +198,11 @@ def test_a_solve_over_its_memory_is_stopped(cache_dir: Path) -> None:
     assert not cache.table_path(yatzy).exists()
 
 
-def test_a_full_queue_refuses_new_rule_sets_with_503(tmp_path: Path, cache_dir: Path) -> None:
+def test_a_full_queue_still_creates_the_table_with_the_approximate_bots(tmp_path: Path, cache_dir: Path) -> None:
+    # issue 26: it was a 503; now the table is created at once and says why it is not exact
     with running_app(f"sqlite:///{tmp_path / 'q.sqlite3'}", solve_queue=0, solve_cpu_seconds=60) as app:
         first = post(app, 'name = "a1"\n[box.generala]\nvalue = 51\n')
         second = post(app, 'name = "a2"\n[box.generala]\nvalue = 52\n')
-    assert first.status_code == 201
-    assert second.status_code == 503 and "solve_queue" in second.json()["error"]
+    assert first.status_code == 201 and first.json()["solving"] is not None
+    assert second.status_code == 201 and second.json()["exact"] is False and second.json()["solving"] is None
+    assert "one at a time" in second.json()["note"]  # the same address: one queued solve per network

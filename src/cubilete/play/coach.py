@@ -17,6 +17,7 @@ The solver is imported lazily, so ``import cubilete.play.coach`` stays cheap.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 from collections.abc import Callable, Collection, Sequence
@@ -177,12 +178,15 @@ def _options(game: Game) -> tuple[list[OptionLike], bool] | None:
         return None
     if st.phase is Phase.TIEBREAK or not is_solvable(game.rules):
         return _approximate(game)
+    from cubilete.engine.errors import SolverUnsupportedError
     from cubilete.solver.advisor import advise
 
+    try:
+        solution = solution_for(game.rules)
+    except SolverUnsupportedError:  # not solved here yet (a server solves it in another process): approximate
+        return _approximate(game)
     seat = game.seat()
-    options = advise(
-        solution_for(game.rules), seat.card, st.turn.dice, st.turn.throws, seat.extra_bonuses, _held_faces(game)
-    )
+    options = advise(solution, seat.card, st.turn.dice, st.turn.throws, seat.extra_bonuses, _held_faces(game))
     return list(options), True
 
 
@@ -370,10 +374,14 @@ def review(game: Game, players: Collection[str] | None = None, progress: Progres
             )
         )
     seats = [p for p in game.players if p in judged]
+    from cubilete.engine.errors import SolverUnsupportedError
+
+    solution = None
     if is_solvable(game.rules):
-        solution = solution_for(game.rules, progress)
-        if not game.rules.locked_holds:  # the options don't depend on held dice: one batched query
-            return _summarise(_judge_all(game, solution, judged, progress), True, seats)
+        with contextlib.suppress(SolverUnsupportedError):  # not solved here yet: judged approximately below
+            solution = solution_for(game.rules, progress)
+    if solution is not None and not game.rules.locked_holds:  # options independent of held dice: one batched query
+        return _summarise(_judge_all(game, solution, judged, progress), True, seats)
     return _summarise(*_judge_replayed(game, judged, progress), seats)
 
 

@@ -6,6 +6,7 @@ Every refusal is a JSON body ``{"error": "<specific message>"}`` with a 4xx stat
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from functools import lru_cache
 from typing import Annotated, Any, Literal
@@ -29,10 +30,17 @@ from cubilete.web.protocol import ProtocolError
 from cubilete.web.room import Room, with_tables_only
 from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverBusy
+from cubilete.web.solving_words import SOLVING_WORDS
 from cubilete.web.standin import with_stand_ins
 from cubilete.web.words import in_language, rules_words, web_language
 
 SOLVED_LEVELS = {"optimal", *LEVEL_SLIPS}  # the bots that play from the solved tables
+# levels the bots module has but the web does not seat, and why (each would cost seconds of CPU a decision
+# or needs tables this server does not build; measured: one "exact" decision on 6 dice took 7.8 s)
+REFUSED_LEVELS = {
+    "exact": "it plays from the exact two-player duel table, which this server does not build",
+    "win": "it needs the exact win tables at every decision, and its search has no time budget here",
+}
 router = APIRouter(prefix="/api")
 
 
@@ -121,6 +129,12 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
         raise ApiError(422, f"{where}: {first['msg']}") from None
     if (spec.rules is None) == (spec.profile is None):
         raise ApiError(422, "give either \"rules\" (a preset name) or \"profile\" (house rules as TOML), not both")
+    for i, seat in enumerate(spec.seats):
+        if seat.kind == "bot" and seat.level in REFUSED_LEVELS:
+            raise ApiError(422, f"seats.{i}.level: bot level {seat.level!r} is not offered here: "
+                                f"{REFUSED_LEVELS[seat.level]}")
+    not_queued = None
+    network = request.app.state.gate.network(client_address(request.scope, hub.settings))
     try:
         rules = find_rules(spec.rules) if spec.rules is not None else rules_from_toml(spec.profile or "", "profile")
         if spec.profile is not None:
@@ -128,11 +142,12 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
         approximate = hub.solver.over_budget(rules)
         solved_needed = spec.coach or len(spec.seats) > 1 or any(s.level in SOLVED_LEVELS for s in spec.seats)
         if solved_needed:  # bots, the coach and the chances to win (nothing starts for rules over the budget)
-            hub.solver.start(rules)  # solved (and its win tables built) in a worker process while people sit
+            try:  # solved (and its win tables built) in a worker process while people sit, charged to the network
+                hub.solver.start(rules, network)
+            except SolverBusy as exc:  # the table plays with the approximate bots and coach all along
+                not_queued = str(exc)
         room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach,
-                                creator=request.app.state.gate.network(client_address(request.scope, hub.settings)))
-    except SolverBusy as exc:
-        raise ApiError(503, str(exc)) from None
+                                creator=network)
     except SiteFull as exc:
         raise ApiError(503, str(exc), {"Retry-After": "60"}) from None
     except TooManyWaiting as exc:
@@ -143,7 +158,11 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
     if approximate is not None:
         coach_too = "the coach is off" if coach.is_solvable(rules) else "so does the coach"
         note = f"optimal bots play an approximate search and {coach_too}: {approximate}"
-    return {"id": room.id, "url": f"/t/{room.id}", "commitment": room.commitment, "exact": approximate is None,
+    elif not_queued is not None:
+        note = f"not solved here for now: {not_queued}"
+    solving = hub.solver.pending(rules)
+    return {"id": room.id, "url": f"/t/{room.id}", "commitment": room.commitment,
+            "exact": approximate is None and not_queued is None, "solving": SOLVING_WORDS if solving else None,
             "note": note}
 
 
@@ -168,12 +187,11 @@ async def rematch(table_id: str, request: Request, hub: HubDep) -> dict[str, Any
             people = [(s.name, s.token_hash, s.pid) if s.kind == "human" and s.idx in here and s.name
                       and s.token_hash else None for s in room.seats]
             try:
-                hub.solver.start(room.rules)  # nothing starts for rules over the budget
+                network = request.app.state.gate.network(client_address(request.scope, hub.settings))
+                with contextlib.suppress(SolverBusy):  # then the approximate bots and coach play it
+                    hub.solver.start(room.rules, network)
                 new = await hub.create(room.rules, [(s.kind, s.level) for s in room.seats], room.timer, room.coach,
-                                       people, request.app.state.gate.network(client_address(request.scope,
-                                                                                             hub.settings)))
-            except SolverBusy as exc:
-                raise ApiError(503, str(exc)) from None
+                                       people, network)
             except SiteFull as exc:
                 raise ApiError(503, str(exc), {"Retry-After": "60"}) from None
             except TooManyWaiting as exc:
@@ -332,7 +350,8 @@ async def review(table_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]
         except ProtocolError as exc:
             raise ApiError(409, exc.message) from None
         made: dict[str, Any] = await asyncio.to_thread(with_tables_only, _review, room.game, humans, lang)
-        hub.reviews.put((table_id, lang), made)
+        if not hub.solver.pending(room.rules):  # an approximate review while solving is not kept
+            hub.reviews.put((table_id, lang), made)
         return made
     return found
 

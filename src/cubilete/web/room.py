@@ -30,6 +30,7 @@ from cubilete.web.absence import AbsenceWatch
 from cubilete.web.names import check_name
 from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, Undo, error_frame
 from cubilete.web.settings import Settings
+from cubilete.web.solving_words import SOLVING_WORDS
 from cubilete.web.views import SeatInfo, state_view, table_info
 from cubilete.web.winpool import WinJob, WinPool, job_of
 from cubilete.web.words import in_language
@@ -150,6 +151,10 @@ class Room:
         self.absence = AbsenceWatch(self)
         self.presence_changed: Callable[[], None] | None = None  # tells the site to rewrite this process's rows
         self.announce: Callable[[str, str], None] | None = None  # (table id, words): to the site's other processes
+        # its rules are being solved: the approximate bots and coach play meanwhile, and the table upgrades
+        # (and says so to everyone) when the tables land
+        self.solving = solver is not None and solver.pending(rules)
+        self._solve_task: asyncio.Task[None] | None = None
         if self.status != "waiting":
             self.game = self._new_game()
             for seat, text in row.actions:
@@ -188,6 +193,7 @@ class Room:
         for seat in view["seats"]:
             seat["away"] = seat["index"] in self.away  # "playing for Ana while away"
         view["ended"] = self.ended
+        view["solving"] = SOLVING_WORDS if self.still_solving() else None
         return view
 
     def broadcast(self) -> None:
@@ -197,6 +203,7 @@ class Room:
             return
         self._tick.set()
         self._tick = asyncio.Event()
+        self._follow_solve()
         self._want_win()
         text = self._shown = json.dumps({"type": "state", **self.state()}, ensure_ascii=False)
         for client in list(self.clients):
@@ -234,6 +241,24 @@ class Room:
             if version == self.version:
                 self.broadcast()
 
+    def still_solving(self) -> bool:
+        """True while the rules' solve is under way (in this process: the one that started it)."""
+        if self.solving and self.solver is not None and not self.solver.pending(self.rules):
+            self.solving = False
+        return self.solving
+
+    def _follow_solve(self) -> None:
+        """While the rules are being solved, wait for the solve (once) and then tell everyone."""
+        if self.solving and self._solve_task is None:
+            self._solve_task = asyncio.create_task(self._upgrade_when_solved())
+
+    async def _upgrade_when_solved(self) -> None:
+        assert self.solver is not None
+        reason = await self.solver.ready(self.rules)
+        log.info("table %s: rules solved%s", self.id, f" (no: {reason})" if reason else "; exact from now on")
+        self.solving = False
+        self.broadcast()
+
     def receive_win(self, version: int, probabilities: list[float], exact: bool) -> None:
         """The chances to win of ``version``, computed by the lease holder (another process of the site): shown
         now if this copy is at that version, or with the state of that version when this copy gets there."""
@@ -254,6 +279,7 @@ class Room:
         """A connection arrives: it gets its seat back if its token holds one. A spectator beyond the
         table's cap is refused (False). The newcomer gets the whole state; the others only a presence
         frame when a seat's connection changes (nothing for spectators coming and going)."""
+        self._follow_solve()
         if client.token_hash is not None:
             for seat in self.seats:
                 if seat.kind == "human" and seat.token_hash == client.token_hash:
@@ -594,8 +620,7 @@ class Room:
     async def _play_for(self, seat: int, by: str | None = None) -> None:
         """The seat's bot (or stand-in) chooses in a worker thread; the move is committed like anyone's."""
         assert self.game is not None
-        if self.solver is not None:  # the tables come from the worker processes (or the bot plays approximately)
-            await self.solver.ready(self.rules)
+        # tables only: solved ones are loaded; rules still being solved (or never) get the approximate search
         action = await asyncio.to_thread(with_tables_only, self.bot(seat).choose, self.game)
         await self._commit(seat, action, by)
 
@@ -619,8 +644,6 @@ class Room:
         """Play bot seats one action at a time, with a pause so people can follow."""
         while True:
             await asyncio.sleep(self.settings.bot_delay)
-            if self.solver is not None:  # a new rule set's solve is awaited without holding the table's lock
-                await self.solver.ready(self.rules)
             async with self.lock:
                 game = self.game
                 if game is None or game.is_over or not self._auto(game.state.current) or not self.drives or (
@@ -646,12 +669,13 @@ class Room:
         client.send(frame)
 
     async def coach_ready(self) -> None:
-        """Wait for the solved tables the coach needs; :class:`ProtocolError` ``coach-unavailable`` if these
-        rules can be solved but not here (over the server's budget, or the solve failed). Rules the solver
-        cannot take at all (several columns, carried throws) get the approximate coach."""
-        if self.solver is None or not coach.is_solvable(self.rules):
-            return
-        reason = await self.solver.ready(self.rules)
+        """Check the coach may answer (it never waits for a solve); :class:`ProtocolError` ``coach-unavailable``
+        if these rules can be solved but not here (over the server's budget, or the solve failed). Rules being
+        solved, or not queued yet, and rules the solver cannot take at all (several columns, carried throws)
+        get the approximate coach."""
+        if self.solver is None or not coach.is_solvable(self.rules) or self.still_solving():
+            return  # while the rules are being solved the coach is approximate (and says so), not refused
+        reason = self.solver.refusal(self.rules)  # never waits for a solve (the table's lock may be held)
         if reason is not None:
             raise ProtocolError("coach-unavailable", f"the coach is not available for these rules: {reason}")
 
@@ -764,7 +788,7 @@ class Room:
 
     async def close(self) -> None:
         """Stop the bots and the timer (server shutdown)."""
-        for task in (self._driver, self._timer_task, self._win_task):
+        for task in (self._driver, self._timer_task, self._win_task, self._solve_task):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):

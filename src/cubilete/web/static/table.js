@@ -75,6 +75,8 @@ export function mount(root, { id }) {
     timer: el("span", { class: "timer", "data-testid": "timer", hidden: true }),
     // the last word about a move made for someone ("time's up: a bot played for Beto"), for everyone
     notice: el("p", { class: "notice", "data-testid": "notice", role: "status", hidden: true }),
+    // the rules are being solved: the server's own words (es/pt/en) until the tables land
+    solving: el("p", { class: "solving", "data-testid": "solving", role: "status", hidden: true }),
     last: el("p", { class: "last", "data-testid": "last" }),
     dice: el("div", { class: "dice-tray", "data-testid": "dice" }),
     buttons: el("div", { class: "actions" }),
@@ -111,6 +113,7 @@ export function mount(root, { id }) {
             { class: "felt" },
             el("div", { class: "status-line" }, $.status, $.timer),
             $.notice,
+            $.solving,
             $.last,
             $.dice,
             $.buttons,
@@ -539,6 +542,8 @@ export function mount(root, { id }) {
     }
     $.status.textContent = text;
     $.status.classList.toggle("mine", myTurn());
+    $.solving.hidden = !st.solving;
+    $.solving.textContent = st.solving ? pick(st.solving) : "";
     tick();
   }
 
