@@ -89,3 +89,52 @@ def test_the_servers_children_end_with_it(tmp_path: Path, sig: signal.Signals) -
         for pid in _alive(children):  # never leave them behind, even when the test fails
             os.kill(pid, signal.SIGKILL)
         server.kill()
+
+
+PARENT = """
+import os, subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-m", "cubilete.solver.worker", "--cpu-seconds", "300",
+                          "--memory-mb", "4096", "--parent", str(os.getpid())], stdin=subprocess.PIPE)
+child.stdin.write(sys.argv[1].encode())
+child.stdin.close()  # the rules are read: from here the worker solves, with nothing left to read
+print(child.pid, flush=True)
+time.sleep(3600)
+"""
+GONE_AT_ONCE = 3.0  # seconds: the kernel's signal is immediate; the solve left alone runs on for longer
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_a_solve_ends_when_the_server_that_asked_for_it_dies(tmp_path: Path) -> None:
+    # a solve runs up to its CPU cap (300 s) at nice 19: on a killed server it used to run for all of it
+    import subprocess
+    import sys
+
+    from cubilete.engine.rules import find_rules, rules_to_dict
+
+    yatzy = find_rules("yatzy")
+    extra = tuple(yatzy.box("chance").replace(id=f"chance{i}", name=f"Chance {i}") for i in (2, 3))
+    big = yatzy.replace(name="yatzy-17", boxes=(*yatzy.boxes, *extra))  # 2^17 sheets: tens of seconds to solve
+    rules = json.dumps(rules_to_dict(big))
+    env = {**os.environ, "CUBILETE_CACHE_DIR": str(tmp_path / "cache")}  # nothing solved yet: a long solve
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, rules], stdout=subprocess.PIPE, env=env, text=True)
+    try:
+        assert parent.stdout is not None
+        worker = int(parent.stdout.readline())
+        deadline = time.monotonic() + 120
+        while _alive({worker}) and _cpu_seconds(worker) < 1.0 and time.monotonic() < deadline:
+            time.sleep(0.1)  # until it is at work (imports and tables), not only started
+        assert _alive({worker}), "the solve ended before its parent was killed: nothing was tested"
+        parent.kill()
+        parent.wait(WAIT)
+        end = time.monotonic() + GONE_AT_ONCE
+        while _alive({worker}) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not _alive({worker}), "the solve outlived the server that asked for it"
+    finally:
+        parent.kill()
+        for pid in _alive({worker} if "worker" in locals() else set()):
+            os.kill(pid, signal.SIGKILL)

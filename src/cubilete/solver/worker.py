@@ -5,6 +5,8 @@ the process caps itself: ``--cpu-seconds`` of CPU time (the kernel ends it past 
 ``--memory-mb`` of address space (allocations beyond it fail). A server starts one such process per
 new rule set (see ``cubilete.web.solving``), so a costly profile never runs in the server itself.
 
+With ``--parent PID`` it ends with that process (the kernel's parent-death signal), however the server ends.
+
 Exit status: 0 solved (the tables are in the cache), 2 bad input, 3 out of memory,
 4 too large to solve; killed by SIGXCPU when over its CPU time.
 """
@@ -38,8 +40,13 @@ def main(argv: list[str] | None = None, after: Callable[[Rules], dict[str, objec
     parser = argparse.ArgumentParser(prog="python -m cubilete.solver.worker")
     parser.add_argument("--cpu-seconds", type=int, required=True)
     parser.add_argument("--memory-mb", type=int, required=True)
+    parser.add_argument("--parent", type=int, default=0, help="end with this process (the server that asked)")
     args = parser.parse_args(argv)
     limit(args.cpu_seconds, args.memory_mb)
+    if args.parent:  # a killed server must not leave its solves running for their whole CPU time
+        from cubilete.solver.lifetime import die_with_parent
+
+        die_with_parent(args.parent)
     try:
         from cubilete.engine.errors import CubileteError, SolverUnsupportedError
         from cubilete.engine.rules.codec import rules_from_dict

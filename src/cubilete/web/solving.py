@@ -192,6 +192,7 @@ class SolverPool:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", module,
             "--cpu-seconds", str(s.solve_cpu_seconds), "--memory-mb", str(s.solve_memory_mb),
+            "--parent", str(os.getpid()),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)},
             preexec_fn=_lower_priority,  # between fork and exec: only a nice() call

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from cubilete.engine.actions import Action
 from cubilete.engine.game import Game
 from cubilete.engine.rules import Rules
-from cubilete.web.lifetime import die_with_parent
+from cubilete.solver.lifetime import die_with_parent
 
 log = logging.getLogger("cubilete.web")
 GAMES_KEPT = 512  # games a worker keeps to resume from (least recently used out)
@@ -63,7 +63,7 @@ _games: OrderedDict[str, tuple[Game, list[Action]]] = OrderedDict()
 def _start_worker(nice: int, server: int) -> None:
     """A worker starts: lower its priority (the server's loop and the database go first), and leave
     when the server (process ``server``) is gone: a server killed, or a test process ended, must not
-    leave workers behind. The kernel kills it (web/lifetime.py); the thread is for other systems."""
+    leave workers behind. The kernel kills it (solver/lifetime.py); the thread is for other systems."""
     die_with_parent(server)
     if nice:
         with contextlib.suppress(OSError):  # not allowed here: the normal priority
