@@ -29,6 +29,7 @@ from cubilete.play.bots import BOT_LEVELS
 from cubilete.solver import cache
 from cubilete.web.api import REFUSED_LEVELS
 from cubilete.web.app import create_app
+from cubilete.web.guard import network_key
 from cubilete.web.room import with_tables_only
 from cubilete.web.settings import Settings
 from cubilete.web.solving import _lower_priority
@@ -115,7 +116,7 @@ def test_one_network_cannot_starve_another_or_the_presets(held: tuple[TestClient
     for r in attack[1:]:
         assert r.json()["solving"] is None and r.json()["exact"] is False
         assert "your network" in r.json()["note"]
-    assert list(hub.solver._owners.values()) == [ATTACKER]
+    assert list(hub.solver._owners.values()) == [network_key(ATTACKER)]
     not_queued = hub.rooms[attack[1].json()["id"]]
     assert app.portal.call(not_queued.coach_ready) is None  # approximate hints, not a refusal
     # another user's house rules get the queue's place: created at once, solving, playable meanwhile

@@ -4,6 +4,7 @@ the coach, scratch confirmation, a phone screen, and reconnecting after the serv
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -67,6 +68,11 @@ def test_two_players_take_turns_and_a_spectator_watches(web: LiveServer, new_pag
         slot, points = write_best(me)
         for watcher in (other, eve):
             expect(watcher.get_by_test_id(f"cell-{current}-{slot}")).to_have_text(str(points))
+        # the cells may show the points before the server has the move: wait for the turn to pass
+        deadline = time.monotonic() + 120
+        while (s := table_state(web.url, table_id)["state"])["current"] == current and s["status"] != "finished":
+            assert time.monotonic() < deadline, "the turn never passed after the score"
+            time.sleep(0.05)
     while (state := table_state(web.url, table_id)["state"])["status"] != "finished":  # a tie: stand it out
         me = pages[state["current"]]
         assert wait_my_turn_or_end(me)
