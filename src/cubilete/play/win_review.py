@@ -1,8 +1,8 @@
 """A finished (or saved) game seen through everyone's chance to win: the chances turn by turn
 (for a chart), and each decision judged by the probability of winning it gave up.
 
-Built on :mod:`cubilete.win` (exact tables where they exist, else its estimate for the chart;
-decisions are judged only where the tables are exact). The chart is drawn with matplotlib,
+Built on :mod:`cubilete.win.chance`, the chance every surface shows (exact heads-up from the two-player
+table, else estimated; decisions are judged only where there are win tables). The chart is drawn with matplotlib,
 imported only when a chart is written.
 """
 
@@ -56,7 +56,7 @@ class WinReview:
 
 def chance_timeline(game: Game) -> Timeline:
     """Everyone's chance to win at the start and after every turn of the game's record."""
-    from cubilete.win import chances
+    from cubilete.win.chance import chance as chances
 
     record = to_record(game)
     first = Game(game.rules, list(game.players), game.seed)
@@ -94,7 +94,7 @@ def win_review(game: Game, players: Collection[str]) -> WinReview | None:
     """Judge the decisions of ``players`` by the probability of winning they gave up; None where the
     rules have no exact win tables or the game has one player."""
     from cubilete.solver import SolverUnsupportedError
-    from cubilete.win import game_win_options
+    from cubilete.win.chance import option_chances
 
     if len(game.players) < 2:
         return None
@@ -109,7 +109,7 @@ def win_review(game: Game, players: Collection[str]) -> WinReview | None:
                 continue
             replay.undo()
             try:
-                ranked = game_win_options(replay)
+                ranked, _exact = option_chances(replay)
             finally:
                 replay.apply(action)
             chosen = _chosen(ranked, action, before.turn.dice)
