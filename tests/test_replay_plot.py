@@ -33,8 +33,10 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Game]:
 def test_the_timeline_starts_even_ends_with_the_winner_and_every_row_sums_to_one(saved: tuple[Path, Game]) -> None:
     _path, game = saved
     line = chance_timeline(game)
-    assert line.exact and line.players == ("Wendy", "Gus")
-    assert line.chances[0][0] == pytest.approx(0.5, abs=0.02)  # nobody has thrown: nearly even (who starts)
+    assert not line.exact and line.players == ("Wendy", "Gus")  # exact only from a two-player table (none here)
+    # nobody has thrown: nearly even; the mover is valued playing to win with an optimistic look at later
+    # turns (the hint's model, win/play.py), a few points above the points-model's 0.50
+    assert line.chances[0][0] == pytest.approx(0.5, abs=0.06)
     for row in line.chances:
         assert sum(row) == pytest.approx(1.0, abs=1e-9)
     winners = game.state.winners

@@ -145,12 +145,12 @@ def _win_model(game: Game) -> Chance:
     """The player to move playing this turn to win; the others' points-model chances scaled to the rest."""
     st = game.state
     base = chances(game)
-    if st.phase is not Phase.PLAY or not tables_fit(game.rules):
-        return Chance(base.probabilities, False, POINTS_NOTE.format(why=base.note))
     me = st.current
     try:
+        if st.phase is not Phase.PLAY or not tables_fit(game.rules):
+            return Chance(base.probabilities, False, POINTS_NOTE.format(why=base.note))
         p = game_win_options(game)[0].win if st.turn.throws > 0 else turn_start_win(game)
-    except SolverUnsupportedError:  # the win tables are not built here (a server that only loads them)
+    except SolverUnsupportedError:  # rules too large, or win tables not built here (a server that only loads)
         return Chance(base.probabilities, False, POINTS_NOTE.format(why=base.note))
     rest = sum(q for i, q in enumerate(base.probabilities) if i != me)
     n = len(st.seats)
