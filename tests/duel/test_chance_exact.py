@@ -15,7 +15,7 @@ from cubilete.engine.rules.model import Rules
 from cubilete.engine.state import Phase
 from cubilete.play.bots.exact import exact_options
 from cubilete.play.coach import hint
-from cubilete.play.win_review import chance_timeline, win_review
+from cubilete.play.win_review import chance_timeline, win_review, win_review_lines
 from cubilete.win.chance import chance, option_chances
 
 
@@ -89,3 +89,4 @@ def test_the_replay_chart_and_the_review_use_the_exact_chance(mini: Rules) -> No
                       or (kept is not None and o.kind == "keep" and tuple(sorted(o.keep)) == kept))
         given_up[st.seats[st.current].name] += chosen.loss
     assert review.total == pytest.approx(given_up, abs=1e-9)
+    assert review.exact and "estimated" not in win_review_lines(review)[0]

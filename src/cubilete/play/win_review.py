@@ -52,6 +52,7 @@ class WinReview:
 
     decisions: list[WinDecision]
     total: dict[str, float]
+    exact: bool = True  # False: judged by estimated chances (exact only heads-up, from the two-player table)
 
 
 def chance_timeline(game: Game) -> Timeline:
@@ -100,6 +101,7 @@ def win_review(game: Game, players: Collection[str]) -> WinReview | None:
         return None
     decisions: list[WinDecision] = []
     turns = dict.fromkeys(game.players, 0)
+    exact = True
     try:
         for replay, action, before in steps(to_record(game)):
             seat = before.seats[before.current]
@@ -109,7 +111,8 @@ def win_review(game: Game, players: Collection[str]) -> WinReview | None:
                 continue
             replay.undo()
             try:
-                ranked, _exact = option_chances(replay)
+                ranked, judged_exactly = option_chances(replay)
+                exact = exact and judged_exactly
             finally:
                 replay.apply(action)
             chosen = _chosen(ranked, action, before.turn.dice)
@@ -126,12 +129,13 @@ def win_review(game: Game, players: Collection[str]) -> WinReview | None:
     except SolverUnsupportedError:
         return None
     total = {p: sum(d.win_loss for d in decisions if d.player == p) for p in game.players if p in players}
-    return WinReview(decisions, total)
+    return WinReview(decisions, total, exact)
 
 
 def win_review_lines(review: WinReview) -> list[str]:
     """The review in words: what each player gave up in chance to win, and the worst decisions."""
-    lines = [_("Chance to win given up (playing to win, against the others' positions):")]
+    lines = [_("Chance to win given up (playing to win, against the others' positions):") if review.exact else
+             _("Chance to win given up (estimated; playing to win, against the others' positions):")]
     for player, lost in review.total.items():
         lines.append(_("  {player}: {lost:.1f} points of percentage in all").format(player=player, lost=100 * lost))
         worst = sorted((d for d in review.decisions if d.player == player and d.win_loss > SMALL),
