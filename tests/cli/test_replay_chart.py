@@ -13,7 +13,7 @@ from cubilete.engine import record
 from cubilete.engine.game import Game
 from cubilete.engine.rules import find_rules
 from cubilete.play.bots import make_bot
-from cubilete.play.win_review import chance_timeline, win_review
+from cubilete.play.win_review import chance_timeline, win_review, win_review_lines
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -33,8 +33,10 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Game]:
 def test_the_timeline_starts_even_ends_with_the_winner_and_every_row_sums_to_one(saved: tuple[Path, Game]) -> None:
     _path, game = saved
     line = chance_timeline(game)
-    assert line.exact and line.players == ("Wendy", "Gus")
-    assert line.chances[0][0] == pytest.approx(0.5, abs=0.02)  # nobody has thrown: nearly even (who starts)
+    assert not line.exact and line.players == ("Wendy", "Gus")  # exact only from a two-player table (none here)
+    # nobody has thrown: nearly even; the mover is valued playing to win with an optimistic look at later
+    # turns (the hint's model, win/play.py), a few points above the points-model's 0.50
+    assert line.chances[0][0] == pytest.approx(0.5, abs=0.06)
     for row in line.chances:
         assert sum(row) == pytest.approx(1.0, abs=1e-9)
     winners = game.state.winners
@@ -46,6 +48,8 @@ def test_the_win_bot_gives_up_no_chance_and_the_greedy_bot_some(saved: tuple[Pat
     _path, game = saved
     review = win_review(game, game.players)
     assert review is not None
+    assert not review.exact  # judged by the estimated chances (no two-player table here)
+    assert win_review_lines(review)[0].startswith("Chance to win given up (estimated;")
     assert review.total["Wendy"] == pytest.approx(0.0, abs=1e-9)  # it plays the best choice to win every time
     assert review.total["Gus"] > 0.0
     assert all(0.0 <= d.win_loss <= 1.0 for d in review.decisions)

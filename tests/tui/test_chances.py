@@ -13,9 +13,11 @@ from cubilete.engine.actions import Action
 from cubilete.tui import make_app
 from cubilete.tui.screens.game import GameScreen
 from cubilete.tui.widgets.chances import ChancesPanel, bar, percentages
-from cubilete.win import chances
+from cubilete.win.chance import chance
 
 PERCENT = re.compile(r"(\d+)%")
+MINI = Path(__file__).parents[2] / "examples" / "house-rules" / "generala-mini-duel.toml"
+TO_WIN = re.compile(r"To win: [^()]*\((?:expected [\d.]+, )?([\d.]+)% to win\)")
 
 
 def test_percentages_add_up_to_100_by_largest_remainders() -> None:
@@ -57,14 +59,14 @@ async def test_the_chances_add_up_to_100_and_follow_every_throw_and_score() -> N
         await pilot.press("r")
         after_throw = await shown_for(pilot, screen, tuple(game.history))
         assert sum(after_throw) == 100
-        assert after_throw == percentages(chances(game).probabilities)
+        assert after_throw == percentages(chance(game).probabilities)
         await pilot.press("enter")  # the cursor is on the first box these dice pay
         if app.screen is not screen:  # a scratch asks first
             await pilot.press("y")
         assert game.state.current == 1
         after_score = await shown_for(pilot, screen, tuple(game.history))
         assert sum(after_score) == 100
-        assert after_score == percentages(chances(game).probabilities)
+        assert after_score == percentages(chance(game).probabilities)
 
 
 @pilot_test
@@ -77,17 +79,39 @@ async def test_one_player_alone_sees_no_chances() -> None:
         assert screen._chances_asked is None
 
 
+@pilot_test
+async def test_the_panel_shows_the_hints_chance_to_win_exact_heads_up() -> None:
+    from cubilete.tui.widgets.panels import CoachPanel
+
+    app = make_app(rules=str(MINI), players=["Ana", "Beto"], seed=7, lang="en", bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        game = screen.session.game
+        await pilot.press("r")
+        shown = await shown_for(pilot, screen, tuple(game.history))
+        panel = screen.query_one(ChancesPanel)
+        assert panel.exact and "estimated" not in visible_words(panel)  # the pocket rules' two-player table
+        now = chance(game)
+        assert now.exact and shown == percentages(now.probabilities)
+        await pilot.press("h")
+        coach = screen.query_one(CoachPanel)
+        await wait_until(pilot, lambda: TO_WIN.search(visible_words(coach)) is not None, seconds=120)
+        hinted = TO_WIN.search(visible_words(coach))
+        assert hinted is not None
+        assert hinted.group(1) == f"{100 * now[game.state.current]:.1f}"  # the same number in the hint
+
+
 @pytest.mark.slow
 @pilot_test
-async def test_generala_chances_are_exact_and_not_marked_estimated() -> None:
+async def test_generala_chances_with_three_players_are_marked_estimated() -> None:
     app = make_app(rules="generala", players=["Ana", "Beto", "Caro"], seed=7, lang="en", bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         screen = game_screen(app)
         await pilot.press("r")
         shown = await shown_for(pilot, screen, tuple(screen.session.game.history))
         assert sum(shown) == 100 and len(shown) == 3
-        assert screen.query_one(ChancesPanel).exact
-        assert "estimated" not in visible_words(screen.query_one(ChancesPanel))
+        assert not screen.query_one(ChancesPanel).exact  # exact only heads-up, from the two-player table
+        assert "estimated" in visible_words(screen.query_one(ChancesPanel))
 
 
 @pytest.mark.slow

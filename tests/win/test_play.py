@@ -110,7 +110,8 @@ class TestBotAndCoach:
         optimal = make_bot("bot:optimal", seed=1).analyse(game)[0]
         assert optimal.slot == "6"
         advice, exact = hint(game, top=3, win=True)
-        assert exact and advice[0].win == pytest.approx(analysis[0].expected)
+        assert not exact  # estimated: exact chances come only from a two-player table (none here)
+        assert advice[0].win == pytest.approx(analysis[0].expected)
         assert advice[0].action == win.choose(game)
         plain, _ = hint(game, top=3)
         assert plain[0].win is None and plain[0].slot == "6"

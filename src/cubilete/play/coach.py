@@ -259,9 +259,9 @@ def hint(game: Game, top: int = 5, win: bool = False) -> tuple[list[Advice], boo
     A tie-break round is valued by the bots' analysis when available (options of kind "stand").
     """
     if win:
-        ranked = _win_hint(game, top)
-        if ranked is not None:
-            return ranked, True
+        to_win = _win_hint(game, top)
+        if to_win is not None:
+            return to_win
     found = _options(game)
     if found is None:
         return [], game.state.phase is Phase.PLAY and is_solvable(game.rules)
@@ -270,16 +270,17 @@ def hint(game: Game, top: int = 5, win: bool = False) -> tuple[list[Advice], boo
     return [_advice(o, turn.dice, turn.held, game.rules.locked_holds) for o in options[: max(top, 0)]], exact
 
 
-def _win_hint(game: Game, top: int) -> list[Advice] | None:
-    """Options ranked by the probability of winning, or None where there is no exact answer."""
+def _win_hint(game: Game, top: int) -> tuple[list[Advice], bool] | None:
+    """Options ranked by the probability of winning (:func:`cubilete.win.chance.option_chances`, the
+    model of the chances panel) and whether those chances are exact, or None where there are none."""
     st = game.state
     if st.phase is not Phase.PLAY or st.turn.throws == 0 or len(st.seats) < 2:
         return None
     from cubilete.engine.errors import SolverUnsupportedError
-    from cubilete.win.play import game_win_options
+    from cubilete.win.chance import option_chances
 
     try:
-        ranked = game_win_options(game)
+        ranked, exact = option_chances(game)
     except SolverUnsupportedError:
         return None
     turn = st.turn
@@ -287,7 +288,7 @@ def _win_hint(game: Game, top: int) -> list[Advice] | None:
     for w in ranked[: max(top, 0)]:
         advice = _advice(w.option, turn.dice, turn.held, game.rules.locked_holds)
         out.append(dataclasses.replace(advice, win=w.win))
-    return out
+    return out, exact
 
 
 def _match(game: Game, options: Sequence[OptionLike], action: Action) -> OptionLike | None:

@@ -24,6 +24,7 @@ class TwoWays:
     points: coach.Advice
     win: coach.Advice
     players: int
+    exact: bool = True  # False: the chances are estimated (exact only heads-up from the two-player table)
 
     @property
     def differ(self) -> bool:
@@ -41,7 +42,7 @@ class TwoWays:
 def two_ways(game: Game) -> TwoWays | None:
     """Both best choices of the decision at hand, or None where there are no exact win chances
     (one player, nothing thrown, a tie-break, rules without win tables)."""
-    ranked, _exact = coach.hint(game, top=10_000, win=True)
+    ranked, exact = coach.hint(game, top=10_000, win=True)
     if not ranked or ranked[0].win is None:
         return None
     for_points, _exact = coach.hint(game, top=1)
@@ -50,7 +51,7 @@ def two_ways(game: Game) -> TwoWays | None:
     match = next((a for a in ranked if a.action == for_points[0].action), None)
     if match is None:
         return None
-    return TwoWays(match, ranked[0], len(game.players))
+    return TwoWays(match, ranked[0], len(game.players), exact)
 
 
 def two_ways_lines(game: Game, both: TwoWays) -> list[str]:
@@ -64,7 +65,7 @@ def two_ways_lines(game: Game, both: TwoWays) -> list[str]:
     ]
     if not both.differ:
         lines.append(_("To win: the same choice ({chance:.1f}% to win).").format(chance=100 * both.win.win))
-        return lines
+        return _labelled(lines, both)
     lines.append(_("To win: {what} (expected {expected:.1f}, {chance:.1f}% to win)").format(
         what=both.win.describe(rules), expected=both.win.expected, chance=100 * both.win.win
     ))
@@ -75,4 +76,11 @@ def two_ways_lines(game: Game, both: TwoWays) -> list[str]:
     else:
         lines.append(_("Why they differ: you are ahead, so the safer choice wins more often: it gives up "
                        "{points:.1f} expected points for {gain:.1f} more points of chance to win.").format(**values))
-    return lines
+    return _labelled(lines, both)
+
+
+def _labelled(lines: list[str], both: TwoWays) -> list[str]:
+    """The lines, with a last one saying the chances are estimated when they are."""
+    if both.exact:
+        return lines
+    return [*lines, _("Chances to win estimated: exact only heads-up, from the two-player table.")]

@@ -1,8 +1,8 @@
 """A finished (or saved) game seen through everyone's chance to win: the chances turn by turn
 (for a chart), and each decision judged by the probability of winning it gave up.
 
-Built on :mod:`cubilete.win` (exact tables where they exist, else its estimate for the chart;
-decisions are judged only where the tables are exact). The chart is drawn with matplotlib,
+Built on :mod:`cubilete.win.chance`, the chance every surface shows (exact heads-up from the two-player
+table, else estimated; decisions are judged only where there are win tables). The chart is drawn with matplotlib,
 imported only when a chart is written.
 """
 
@@ -52,11 +52,12 @@ class WinReview:
 
     decisions: list[WinDecision]
     total: dict[str, float]
+    exact: bool = True  # False: judged by estimated chances (exact only heads-up, from the two-player table)
 
 
 def chance_timeline(game: Game) -> Timeline:
     """Everyone's chance to win at the start and after every turn of the game's record."""
-    from cubilete.win import chances
+    from cubilete.win.chance import chance as chances
 
     record = to_record(game)
     first = Game(game.rules, list(game.players), game.seed)
@@ -94,12 +95,13 @@ def win_review(game: Game, players: Collection[str]) -> WinReview | None:
     """Judge the decisions of ``players`` by the probability of winning they gave up; None where the
     rules have no exact win tables or the game has one player."""
     from cubilete.engine.errors import SolverUnsupportedError
-    from cubilete.win import game_win_options
+    from cubilete.win.chance import option_chances
 
     if len(game.players) < 2:
         return None
     decisions: list[WinDecision] = []
     turns = dict.fromkeys(game.players, 0)
+    exact = True
     try:
         for replay, action, before in steps(to_record(game)):
             seat = before.seats[before.current]
@@ -109,7 +111,8 @@ def win_review(game: Game, players: Collection[str]) -> WinReview | None:
                 continue
             replay.undo()
             try:
-                ranked = game_win_options(replay)
+                ranked, judged_exactly = option_chances(replay)
+                exact = exact and judged_exactly
             finally:
                 replay.apply(action)
             chosen = _chosen(ranked, action, before.turn.dice)
@@ -126,12 +129,13 @@ def win_review(game: Game, players: Collection[str]) -> WinReview | None:
     except SolverUnsupportedError:
         return None
     total = {p: sum(d.win_loss for d in decisions if d.player == p) for p in game.players if p in players}
-    return WinReview(decisions, total)
+    return WinReview(decisions, total, exact)
 
 
 def win_review_lines(review: WinReview) -> list[str]:
     """The review in words: what each player gave up in chance to win, and the worst decisions."""
-    lines = [_("Chance to win given up (playing to win, against the others' positions):")]
+    lines = [_("Chance to win given up (playing to win, against the others' positions):") if review.exact else
+             _("Chance to win given up (estimated; playing to win, against the others' positions):")]
     for player, lost in review.total.items():
         lines.append(_("  {player}: {lost:.1f} points of percentage in all").format(player=player, lost=100 * lost))
         worst = sorted((d for d in review.decisions if d.player == player and d.win_loss > SMALL),

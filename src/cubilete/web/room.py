@@ -34,7 +34,7 @@ from cubilete.web.solving_words import SOLVING_WORDS
 from cubilete.web.views import SeatInfo, state_view, table_info
 from cubilete.web.winpool import WinJob, WinPool, job_of
 from cubilete.web.words import in_language
-from cubilete.win import chances as win_chances
+from cubilete.win.chance import chance as win_chances
 
 if TYPE_CHECKING:
     from cubilete.web.solving import SolverPool

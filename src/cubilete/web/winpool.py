@@ -105,11 +105,11 @@ def game_for(job: WinJob) -> Game:
 def compute(job: WinJob) -> WinResult:
     """Run in the worker: the chances of the job's position (the solved tables are only loaded, never solved)."""
     from cubilete.solver.cache import tables_only
-    from cubilete.win import chances
+    from cubilete.win.chance import chance
 
     game = game_for(job)
     with tables_only():
-        result = chances(game)
+        result = chance(game)
     return WinResult(job.version, tuple(float(p) for p in result.probabilities), result.exact)
 
 

@@ -6,7 +6,9 @@ coach and the apps, never importing them.
 * :func:`distribution`: the final score's distribution under expected-score-optimal play;
 * :func:`target_options`: P(final score >= T) per option under the play that maximises it;
 * :func:`chances`: every seat's probability of winning a game from its position (< 50 ms);
-* :func:`win_options`: every option with its probability of winning against given opponents.
+* :func:`win_options`: every option with its probability of winning against given opponents;
+* :func:`cubilete.win.chance.chance`: the one chance to win every surface shows (exact heads-up from the
+  two-player table where built, else estimated), and :func:`~cubilete.win.chance.option_chances`.
 
 Exact tables exist where states x scores fit (every Generala, General and Bozó preset). On
 Yahtzee and Yatzy, :func:`distribution` takes a forward pass (:mod:`cubilete.win.forward`) and

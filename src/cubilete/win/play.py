@@ -245,3 +245,29 @@ def game_win_options(game: Game) -> list[WinOption]:
         game.rules, seat.card, st.turn.dice, st.turn.throws, opponents, seat.extra_bonuses,
         held_faces(game), won[st.current], alive,
     )  # fmt: skip
+
+
+def turn_start_win(game: Game) -> float:
+    """The player to move's chance to win before the first throw of a turn (two or more seats, normal play),
+    in :func:`game_win_options`' model: the turn played to win, so that after the first throw the best
+    option's chance averages back to this. Raises SolverUnsupportedError where the rules have no exact tables."""
+    from cubilete.win.odds import instant_of_game, seat_distribution
+
+    st = game.state
+    seat = game.seat()
+    opponents = [seat_distribution(game, i) for i in range(len(st.seats)) if i != st.current]
+    won, alive = instant_of_game(game)
+    vt = vector_table(game.rules, "target")
+    so_far = scoring.total(game.rules, seat.card, seat.extra_bonuses)
+    uu, du, lo, hi = utility_of(opponents, so_far, max_turn_points(vt) + vt.width + 1)
+    mask, flags, upper = sheet_state(vt.solution, seat.card)
+    T = vt.solution.tables
+    memo = np.zeros(decide.memo_shape(T, vt.space.n_upper, max_turn_points(vt)))
+    stamps = np.zeros(memo.shape, dtype=np.int64)
+    d = vt.space.dice
+    S1, S23, E = (np.empty((d.n_hands, 1)) for _ in range(3))
+    Ks = np.zeros((game.rules.throws + 1, d.n_keeps, 1))
+    M = np.empty((d.n_keeps, 1))
+    decide.win_turn(T, mask, flags, upper, vt.table, uu, du, lo, hi, memo, stamps, 1, S1, S23, E, Ks, M)
+    share = float(T.first_roll @ E[:, 0])
+    return won[st.current] + alive * min(1.0, max(0.0, share))

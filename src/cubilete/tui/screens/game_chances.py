@@ -1,8 +1,9 @@
 """Every player's chance to win on the game screen, recomputed after every throw and score.
 
-:func:`cubilete.win.chances` runs in one background thread on a copy of the game; when the
-game moves on while it works, only the newest position is computed next (the first call for
-a preset may build its tables for a while, and the screen never waits for it).
+:func:`cubilete.win.chance.chance` (the model of the coach's "to win" numbers too) runs in one
+background thread on a copy of the game; when the game moves on while it works, only the newest
+position is computed next (the first call for a preset may build its tables for a while, and the
+screen never waits for it).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class ChancesFeed(CoachKeys):
 
     def _chances_loop(self) -> None:
         """The thread: compute the newest pending position until none is left."""
-        from cubilete.win import chances
+        from cubilete.win.chance import chance
 
         while True:
             with self._chances_lock:
@@ -67,7 +68,7 @@ class ChancesFeed(CoachKeys):
                     return
             key, copy = job
             try:
-                result = chances(copy)
+                result = chance(copy)
                 probabilities, exact, problem = list(result.probabilities), result.exact, ""
             except Exception as exc:  # the chances must never take the game down: say what went wrong
                 probabilities, exact = [], False

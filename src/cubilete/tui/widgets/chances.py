@@ -1,6 +1,6 @@
 """Every player's chance to win, as a bar and a percentage, beside the sheet.
 
-The numbers come from :func:`cubilete.win.chances` (computed in a thread by the screen);
+The numbers come from :func:`cubilete.win.chance.chance` (computed in a thread by the screen);
 percentages are rounded so that they add up to exactly 100.
 """
 
