@@ -36,22 +36,49 @@ def _play_out(socks: dict[int, Any], watcher: Any) -> dict[str, Any]:
     return state
 
 
+def bearer(token: str) -> dict[str, str]:
+    """The header a person's page sends with a call made for them."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_only_a_person_seated_at_the_table_may_ask_for_its_rematch(db_url: str) -> None:
+    # finished ids are public (/api/games): an outsider's rematch moved everyone to a table where the
+    # outsider then sat in the absent player's seat under that player's name
+    with running_app(db_url) as client:
+        table = _create(client)
+        ana, bea, outsider = new_token(), new_token(), new_token()
+        with table_socket(client, table, ana) as a, table_socket(client, table, bea) as b:
+            _play_out({0: a, 1: b}, a)
+            nobody = client.post(f"/api/tables/{table}/rematch", json={})
+            assert nobody.status_code == 401 and "Bearer" in nobody.headers["www-authenticate"]
+            assert client.post(f"/api/tables/{table}/rematch", json={},
+                               headers={"Authorization": "Bearer not a token"}).status_code == 401
+            stranger = client.post(f"/api/tables/{table}/rematch", json={}, headers=bearer(outsider))
+            assert stranger.status_code == 403 and "seated at this table" in stranger.json()["error"]
+            in_url = client.post(f"/api/tables/{table}/rematch?token={ana}", json={})
+            assert in_url.status_code == 401  # a token in the URL is never read
+            assert client.get(f"/api/tables/{table}").json()["state"]["status"] == "finished"
+            made = client.post(f"/api/tables/{table}/rematch", json={}, headers=bearer(ana))
+            assert made.status_code == 200
+            assert next_frame(b, "rematch")["table"] == made.json()["id"]
+
+
 def test_everyone_follows_to_the_rematch_and_keeps_their_seat(db_url: str) -> None:
     with running_app(db_url) as client:
         table = _create(client)
         ana, bea, someone = new_token(), new_token(), new_token()
         with table_socket(client, table, ana) as a, table_socket(client, table, bea) as b, \
                 table_socket(client, table) as spectator:
-            refused = client.post(f"/api/tables/{table}/rematch", json={})
+            refused = client.post(f"/api/tables/{table}/rematch", json={}, headers=bearer(ana))
             assert refused.status_code == 409  # not before the game is over
             _play_out({0: a, 1: b}, spectator)
-            made = client.post(f"/api/tables/{table}/rematch", json={})
+            made = client.post(f"/api/tables/{table}/rematch", json={}, headers=bearer(ana))
             assert made.status_code == 200, made.text
             new = made.json()["id"]
             assert new != table
             for sock in (a, b, spectator):
                 assert next_frame(sock, "rematch") == {"type": "rematch", "table": new}
-            again = client.post(f"/api/tables/{table}/rematch", json={})
+            again = client.post(f"/api/tables/{table}/rematch", json={}, headers=bearer(bea))
             assert again.json()["id"] == new  # Bea's click (or her page's) gives the same table
         info = client.get(f"/api/tables/{new}").json()
         old = client.get(f"/api/tables/{table}").json()
@@ -78,7 +105,7 @@ def test_the_seat_of_someone_gone_stays_open(db_url: str) -> None:
             with table_socket(client, table, bea) as b:
                 _play_out({0: a, 1: b}, a)
             # Bea closed her page; Ana asks for the rematch
-            made = client.post(f"/api/tables/{table}/rematch", json={})
+            made = client.post(f"/api/tables/{table}/rematch", json={}, headers=bearer(ana))
             assert made.status_code == 200
             assert next_frame(a, "rematch")["table"] == made.json()["id"]
         info = client.get(f"/api/tables/{made.json()['id']}").json()
@@ -89,7 +116,7 @@ def test_the_seat_of_someone_gone_stays_open(db_url: str) -> None:
 
 
 @pytest.mark.slow  # two bots play a whole Generala (the bots wait for its solve)
-def test_a_preset_table_rematches_too(db_url: str) -> None:
+def test_a_table_of_bots_has_nobody_who_may_ask_for_its_rematch(db_url: str) -> None:
     with running_app(db_url) as client:
         seats = [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "random"}]
         table = client.post("/api/tables", json={"rules": "generala-sin-gana", "seats": seats}).json()["id"]
@@ -97,10 +124,8 @@ def test_a_preset_table_rematches_too(db_url: str) -> None:
             state = next_frame(watcher, "state")
             while state["status"] != "finished":
                 state = next_frame(watcher, "state", SOLVE_WAIT)
-        new = client.post(f"/api/tables/{table}/rematch", json={}).json()["id"]
-        info = client.get(f"/api/tables/{new}").json()
-        assert info["table"]["rules"]["preset"] == "generala-sin-gana"
-        assert [s["level"] for s in info["table"]["seats"]] == ["greedy", "random"]
+        refused = client.post(f"/api/tables/{table}/rematch", json={}, headers=bearer(new_token()))
+        assert refused.status_code == 403
 
 
 def test_no_rematch_of_an_unknown_table(db_url: str) -> None:

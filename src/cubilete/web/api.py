@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
@@ -25,7 +26,7 @@ from cubilete.play.win_review import SMALL, chance_timeline, win_review
 from cubilete.store.webdb import PlayerResult, TableRow
 from cubilete.web.expiry import TooManyWaiting
 from cubilete.web.guard import client_address
-from cubilete.web.hub import PID, Hub, SiteFull, web_record
+from cubilete.web.hub import PID, Hub, SiteFull, token_hash, web_record
 from cubilete.web.protocol import ProtocolError
 from cubilete.web.room import Room, with_tables_only
 from cubilete.web.settings import Settings
@@ -166,15 +167,31 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
             "note": note}
 
 
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")  # the hello frame's token (web/protocol.py)
+
+
+def bearer_token_hash(request: Request) -> str:
+    """The hash of the person's token sent as ``Authorization: Bearer <token>`` (never in the URL, which
+    ends up in access logs); 401 without one."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not TOKEN.match(token.strip()):
+        raise ApiError(401, "say who you are: Authorization: Bearer <your seat token>", {"WWW-Authenticate": "Bearer"})
+    return token_hash(token.strip())
+
+
 @router.post("/tables/{table_id}/rematch")
 async def rematch(table_id: str, request: Request, hub: HubDep) -> dict[str, Any]:
-    """A finished table's rematch: the same rules (house rules too), seats, timer and coach. Everyone
-    connected gets ``{"type": "rematch", "table": ID}`` and their page follows; each person connected
-    now keeps their seat (the new seat holds their token's hash); the seats of people gone stay open.
-    Asking again (the others' pages, a second click) gives the same new table."""
+    """A finished table's rematch: the same rules (house rules too), seats, timer and coach. Only a person
+    seated at the finished table may ask, with their token as ``Authorization: Bearer <token>`` (finished
+    ids are public). Everyone connected gets ``{"type": "rematch", "table": ID}`` and their page follows;
+    each person connected now keeps their seat (the new seat holds their token's hash); the seats of people
+    gone stay open. Asking again (the others' pages, a second click) gives the same new table."""
     room = await _room(hub, table_id)
     if room.status != "finished":
         raise ApiError(409, "the game is not over: a rematch comes after it")
+    asker = bearer_token_hash(request)
+    if not any(s.kind == "human" and s.token_hash == asker for s in room.seats):
+        raise ApiError(403, "only a person seated at this table may ask for its rematch")
     async with room.lock:
         if room.rematch is not None and await hub.room(room.rematch) is not None:
             new = await _room(hub, room.rematch)

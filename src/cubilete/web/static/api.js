@@ -47,8 +47,10 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, asMe = false) {
   const init = { method, headers: { Accept: "application/json" } };
+  // a call made for the person carries their token in a header, never in the URL (URLs end up in logs)
+  if (asMe) init.headers.Authorization = `Bearer ${token()}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -75,7 +77,7 @@ async function request(method, path, body) {
 export const api = {
   presets: () => request("GET", "/api/presets"),
   createTable: (body) => request("POST", "/api/tables", body),
-  rematch: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}),
+  rematch: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}, true),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   record: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/record`),
   siteKey: () => request("GET", "/api/site-key"),

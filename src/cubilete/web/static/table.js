@@ -890,7 +890,10 @@ export function mount(root, { id }) {
           class: "btn ghost",
           "data-testid": "download-record",
         }, t("table.download")),
-        el("button", { type: "button", class: "btn primary", "data-testid": "rematch", onclick: rematch }, t("table.rematch")),
+        // only the table's own players may ask for its rematch (the server refuses anyone else)
+        mySeat() !== null
+          ? el("button", { type: "button", class: "btn primary", "data-testid": "rematch", onclick: rematch }, t("table.rematch"))
+          : null,
         link("/", t("table.newgame"), { class: "btn ghost" }),
       ),
       ...(verdict ? [verdict] : []), // replaceChildren would print a null as the text "null"
