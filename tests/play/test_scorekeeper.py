@@ -289,7 +289,8 @@ class TestStartThrow:
         assert k.starting and k.start_request == (0, 1)
         with pytest.raises(ScorekeeperError, match="first the start throw: Ana throws for who starts"):
             k.enter((2, 2, 5, 5, 5), 1, "full")
-        with pytest.raises(ScorekeeperError, match="Ana throws 1 die for who starts; got 2"):
+        wrong_count = re.escape("Ana throws 1 die to see who starts: type 1 number (you typed 2)")
+        with pytest.raises(ScorekeeperError, match=wrong_count):
             k.start_throw([6, 6])
         with pytest.raises(ScorekeeperError, match="7 is not a die face"):
             k.start_throw([7])

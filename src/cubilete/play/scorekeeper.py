@@ -212,8 +212,8 @@ class Scorekeeper:
         if len(faces) != count:
             raise ScorekeeperError(
                 ngettext(
-                    "{player} throws {n} die for who starts; got {k}",
-                    "{player} throws {n} dice for who starts; got {k}",
+                    "{player} throws {n} die to see who starts: type {n} number (you typed {k})",
+                    "{player} throws {n} dice to see who starts: type {n} numbers (you typed {k})",
                     count,
                 ).format(player=self.players[seat], n=count, k=len(faces))
             )

@@ -154,7 +154,7 @@ def write_chart(timeline: Timeline, path: Path) -> None:
     try:
         import matplotlib
     except ImportError:
-        raise CubileteError(_("charts need matplotlib: pip install matplotlib")) from None
+        raise CubileteError(_("charts need matplotlib: pip install 'cubilete[plot]' (or ./dev installs it)")) from None
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 

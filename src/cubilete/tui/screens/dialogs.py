@@ -48,7 +48,9 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def on_mount(self) -> None:
         """Enter answers yes."""
-        self.query_one("#yes", Button).focus()
+        # A key pressed while the app closes can open this dialog after its parts are gone: do nothing then.
+        for part in self.query("#yes").results(Button):
+            part.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """A button answers."""
@@ -80,7 +82,9 @@ class MessageDialog(ModalScreen[None]):
 
     def on_mount(self) -> None:
         """Enter closes."""
-        self.query_one("#ok", Button).focus()
+        # A key pressed while the app closes can open this dialog after its parts are gone: do nothing then.
+        for part in self.query("#ok").results(Button):
+            part.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """OK closes."""
@@ -120,7 +124,9 @@ class SaveDialog(ModalScreen[Path | None]):
 
     def on_mount(self) -> None:
         """Start in the file name."""
-        self.query_one("#path", Input).focus()
+        # A key pressed while the app closes can open this dialog after its parts are gone: do nothing then.
+        for part in self.query("#path").results(Input):
+            part.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the file name saves."""
