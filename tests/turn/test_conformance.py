@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 from tests.solver.test_oracle import REDUCED_GAMES
 
-from cubilete.duel.kernels import throws_widget
 from cubilete.engine.rules.model import Rules
 from cubilete.envs._vector_kernels import _turn_start
 from cubilete.simulate.fastsim.kernels import fill_keep_cache
@@ -120,21 +119,14 @@ def check_all(rules: Rules, family: str) -> None:
         elif family == "fastsim":
             s = (mask * V.shape[1] + fl) * V.shape[2] + u
             same("fastsim keep cache", Kc[s, keeps], ref.Ks[keeps], ref, wrong)
-        elif family == "duel":  # the duel's traversal over the solver's own box values
-            S1, S23 = ref.S1[:, None].copy(), ref.S23[:, None].copy()
-            E, Ks, M = np.empty((n_hands, 1)), np.zeros((throws + 1, n_keeps, 1)), np.empty((n_keeps, 1))
-            throws_widget(T, S1, S23, E, Ks, M)
-            same("duel throws_widget keeps", Ks[keeps, :, 0], ref.Ks[keeps], ref, wrong)
-            same("duel throws_widget hands", E[:, 0], ref.E, ref, wrong)
         elif family == "moments":
             width = upper_width(T, mask, V.shape[2])
             A, B, E = (np.empty((n_hands, 2 * width)) for _ in range(3))
-            K, M, out = np.zeros((n_keeps, 2 * width)), np.empty((n_keeps, 2 * width)), np.empty(2 * width)
-            turn_values12(T, mask, fl, V, D, A, B, E, K, M, out)
+            Ks, M, out = np.zeros((throws + 1, n_keeps, 2 * width)), np.empty((n_keeps, 2 * width)), np.empty(2 * width)
+            turn_values12(T, mask, fl, V, D, A, B, E, Ks, M, out)
             same("moments: best box", B[:, u], ref.S23, ref, wrong)
             same("moments: hands", E[:, u], ref.E, ref, wrong)
-            if throws >= 2:
-                same("moments: keeps of throw 2", K[:, u], ref.Ks[2], ref, wrong)
+            same("moments: keeps", Ks[keeps, :, u], ref.Ks[keeps], ref, wrong)
             same("moments: value", out[u : u + 1], np.array([ref.value]), ref, wrong)
         elif family == "win-follow":  # the expected points: the last column of follow mode's vectors
             W = np.zeros((*V.shape, 1))
@@ -153,7 +145,7 @@ def check_all(rules: Rules, family: str) -> None:
 FOLLOW_ADDS_THE_BONUS_FIRST = {"b-yahtzee-2d-joker-forced", "b-yahtzee-2d-joker-free"}  # the games where it shows
 
 
-@pytest.mark.parametrize("family", ["query", "env", "fastsim", "duel", "moments", "win-follow"])
+@pytest.mark.parametrize("family", ["query", "env", "fastsim", "moments", "win-follow"])
 @pytest.mark.parametrize("rules", REDUCED_GAMES)
 def test_every_family_turns_as_the_solver(rules: Rules, family: str, request: pytest.FixtureRequest) -> None:
     if family == "win-follow" and request.node.callspec.id.startswith(tuple(FOLLOW_ADDS_THE_BONUS_FIRST)):
