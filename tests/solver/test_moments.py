@@ -1,13 +1,13 @@
 """The one-pass solve with second moments: the same values as the values-only pass, and the
-same second moments as the separate second pass (``moments.moments_layer``) it replaced."""
+same second moments as the separate second pass it replaced (tests/solver/moments_reference.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from tests.solver.moments_reference import moments_layer
 
 from cubilete.engine.rules import Rules, find_rules
-from cubilete.solver.moments import moments_layer
 from cubilete.solver.solve import layers, solve_space
 from cubilete.solver.space import build_space
 from cubilete.solver.tables import kernel_tables

@@ -18,18 +18,9 @@ from numba import njit, prange
 from cubilete.duel import simd
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
-from cubilete.solver.kernels import (
-    INT0,
-    INT1,
-    NEG,
-    closure,
-    improve_with_rethrow,
-    keep_values,
-    locked_keep_values,
-    sheet_context,
-    slot_outcome,
-)
+from cubilete.solver.kernels import INT0, INT1, NEG, sheet_context, slot_outcome
 from cubilete.solver.tables import KernelTables
+from cubilete.turn.core import rethrows
 
 
 class DuelTables(NamedTuple):
@@ -162,27 +153,6 @@ def joint_scores(
 
 
 @njit(cache=True)
-def throws_widget(T: KernelTables, S1: F, S23: F, E: F, Ks: F, M: F) -> None:
-    """E[h] = value of the hand after the first throw (rethrows as the rules allow), from the box values."""
-    n_hands = S1.shape[0]
-    throws = T.throws
-    if throws == 1:
-        E[:] = S1
-    elif T.locked:
-        keep_values(S23, T.add, T.remove, Ks[throws], M)
-        for t in range(throws - 1, 1, -1):
-            locked_keep_values(T, S23, Ks[t + 1], Ks[t])
-            Ks[t, :n_hands] = S23
-        closure(Ks[2], T.remove, n_hands, M)
-        improve_with_rethrow(S1, M, T.remove, E)
-    else:
-        E[:] = S23
-        for t in range(throws, 1, -1):
-            keep_values(E, T.add, T.remove, Ks[t], M)
-            improve_with_rethrow(S1 if t == 2 else S23, M, T.remove, E)
-
-
-@njit(cache=True)
 def row_widget(T: KernelTables, D: DuelTables, V: F, voff: int, r: int, S1: F, S23: F, E: F, Ks: F, M: F) -> None:
     """The mover's turn in row r over its leads: S1/S23 (best box per hand, first / later throw),
     Ks[t] (each keep thrown for throw t) and E (each first-throw hand, instant wins aside)."""
@@ -192,7 +162,7 @@ def row_widget(T: KernelTables, D: DuelTables, V: F, voff: int, r: int, S1: F, S
     S1[:] = S23
     if T.servida:
         joint_scores(T, D, V, voff, lo, m, s, o, INT1, S1)
-    throws_widget(T, S1, S23, E, Ks, M)
+    rethrows(T, S1, S23, E, Ks, M)
 
 
 @njit(cache=True)

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from cubilete.duel.kernels import throws_widget
 from cubilete.engine.game import tiebreak_value
 from cubilete.engine.rules.model import Rules
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.tables import KernelTables
+from cubilete.turn.core import rethrows
 
 
 def _turn(T: KernelTables, S1: FloatArray, S23: FloatArray) -> FloatArray:
@@ -26,7 +26,7 @@ def _turn(T: KernelTables, S1: FloatArray, S23: FloatArray) -> FloatArray:
     E = np.empty_like(S1)
     Ks = np.empty((T.throws + 1, n_keeps, width))
     M = np.empty((n_keeps, width))
-    throws_widget(T, np.ascontiguousarray(S1), np.ascontiguousarray(S23), E, Ks, M)
+    rethrows(T, np.ascontiguousarray(S1), np.ascontiguousarray(S23), E, Ks, M)
     return np.asarray(T.first_roll @ E)
 
 
@@ -95,7 +95,7 @@ def tiebreak_choices(
     E = np.empty_like(S1)
     Ks = np.zeros((T.throws + 1, d.n_keeps, 1))
     M = np.empty((d.n_keeps, 1))
-    throws_widget(T, np.ascontiguousarray(S1), np.ascontiguousarray(S23), E, Ks, M)
+    rethrows(T, np.ascontiguousarray(S1), np.ascontiguousarray(S23), E, Ks, M)
     if throw == 0:
         return [("keep", float(T.first_roll @ E[:, 0]), ())]
     hand = tuple(sorted(dice))

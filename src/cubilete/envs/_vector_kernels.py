@@ -3,7 +3,7 @@
 The state of each env is the solver's ``(mask, flags, capped upper)`` plus the card, the dice
 by position, the throw count and the held positions; scoring reads the solver's tables (built by
 :mod:`cubilete.engine.rules.scoring`), so the vector env scores exactly as the engine. Exact regret
-takes the keep values of the turn (one widget of the solver, :func:`turn_values`) once per turn.
+takes the keep values of the turn (the advisor's :func:`~cubilete.solver.query.turn_keeps`) once per turn.
 Dice come from one xorshift64* stream per env.
 """
 
@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cubilete.solver.kernels import INT0, INT1, sheet_context, slot_outcome, turn_values
+from cubilete.solver.kernels import sheet_context, slot_outcome
+from cubilete.solver.query import turn_keeps
 from cubilete.solver.tables import KernelTables
 
 NEG = -1.0e18
@@ -40,166 +41,38 @@ def _code(dice: np.ndarray, keep: int, n: int) -> int:
 
 
 @njit(cache=True)
-def _widget(T: KernelTables, V: np.ndarray, mask: int, fl: int, u: int, W: np.ndarray, Ks: np.ndarray) -> None:
-    """Ks[t, k]: value of keep k thrown for throw t, for one sheet and upper total (free holds).
-
-    The solver's widget with scalar upper total: W holds S1, S23, E (per hand) and M (per keep).
-    """
-    n_hands = T.first_roll.shape[0]
-    n_keeps = T.add.shape[0]
-    S1, S23, E, M = W[0], W[1], W[2], W[3]
-    _best_score(T, V, mask, fl, u, INT0, S23[:n_hands])
-    if T.servida:
-        _best_score(T, V, mask, fl, u, INT1, S1[:n_hands])
-    else:
-        S1[:n_hands] = S23[:n_hands]
-    E[:n_hands] = S23[:n_hands]
-    add, remove = T.add, T.remove
-    for t in range(T.throws, 1, -1):
-        K = Ks[t]
-        for h in range(n_hands):
-            K[h] = E[h]
-        for k in range(n_hands, n_keeps):
-            acc = 0.0
-            for f in range(6):
-                acc += K[add[k, f]]
-            K[k] = acc / 6.0
-        for k in range(n_keeps - 1, n_hands - 1, -1):
-            best = K[k]
-            for f in range(6):
-                r = remove[k, f]
-                if r >= 0 and M[r] > best:
-                    best = M[r]
-            M[k] = best
-        for h in range(n_hands):
-            best = S1[h] if t == 2 else S23[h]
-            for f in range(6):
-                r = remove[h, f]
-                if r >= 0 and M[r] > best:
-                    best = M[r]
-            E[h] = best
-
-
-@njit(cache=True)
 def _turn_start(
     T: KernelTables, i: int, mask: np.ndarray, fl: np.ndarray, upc: np.ndarray, V: np.ndarray, regret: bool,
     Ks: np.ndarray,
 ) -> None:  # fmt: skip
-    if not regret:
-        return
-    n_hands, n_keeps = T.first_roll.shape[0], T.add.shape[0]
-    if T.locked:  # held dice stay held: the solver's own widget, one upper total wide
-        LK = np.zeros((T.throws + 1, n_keeps, 1))
-        turn_values(
-            T, mask[i], fl[i], upc[i], V, np.empty((n_hands, 1)), np.empty((n_hands, 1)), np.empty((n_hands, 1)),
-            LK, np.empty((n_keeps, 1)), np.empty(1),
-        )  # fmt: skip
-        Ks[i, :, :] = LK[:, :, 0]
-    else:
-        _widget(T, V, mask[i], fl[i], upc[i], np.empty((4, n_keeps)), Ks[i])
-
-
-@njit(cache=True, inline="always")
-def _value(
-    pts: np.ndarray, jpts: np.ndarray, req: np.ndarray, flag_bit: np.ndarray, closes: np.ndarray,
-    ebonus_ok: np.ndarray, usf: np.ndarray, extra_bonus: int, is_upper: np.ndarray, threshold: int,
-    upper_bonus: int, V: np.ndarray, mask: int, fl: int, u: int, h: int, face: int, j: int, first: int,
-    joker_on: bool, extra_holds: bool,
-) -> float:  # fmt: skip
-    """Points and bonuses of writing hand h in slot j, plus the value of the sheet after it.
-
-    Takes the tables one by one (a named tuple passed in an inner loop costs a reference count
-    per array per call)."""
-    p, nmask, nfl, reward = slot_outcome(
-        pts, jpts, req, flag_bit, closes, ebonus_ok, usf, extra_bonus, mask, fl, h, face, j, first, joker_on,
-        extra_holds,
-    )  # fmt: skip
-    n_upper = V.shape[2]
-    nu = u
-    if is_upper[j] == 1 and n_upper > 1:
-        nu = min(n_upper - 1, u + p)
-        if u < threshold <= u + p:
-            reward += upper_bonus
-    return float(reward + V[nmask, nfl, nu])  # a finished sheet's value is 0 in the table
-
-
-@njit(cache=True)
-def _best_score(T: KernelTables, V: np.ndarray, mask: int, fl: int, u: int, first: int, out: np.ndarray) -> None:
-    """out[h]: the best score option of every hand (points, bonuses and the value after).
-
-    Slot by slot over all hands (the value after depends on the points only through "any points"
-    and, for an upper box, the upper total), then the all-equal hands again one by one: only they
-    can be jokers or pay the extra bonus, and only they may have other usable slots.
-    """
-    pts, jpts, req, flag_bit, closes = T.pts, T.jpts, T.req, T.flag_bit, T.closes
-    ebonus_ok, usf, is_upper, usable, equal_face = T.ebonus_ok, T.upper_slot_of_face, T.is_upper, T.usable, T.equal_face
-    extra_bonus, threshold, upper_bonus = T.extra_bonus, T.threshold, T.upper_bonus
-    n_hands = out.shape[0]
-    n_upper = V.shape[2]
-    n_slots = req.shape[0]
-    for h in range(n_hands):
-        out[h] = NEG
-    bits0 = usable[mask, 0]
-    for j in range(n_slots):
-        if (bits0 >> j) & 1 == 0:
-            continue
-        r = req[j]
-        req_ok = r < 0 or (fl >> flag_bit[r]) & 1 == 1
-        nm_pos = mask | (1 << j)
-        nm_zero = nm_pos | closes[j]
-        nfl_pos = fl | (1 << flag_bit[j]) if flag_bit[j] >= 0 else fl
-        row = pts[first, j]
-        if is_upper[j] == 1 and n_upper > 1:
-            for h in range(n_hands):
-                p = row[h] if req_ok else 0
-                nu = min(n_upper - 1, u + p)
-                val = float(p)
-                if u < threshold <= u + p:
-                    val += upper_bonus
-                val += V[nm_pos, nfl_pos, nu] if p > 0 else V[nm_zero, fl, nu]
-                if val > out[h]:
-                    out[h] = val
-        else:
-            v_pos = V[nm_pos, nfl_pos, u]
-            v_zero = V[nm_zero, fl, u]
-            for h in range(n_hands):
-                p = row[h] if req_ok else 0
-                val = p + v_pos if p > 0 else v_zero
-                if val > out[h]:
-                    out[h] = val
-    joker_on, extra_holds = sheet_context(T, mask, fl)
-    for h in range(n_hands):
-        face = equal_face[h]
-        if face == 0:
-            continue
-        bits = usable[mask, face]
-        best = NEG
-        for j in range(n_slots):
-            if (bits >> j) & 1 == 1:
-                v = _value(
-                    pts, jpts, req, flag_bit, closes, ebonus_ok, usf, extra_bonus, is_upper, threshold, upper_bonus,
-                    V, mask, fl, u, h, face, j, first, joker_on, extra_holds,
-                )  # fmt: skip
-                if v > best:
-                    best = v
-        out[h] = best
+    if regret:  # the advisor's own keep values, so the regret is its regret bit for bit
+        turn_keeps(T, mask[i], fl[i], upc[i], V, Ks[i], 2)
 
 
 @njit(cache=True)
 def _score_value(
-    T: KernelTables, V: np.ndarray, mask: int, fl: int, u: int, h: int, face: int, j: int, first: int
+    T: KernelTables, V: np.ndarray, mask: int, fl: int, u: int, h: int, face: int, j: int, first: int, so_far: int
 ) -> float:
+    """The expected final score of writing hand h in slot j with ``so_far`` points on the card, summed as
+    the advisor sums it (points and bonuses, then the value of the sheet after), so regrets agree bit for bit."""
     joker_on, extra_holds = sheet_context(T, mask, fl)
-    return _value(
-        T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus, T.is_upper,
-        T.threshold, T.upper_bonus, V, mask, fl, u, h, face, j, first, joker_on, extra_holds,
+    p, nmask, nfl, reward = slot_outcome(
+        T.pts, T.jpts, T.req, T.flag_bit, T.closes, T.ebonus_ok, T.upper_slot_of_face, T.extra_bonus,
+        mask, fl, h, face, j, first, joker_on, extra_holds,
     )  # fmt: skip
+    points = so_far + int(reward)  # reward: the points and any extra bonus, a whole number
+    nu = u
+    if T.is_upper[j] == 1:
+        nu = min(V.shape[2] - 1, u + p)
+        if u < T.threshold <= u + p:
+            points += T.upper_bonus
+    return float(points + V[nmask, nfl, nu])  # a finished sheet's value is 0 in the table
 
 
 @njit(cache=True)
 def _best_option(
     T: KernelTables, V: np.ndarray, Ks: np.ndarray, code_index: np.ndarray, dice: np.ndarray, n: int,
-    mask: int, fl: int, u: int, throws: int, held: int, h: int, face: int,
+    mask: int, fl: int, u: int, throws: int, held: int, h: int, face: int, so_far: int,
 ) -> float:  # fmt: skip
     """The value of the best option with these dice after throw ``throws`` (as the advisor ranks them)."""
     first = 1 if throws == 1 else 0
@@ -207,11 +80,11 @@ def _best_option(
     bits = T.usable[mask, face]
     for j in range(T.req.shape[0]):
         if (bits >> j) & 1 == 1:
-            v = _score_value(T, V, mask, fl, u, h, face, j, first)
+            v = _score_value(T, V, mask, fl, u, h, face, j, first, so_far)
             if v > best:
                 best = v
     if throws < T.throws:
-        return max(best, _best_keep(Ks, code_index, dice, n, throws, held, T.locked))
+        return max(best, so_far + _best_keep(Ks, code_index, dice, n, throws, held, T.locked))
     return best
 
 
@@ -347,11 +220,13 @@ def step_envs(
         face = T.equal_face[h]
         best = 0.0
         if regret:
-            best = _best_option(T, V, Ks[i], code_index, d, n, mask[i], fl[i], upc[i], throws[i], held[i], h, face)
+            best = _best_option(
+                T, V, Ks[i], code_index, d, n, mask[i], fl[i], upc[i], throws[i], held[i], h, face, total[i]
+            )
         if a < slot_base:
             k = a % n_keeps
             if regret:
-                regrets[i] = max(0.0, best - Ks[i, throws[i] + 1, code_index[_code(d, k, n)]])
+                regrets[i] = max(0.0, best - (total[i] + Ks[i, throws[i] + 1, code_index[_code(d, k, n)]]))
             flip = a >= n_keeps
             for p in range(n):
                 if (k >> p) & 1 == 0:
@@ -363,7 +238,7 @@ def step_envs(
             j = a - slot_base
             first = 1 if throws[i] == 1 else 0
             if regret:
-                regrets[i] = max(0.0, best - _score_value(T, V, mask[i], fl[i], upc[i], h, face, j, first))
+                regrets[i] = max(0.0, best - _score_value(T, V, mask[i], fl[i], upc[i], h, face, j, first, total[i]))
             m, f0 = mask[i], fl[i]
             joker_on = T.joker and T.extra_slot >= 0 and (m >> T.extra_slot) & 1 == 1
             xs = T.extra_slot

@@ -3,9 +3,10 @@
 A widget turns the values of the states after the turn into the value of the state
 before it: best box for each hand (with servida values on the first throw), then for
 each earlier throw the keep values by the one-die recursion and the best sub-keep by a
-downward closure. All upper totals of a sheet are handled at once (the innermost,
-contiguous axis, so the loops vectorise), and every sheet of a layer (same number of
-closed slots) is independent, so a layer runs in parallel.
+downward closure (:func:`cubilete.turn.core.rethrows`, shared with the other families).
+All upper totals of a sheet are handled at once (the innermost, contiguous axis, so the
+loops vectorise), and every sheet of a layer (same number of closed slots) is
+independent, so a layer runs in parallel.
 
 Every table comes in one :class:`~cubilete.solver.tables.KernelTables` named tuple ``T``.
 """
@@ -20,6 +21,7 @@ from numba import njit, prange
 from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
 from cubilete.solver.tables import KernelTables
+from cubilete.turn.core import rethrows
 
 # Constant arguments from one kernel to another (``first``, ``lo``): numpy int64s, never a bare 0 or 1,
 # which numba types Literal[int](0) and Literal[int](1), compiling the callee once per value (slower
@@ -183,121 +185,7 @@ def best_scores(T: KernelTables, mask: int, fl: int, V: F, first: int, lo: int, 
 
 
 @njit(cache=True)
-def keep_values(E: F, add: I, remove: I, K: F, M: F) -> None:
-    """K[k]: expected E after throwing the dice not in keep k; M[k]: best K over sub-keeps of k."""
-    n_hands, n_upper = E.shape
-    n_keeps = K.shape[0]
-    K[:n_hands] = E
-    sixth = 1.0 / 6.0
-    for k in range(n_hands, n_keeps):  # one pass per keep; the sum in the same order as six row additions
-        row = K[k]
-        c0, c1, c2 = K[add[k, 0]], K[add[k, 1]], K[add[k, 2]]
-        c3, c4, c5 = K[add[k, 3]], K[add[k, 4]], K[add[k, 5]]
-        for u in range(n_upper):
-            acc = 0.0 + c0[u]
-            acc += c1[u]
-            acc += c2[u]
-            acc += c3[u]
-            acc += c4[u]
-            acc += c5[u]
-            row[u] = acc * sixth
-    closure(K, remove, n_hands, M)
-
-
-@njit(cache=True, inline="always")
-def max_of(out: F, base: F, a: F, b: F, c: F) -> None:
-    """out = max(base, a, b, c), element by element, in one pass (out may be base)."""
-    for u in range(out.shape[0]):
-        m = base[u]
-        x = a[u]
-        m = x if x > m else m
-        x = b[u]
-        m = x if x > m else m
-        x = c[u]
-        m = x if x > m else m
-        out[u] = m
-
-
-@njit(cache=True, inline="always")
-def subs_of(remove: I, k: int) -> tuple[int, int, int, int, int, int, int]:
-    """(n, s0 .. s5): the n sub-keeps of k with one die less, the unused ones repeating the first (or -1)."""
-    s0 = s1 = s2 = s3 = s4 = s5 = -1
-    n = 0
-    for f in range(6):
-        r = remove[k, f]
-        if r >= 0:
-            if n == 0:
-                s0 = r
-            elif n == 1:
-                s1 = r
-            elif n == 2:
-                s2 = r
-            elif n == 3:
-                s3 = r
-            elif n == 4:
-                s4 = r
-            else:
-                s5 = r
-            n += 1
-    s1 = s1 if n > 1 else s0
-    s2 = s2 if n > 2 else s0
-    s4 = s4 if n > 4 else s3
-    s5 = s5 if n > 5 else s3
-    return n, s0, s1, s2, s3, s4, s5
-
-
-@njit(cache=True, inline="always")
-def max_over_subs(out: F, base: F, remove: I, k: int, M: F) -> None:
-    """out = max(base, M[r] for each sub-keep r of k with one die less), three rows a pass."""
-    n, s0, s1, s2, s3, s4, s5 = subs_of(remove, k)
-    if n == 0:
-        out[:] = base
-        return
-    max_of(out, base, M[s0], M[s1], M[s2])
-    if n > 3:
-        max_of(out, out, M[s3], M[s4], M[s5])
-
-
-@njit(cache=True)
-def closure(K: F, remove: I, n_hands: int, M: F) -> None:
-    """M[k] = best K over the sub-keeps of k (keeps smaller than a hand)."""
-    n_keeps = K.shape[0]
-    for k in range(n_keeps - 1, n_hands - 1, -1):
-        max_over_subs(M[k], K[k], remove, k, M)
-
-
-@njit(cache=True)
-def locked_keep_values(T: KernelTables, S23: F, K: F, Knew: F) -> None:
-    """Knew[k]: value of keep k one throw earlier when held dice stay held (the next keep must contain k)."""
-    n_keeps, n_upper = K.shape
-    n_hands = S23.shape[0]
-    best = np.empty(n_upper)
-    for k in range(n_hands, n_keeps):
-        row = Knew[k]
-        row[:] = 0.0
-        for e in range(T.edge_ptr[k], T.edge_ptr[k + 1]):
-            best[:] = S23[T.edge_hand[e]]
-            for b in range(T.between_ptr[e], T.between_ptr[e + 1]):
-                sub = K[T.between[b]]
-                for u in range(n_upper):
-                    cur = best[u]
-                    best[u] = sub[u] if sub[u] > cur else cur
-            p = T.edge_prob[e]
-            for u in range(n_upper):
-                row[u] += p * best[u]
-
-
-@njit(cache=True)
-def improve_with_rethrow(S: F, M: F, remove: I, E: F) -> None:
-    """E[h] = max(score now, best proper sub-keep thrown again)."""
-    for h in range(E.shape[0]):
-        max_over_subs(E[h], S[h], remove, h, M)
-
-
-@njit(cache=True)
-def turn_values(
-    T: KernelTables, mask: int, fl: int, lo: int, V: F, S1: F, S23: F, E: F, Ks: F, M: F, out: F
-) -> None:
+def turn_values(T: KernelTables, mask: int, fl: int, lo: int, V: F, S1: F, S23: F, E: F, Ks: F, M: F, out: F) -> None:
     """out[i] = expected points to come from the start of a turn in sheet (mask, fl), upper total lo + i.
 
     The buffers' last axis is as wide as the upper totals wanted (all of them from 0, or just one).
@@ -305,26 +193,12 @@ def turn_values(
     each keep thrown for throw t, t = 2..throws) for the advisor.
     """
     n_hands, n_upper = E.shape
-    throws = T.throws
     best_scores(T, mask, fl, V, INT0, lo, S23)
     if T.servida:
         best_scores(T, mask, fl, V, INT1, lo, S1)
     else:
         S1[:] = S23
-    if throws == 1:
-        E[:] = S1
-    elif T.locked:
-        keep_values(S23, T.add, T.remove, Ks[throws], M)
-        for t in range(throws - 1, 1, -1):  # earlier throws: the next keep must contain this one
-            locked_keep_values(T, S23, Ks[t + 1], Ks[t])
-            Ks[t, :n_hands] = S23
-        closure(Ks[2], T.remove, n_hands, M)
-        improve_with_rethrow(S1, M, T.remove, E)
-    else:
-        E[:] = S23
-        for t in range(throws, 1, -1):  # E holds the values after throw t
-            keep_values(E, T.add, T.remove, Ks[t], M)
-            improve_with_rethrow(S1 if t == 2 else S23, M, T.remove, E)
+    rethrows(T, S1, S23, E, Ks, M)
     out[:] = 0.0
     for h in range(n_hands):
         p = T.first_roll[h]

@@ -24,7 +24,7 @@ from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
 from cubilete.solver.kernels import INT0, INT1, sheet_context, slot_outcome
 from cubilete.solver.tables import KernelTables
-from cubilete.win.kernels import vec_closure, vec_improve, vec_keep_values, vec_locked_keep_values
+from cubilete.turn.core import rethrows
 
 
 @njit(cache=True)
@@ -216,68 +216,15 @@ def slot_shares(
 
 
 @njit(cache=True)
-def _keep_values1(E: F, add: I, K: F) -> None:
-    """vec_keep_values for width 1, on scalars (the same additions in the same order)."""
-    n_hands = E.shape[0]
-    for k in range(n_hands):
-        K[k, 0] = E[k, 0]
-    for k in range(n_hands, K.shape[0]):
-        acc = 0.0
-        for f in range(6):
-            acc += K[add[k, f], 0]
-        K[k, 0] = acc * (1.0 / 6.0)
-
-
-@njit(cache=True)
-def _closure1(K: F, remove: I, n_hands: int, M: F) -> None:
-    """vec_closure (target mode) for width 1."""
-    for k in range(K.shape[0] - 1, n_hands - 1, -1):
-        best = K[k, 0]
-        for f in range(6):
-            r = remove[k, f]
-            if r >= 0 and M[r, 0] > best:
-                best = M[r, 0]
-        M[k, 0] = best
-
-
-@njit(cache=True)
-def _improve1(S: F, M: F, remove: I, E: F) -> None:
-    """vec_improve (target mode) for width 1."""
-    for h in range(E.shape[0]):
-        best = S[h, 0]
-        for f in range(6):
-            r = remove[h, f]
-            if r >= 0 and M[r, 0] > best:
-                best = M[r, 0]
-        E[h, 0] = best
-
-
-@njit(cache=True)
 def win_turn(
     T: KernelTables, mask: int, fl: int, u: int, Wt: F, uu: F, du: F, lo: int, hi: int, memo: F, stamps: I,
     stamp: int, S1: F, S23: F, E: F, Ks: F, M: F,
 ) -> None:  # fmt: skip
     """Ks[t, k, 0] = E[u(final)] throwing keep k for throw t, this turn played for the share
     (the flow of :func:`cubilete.win.kernels.vec_turn`, target mode, width 1)."""
-    n_hands = E.shape[0]
-    throws = T.throws
     win_scores(T, mask, fl, u, Wt, uu, du, lo, hi, memo, stamps, stamp, INT0, S23)
     if T.servida:
         win_scores(T, mask, fl, u, Wt, uu, du, lo, hi, memo, stamps, stamp, INT1, S1)
     else:
         S1[:] = S23
-    if throws == 1:
-        E[:] = S1
-    elif T.locked:
-        vec_keep_values(S23, T.add, Ks[throws])
-        for t in range(throws - 1, 1, -1):
-            vec_locked_keep_values(T, S23, Ks[t + 1], False, Ks[t])
-            Ks[t, :n_hands] = S23
-        vec_closure(Ks[2], T.remove, n_hands, False, M)
-        vec_improve(S1, M, T.remove, False, E)
-    else:
-        E[:] = S23
-        for t in range(throws, 1, -1):
-            _keep_values1(E, T.add, Ks[t])
-            _closure1(Ks[t], T.remove, n_hands, M)
-            _improve1(S1 if t == 2 else S23, M, T.remove, E)
+    rethrows(T, S1, S23, E, Ks, M)

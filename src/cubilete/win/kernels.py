@@ -11,6 +11,8 @@ Two modes share the code:
   survival function of the points to come under expected-score-optimal play. The buffers
   then have one more column at the end holding the expected points, which decides.
 
+The throws after the best box per hand are :mod:`cubilete.turn.core`'s (target mode:
+:func:`~cubilete.turn.core.rethrows`, follow: :func:`~cubilete.turn.core.rethrows_by_last`).
 Scoring ``r`` points shifts the vector: ``P_before[t] = P_after[max(0, t - r)]``.
 The state table is ``W[mask, flags, upper, t]``; terminal states hold ``[1, 0, 0, ...]``.
 """
@@ -24,6 +26,7 @@ from cubilete.solver.combinatorics import FloatArray as F
 from cubilete.solver.combinatorics import IntArray as I
 from cubilete.solver.kernels import INT0, INT1, NEG, sheet_context, slot_outcome
 from cubilete.solver.tables import KernelTables
+from cubilete.turn.core import rethrows, rethrows_by_last
 
 
 @njit(cache=True)
@@ -78,72 +81,6 @@ def vec_scores(
 
 
 @njit(cache=True)
-def vec_keep_values(E: F, add: I, K: F) -> None:
-    """K[k]: mean of E over the throw of the dice not in keep k (hands first, then smaller keeps)."""
-    n_hands = E.shape[0]
-    n_keeps = K.shape[0]
-    K[:n_hands] = E
-    for k in range(n_hands, n_keeps):
-        row = K[k]
-        row[:] = 0.0
-        for f in range(6):
-            row += K[add[k, f]]
-        row *= 1.0 / 6.0  # as the solver's one-pass moments (and values) do: same rounding, same ties
-
-
-@njit(cache=True)
-def _better(a: F, b: F, follow: bool) -> None:
-    """a = better of a and b: element-wise max, or (follow) the row with the larger last column."""
-    if follow:
-        if b[-1] > a[-1]:
-            a[:] = b
-    else:
-        for i in range(a.shape[0]):
-            if b[i] > a[i]:
-                a[i] = b[i]
-
-
-@njit(cache=True)
-def vec_closure(K: F, remove: I, n_hands: int, follow: bool, M: F) -> None:
-    """M[k] = best K over the sub-keeps of k."""
-    n_keeps = K.shape[0]
-    for k in range(n_keeps - 1, n_hands - 1, -1):
-        M[k] = K[k]
-        for f in range(6):
-            r = remove[k, f]
-            if r >= 0:
-                _better(M[k], M[r], follow)
-
-
-@njit(cache=True)
-def vec_improve(S: F, M: F, remove: I, follow: bool, E: F) -> None:
-    """E[h] = better of scoring now and throwing a proper sub-keep again."""
-    n_hands = E.shape[0]
-    for h in range(n_hands):
-        E[h] = S[h]
-        for f in range(6):
-            r = remove[h, f]
-            if r >= 0:
-                _better(E[h], M[r], follow)
-
-
-@njit(cache=True)
-def vec_locked_keep_values(T: KernelTables, S23: F, K: F, follow: bool, Knew: F) -> None:
-    """Like :func:`cubilete.solver.kernels.locked_keep_values`, over vectors."""
-    n_keeps, width = K.shape
-    n_hands = S23.shape[0]
-    best = np.empty(width)
-    for k in range(n_hands, n_keeps):
-        row = Knew[k]
-        row[:] = 0.0
-        for e in range(T.edge_ptr[k], T.edge_ptr[k + 1]):
-            best[:] = S23[T.edge_hand[e]]
-            for b in range(T.between_ptr[e], T.between_ptr[e + 1]):
-                _better(best, K[T.between[b]], follow)
-            row += T.edge_prob[e] * best
-
-
-@njit(cache=True)
 def vec_turn(
     T: KernelTables, mask: int, fl: int, u: int, W: F, V: F, follow: bool, lo: int,
     S1: F, S23: F, E: F, Ks: F, M: F, out: F,
@@ -154,27 +91,15 @@ def vec_turn(
     thrown for throw t) for the advice of one decision.
     """
     n_hands = E.shape[0]
-    throws = T.throws
     vec_scores(T, mask, fl, u, W, V, follow, INT0, lo, S23)
     if T.servida:
         vec_scores(T, mask, fl, u, W, V, follow, INT1, lo, S1)
     else:
         S1[:] = S23
-    if throws == 1:
-        E[:] = S1
-    elif T.locked:
-        vec_keep_values(S23, T.add, Ks[throws])
-        for t in range(throws - 1, 1, -1):
-            vec_locked_keep_values(T, S23, Ks[t + 1], follow, Ks[t])
-            Ks[t, :n_hands] = S23
-        vec_closure(Ks[2], T.remove, n_hands, follow, M)
-        vec_improve(S1, M, T.remove, follow, E)
-    else:
-        E[:] = S23
-        for t in range(throws, 1, -1):
-            vec_keep_values(E, T.add, Ks[t])
-            vec_closure(Ks[t], T.remove, n_hands, follow, M)
-            vec_improve(S1 if t == 2 else S23, M, T.remove, follow, E)
+    if follow:  # the row of the larger expected points (the last column)
+        rethrows_by_last(T, S1, S23, E, Ks, M)
+    else:  # each target its own best
+        rethrows(T, S1, S23, E, Ks, M)
     out[:] = 0.0
     for h in range(n_hands):
         out += T.first_roll[h] * E[h]

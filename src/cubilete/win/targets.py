@@ -33,8 +33,8 @@ from cubilete.solver.solve import Solution
 from cubilete.solver.space import StateSpace
 from cubilete.solver.tables import KernelTables
 from cubilete.solver.tablestore import TableStore
+from cubilete.turn.core import rethrows
 from cubilete.win.forward import popcounts, windows
-from cubilete.win.kernels import vec_closure, vec_improve, vec_keep_values, vec_locked_keep_values
 
 
 def max_to_come(space: StateSpace) -> IntArray:
@@ -112,27 +112,12 @@ def rag_turn(
     """out[i] = best P(reach need lo + i) from the start of a turn in (mask, fl, u); like
     :func:`cubilete.win.kernels.vec_turn` (target mode), leaving S1/S23 and Ks[t] for one decision."""
     n_hands = E.shape[0]
-    throws = T.throws
     rag_scores(T, mask, fl, u, nlo, nhi, off, pool, pop, 0, lo, S23)
     if T.servida:
         rag_scores(T, mask, fl, u, nlo, nhi, off, pool, pop, 1, lo, S1)
     else:
         S1[:] = S23
-    if throws == 1:
-        E[:] = S1
-    elif T.locked:
-        vec_keep_values(S23, T.add, Ks[throws])
-        for t in range(throws - 1, 1, -1):
-            vec_locked_keep_values(T, S23, Ks[t + 1], False, Ks[t])
-            Ks[t, :n_hands] = S23
-        vec_closure(Ks[2], T.remove, n_hands, False, M)
-        vec_improve(S1, M, T.remove, False, E)
-    else:
-        E[:] = S23
-        for t in range(throws, 1, -1):
-            vec_keep_values(E, T.add, Ks[t])
-            vec_closure(Ks[t], T.remove, n_hands, False, M)
-            vec_improve(S1 if t == 2 else S23, M, T.remove, False, E)
+    rethrows(T, S1, S23, E, Ks, M)
     out[:] = 0.0
     for h in range(n_hands):
         out += T.first_roll[h] * E[h]

@@ -143,11 +143,11 @@ def _prepare(rules: Rules, duel: bool = False) -> _Prepared:
 
 def build_duel(rules: Rules, P: Params) -> tuple[DuelTables, Duel]:
     """The exact bot's table and its tie-break moves (as :func:`cubilete.duel.tiebreak.tiebreak_choices`)."""
-    from cubilete.duel.kernels import throws_widget
     from cubilete.duel.tiebreak import round_worth
     from cubilete.play.bots.exact import duel_for
     from cubilete.simulate.fastsim import kernels as K
     from cubilete.solver.combinatorics import dice_tables
+    from cubilete.turn.core import rethrows
 
     solution = duel_for(rules)
     if solution is None:
@@ -161,7 +161,7 @@ def build_duel(rules: Rules, P: Params) -> tuple[DuelTables, Duel]:
         S1, S23 = round_worth(rules, T, solution.tiebreak, against)
         E = np.empty_like(S1)
         Ks = np.zeros((T.throws + 1, d.n_keeps, 1))
-        throws_widget(T, np.ascontiguousarray(S1), np.ascontiguousarray(S23), E, Ks, np.empty((d.n_keeps, 1)))
+        rethrows(T, np.ascontiguousarray(S1), np.ascontiguousarray(S23), E, Ks, np.empty((d.n_keeps, 1)))
         a = 0 if against is None else 1 + against
         for t in range(1, rules.throws):
             for h in range(H):

@@ -24,10 +24,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from cubilete.duel.kernels import DuelTables, instant_wins, throws_widget
+from cubilete.duel.kernels import DuelTables, instant_wins
 from cubilete.solver.kernels import NEG, sheet_context, slot_outcome
 from cubilete.solver.query import turn_keeps
 from cubilete.solver.tables import KernelTables
+from cubilete.turn.core import rethrows
 
 M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -228,7 +229,7 @@ def _turn_keeps(
     S1[:] = S23
     if T.servida:
         _turn_scores(T, D, X, m, s, o, at, 1, S1, memo_s, memo_v)
-    throws_widget(T, S1, S23, E, Kx, M)
+    rethrows(T, S1, S23, E, Kx, M)
 
 
 @njit(cache=True)
