@@ -20,8 +20,9 @@ GREEDY = {"kind": "bot", "level": "greedy"}
 
 
 def _shown(state: dict[str, Any]) -> dict[str, Any]:
-    """What both processes must agree on (whose sockets are connected is known per process only)."""
-    kept = {k: v for k, v in state.items() if k not in ("type", "deadline", "win_chance_exact")}
+    """What both processes must agree on (whose sockets are connected is known per process only, and so is the
+    solving queue: the "being solved" notice shows only where the table was created, docs/WEB.md)."""
+    kept = {k: v for k, v in state.items() if k not in ("type", "deadline", "win_chance_exact", "solving")}
     kept["seats"] = [{k: v for k, v in s.items() if k not in ("connected", "win_chance")} for s in state["seats"]]
     return kept
 
