@@ -133,8 +133,9 @@ def choose(state: State) -> dict[str, Any]:
 
 
 def essential(state: State) -> State:
-    """What a crash must not change: the state without connection flags and the timer."""
-    out = {k: v for k, v in state.items() if k not in ("deadline", "type")}
+    """What a crash must not change: the state without connection flags and the timer (and the "being
+    solved" notice: a restarted server solves the rules again if the first solve had not ended)."""
+    out = {k: v for k, v in state.items() if k not in ("deadline", "type", "solving")}
     out["seats"] = [{k: v for k, v in seat.items() if k != "connected"} for seat in state["seats"]]
     return out
 

@@ -1,13 +1,18 @@
-"""A rematch at the web table: the same rules (house rules too), seats, timer and coach; everyone connected
-is sent to the new table and each person connected keeps their seat there (their token claims it)."""
+"""A rematch at the web table (web/rematch.py): the same rules (house rules too), seats, timer and coach;
+only the table's own players may ask; everyone connected is sent to the new table and each person
+connected keeps their seat there (their token claims it); the seat of someone gone is kept for their token
+for a while, and their name at that table always; two requests at once make one table."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from tests.web.inproc import choose, new_token, next_frame, running_app, state_at_least, table_socket
+
+from cubilete.store.webdb import WebStore
 
 # one box a player: a whole game is a turn each
 SHORT = (
@@ -97,22 +102,79 @@ def test_everyone_follows_to_the_rematch_and_keeps_their_seat(db_url: str) -> No
             assert next_frame(other, "welcome")["you"]["seat"] is None
 
 
-def test_the_seat_of_someone_gone_stays_open(db_url: str) -> None:
+def test_the_seat_of_someone_gone_is_kept_for_them(db_url: str) -> None:
+    """Bea closed her page before Ana asked: the new table keeps her seat for her token (an outsider cannot
+    sit there, nor take her name), and her page, coming back, is told which seat is hers."""
     with running_app(db_url) as client:
         table = _create(client)
-        ana, bea = new_token(), new_token()
+        ana, bea, outsider = new_token(), new_token(), new_token()
         with table_socket(client, table, ana) as a:
             with table_socket(client, table, bea) as b:
                 _play_out({0: a, 1: b}, a)
-            # Bea closed her page; Ana asks for the rematch
             made = client.post(f"/api/tables/{table}/rematch", json={}, headers=bearer(ana))
             assert made.status_code == 200
-            assert next_frame(a, "rematch")["table"] == made.json()["id"]
-        info = client.get(f"/api/tables/{made.json()['id']}").json()
+            new = made.json()["id"]
+            assert next_frame(a, "rematch")["table"] == new
+        info = client.get(f"/api/tables/{new}").json()
         assert [s["name"] for s in info["state"]["seats"]] == ["Ana", None]
-        assert info["state"]["status"] == "waiting"
-        with table_socket(client, made.json()["id"], bea) as b2:
-            assert next_frame(b2, "welcome")["you"]["seat"] is None  # she sits again by hand, as at any table
+        assert info["state"]["seats"][1]["held"] == "Bea" and info["state"]["status"] == "waiting"
+        assert client.get(f"/api/tables/{table}").json()["state"]["rematch"] == new  # a reload finds it
+        with table_socket(client, new, outsider) as o:
+            assert next_frame(o, "welcome")["you"]["held"] is None
+            o.send_json({"type": "sit", "seat": 1, "name": "Carla"})
+            error = next_frame(o, "error")
+            assert error["code"] == "seat-held" and "Bea" in error["message"]
+        with table_socket(client, new, bea) as b2:
+            welcome = next_frame(b2, "welcome")
+            assert welcome["you"]["seat"] is None and welcome["you"]["held"] == {"seat": 1, "name": "Bea"}
+            b2.send_json({"type": "sit", "seat": 1, "name": "Bea"})
+            state = state_at_least(b2, 1)
+            assert state["status"] == "playing" and state["seats"][1]["name"] == "Bea"
+
+
+def test_once_the_hold_ends_anyone_may_sit_but_not_under_the_absent_players_name(db_url: str) -> None:
+    with running_app(db_url, rematch_hold=0.0) as client:
+        table = _create(client)
+        ana, bea, outsider = new_token(), new_token(), new_token()
+        with table_socket(client, table, ana) as a:
+            with table_socket(client, table, bea) as b:
+                _play_out({0: a, 1: b}, a)
+            new = client.post(f"/api/tables/{table}/rematch", json={}, headers=bearer(ana)).json()["id"]
+        with table_socket(client, new, outsider) as o:
+            o.send_json({"type": "sit", "seat": 1, "name": "BEA"})
+            assert next_frame(o, "error")["code"] == "name-taken"
+            o.send_json({"type": "sit", "seat": 1, "name": "Carla"})
+            state = state_at_least(o, 1)
+            assert state["seats"][1]["name"] == "Carla" and state["status"] == "playing"
+
+
+def test_two_requests_at_once_make_one_rematch(db_url: str) -> None:
+    """Ana's click and Bea's at the same moment (two threads): one new table, both told the same."""
+    with running_app(db_url) as client:
+        table = _create(client)
+        ana, bea = new_token(), new_token()
+        with table_socket(client, table, ana) as a, table_socket(client, table, bea) as b:
+            _play_out({0: a, 1: b}, a)
+            barrier = threading.Barrier(2)
+            answers: list[Any] = [None, None]
+
+            def ask(i: int, token: str) -> None:
+                barrier.wait()
+                answers[i] = client.post(f"/api/tables/{table}/rematch", json={}, headers=bearer(token))
+
+            threads = [threading.Thread(target=ask, args=(i, t)) for i, t in enumerate((ana, bea))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(60)
+            assert [r.status_code for r in answers] == [200, 200]
+            assert answers[0].json()["id"] == answers[1].json()["id"]
+        assert len(client.get("/api/games").json()) == 1  # the finished one
+    store = WebStore(db_url)
+    try:
+        assert len(store.unfinished_ids()) == 1  # one rematch table, not two
+    finally:
+        store.close()
 
 
 @pytest.mark.slow  # two bots play a whole Generala (the bots wait for its solve)

@@ -106,7 +106,7 @@ def test_catching_up_reads_only_past_a_gap_and_applies_announced_moves_in_any_or
             ref = stored(quiet, table)
             assert ref.game is not None
             keep = len(ref.game.history) - 2  # an undo, then a new move: not an extension of A's game
-            quiet.undo_actions(table, 6, keep)
+            quiet.undo_actions(table, 6, keep, 1)
             quiet_move(quiet, table)
             announce(a, [f"{table} 7"])  # the trigger's plain announcement only
             frame = exactly(watcher, 7)

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
 from typing import Any
 
 import pytest
-from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
+from tests.web.inproc import choose, create, new_token, next_frame, running_app, state_at_least, table_socket
+from tests.web.test_rematch import SEATS, SHORT, bearer
 from tests.web.test_undo import _human_turn
 
 from cubilete.engine.rules.profile import rules_from_toml
@@ -36,7 +38,10 @@ def _state_at(ws: Any, version: int) -> dict[str, Any]:
 
 
 def test_undo_through_one_process_is_replayed_by_the_bots_process(fresh_pg_url: str) -> None:
-    with running_app(fresh_pg_url) as a, running_app(fresh_pg_url) as b:
+    """Ana (through B) writes a box; A drives the bot, which waits ``undo_window`` before throwing. Her undo
+    through B reaches A, which replays the shortened game: both show the same table at every version, and
+    the bot plays on from her new box."""
+    with running_app(fresh_pg_url, undo_window=600.0) as a, running_app(fresh_pg_url, undo_window=600.0) as b:
         table = create(a, [{"kind": "human"}, GREEDY], rules="generala-sin-gana")  # A leases it: A's bot
         assert table in a.app.state.hub.site.owned  # type: ignore[attr-defined]
         with table_socket(b, table, new_token()) as person, table_socket(a, table) as watcher:
@@ -44,35 +49,29 @@ def test_undo_through_one_process_is_replayed_by_the_bots_process(fresh_pg_url: 
             next_frame(watcher, "welcome")
             person.send_json({"type": "sit", "seat": 0, "name": "Ana"})
             state = _human_turn(person, 1)
-            for _ in range(2):  # two whole turns of hers, each answered by A's bot
-                while state["current"] == 0 and state["status"] == "playing":
-                    turn = state["turn"]
-                    action = {"roll": []} if turn["throws"] == 0 else {"score": next(
-                        s["slot"] for s in state["sheet"] if s["state"] in ("usable", "scratch-only"))}
-                    person.send_json({"type": "act", "version": state["version"], "action": action})
-                    state = state_at_least(person, state["version"] + 1)
-                state = _human_turn(person, state["version"])  # the bot (driven through A) played its turn
-            assert state["round"] == 3 and state["undo"] is True
-            seen = _state_at(watcher, state["version"])
-            assert _shown(seen) == _shown(state)
+            person.send_json({"type": "act", "version": state["version"], "action": {"roll": []}})
+            thrown = state_at_least(person, state["version"] + 1)
+            slots = [s["slot"] for s in thrown["sheet"] if s["state"] in ("usable", "scratch-only")]
+            person.send_json({"type": "act", "version": thrown["version"], "action": {"score": slots[0]}})
+            written = state_at_least(person, thrown["version"] + 1)
+            assert written["undo"] is True and written["current"] == 1  # A's bot waits
+            seen = _state_at(watcher, written["version"])
+            assert _shown(seen) == _shown(written)
 
-            person.send_json({"type": "undo", "version": state["version"]})  # through B: the bot's turn goes too
-            undone = state_at_least(person, state["version"] + 1)
-            assert undone["round"] == 2 and undone["current"] == 0
+            person.send_json({"type": "undo", "version": written["version"]})  # through B
+            undone = state_at_least(person, written["version"] + 1)
+            assert undone["current"] == 0 and undone["turn"] == thrown["turn"] and undone["undos"] == 1
             seen = _state_at(watcher, undone["version"])  # A replayed the shortened game
             assert _shown(seen) == _shown(undone)
 
-            turn = undone["turn"]  # play on after the undo: A's bot answers again
-            slot = next(s["slot"] for s in undone["sheet"] if s["state"] in ("usable", "scratch-only"))
-            person.send_json({"type": "act", "version": undone["version"], "action": {"score": slot}
-                              if turn["throws"] else {"roll": []}})
-            after = _human_turn(person, undone["version"] + 1)
+            person.send_json({"type": "act", "version": undone["version"], "action": {"score": slots[1]}})
+            after = state_at_least(person, undone["version"] + 1)
             seen = _state_at(watcher, after["version"])
-            assert _shown(seen) == _shown(after)
+            assert _shown(seen) == _shown(after) and after["seats"][0]["card"] != written["seats"][0]["card"]
     store = WebStore(fresh_pg_url)
     try:
         row = store.load_table(table)
-        assert row is not None and row.version == after["version"]
+        assert row is not None and row.version == after["version"] and row.undos == 1
     finally:
         store.close()
 
@@ -175,3 +174,55 @@ def test_a_process_that_loses_its_site_connections_gets_them_back_and_misses_not
         while (lease := site_a.lease) is None or lease.closed or lease.info.backend_pid in pids:
             assert time.monotonic() < deadline, "A never connected its lease again"
             time.sleep(0.1)
+
+
+def test_a_rematch_asked_through_both_processes_at_once_is_one_table_and_everyone_is_told(
+        fresh_pg_url: str) -> None:
+    """Ana plays through A, Bea through B; both ask for the rematch at the same moment, each through her own
+    process: one new table (the database decides), both get it, and each process tells its own players."""
+    with running_app(fresh_pg_url, site_poll=0.2) as a, running_app(fresh_pg_url, site_poll=0.2) as b:
+        made = a.post("/api/tables", json={"profile": SHORT, "seats": SEATS, "timer": 60, "coach": False})
+        table = made.json()["id"]
+        ana, bea = new_token(), new_token()
+        with table_socket(a, table, ana) as sa_, table_socket(b, table, bea) as sb:
+            next_frame(sa_, "welcome")
+            next_frame(sb, "welcome")
+            sa_.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            state_at_least(sa_, 1)
+            sb.send_json({"type": "sit", "seat": 1, "name": "Bea"})
+            state = state_at_least(sa_, 2)
+            while state["status"] != "finished":
+                mover = {0: sa_, 1: sb}[state["current"]]
+                mover.send_json({"type": "act", "version": state["version"], "action": choose(state)})
+                state = state_at_least(sa_, state["version"] + 1)
+            deadline = time.monotonic() + 60  # A knows Bea is on a page through B (a presence round)
+            while not a.get(f"/api/tables/{table}").json()["state"]["seats"][1]["connected"]:
+                assert time.monotonic() < deadline, "A never saw Bea's connection through B"
+                time.sleep(0.05)
+            barrier = threading.Barrier(2)
+            answers: list[Any] = [None, None]
+
+            def ask(i: int, app: Any, token: str) -> None:
+                barrier.wait()
+                answers[i] = app.post(f"/api/tables/{table}/rematch", json={}, headers=bearer(token))
+
+            threads = [threading.Thread(target=ask, args=(0, a, ana)), threading.Thread(target=ask, args=(1, b, bea))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(60)
+            assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+            new = answers[0].json()["id"]
+            assert answers[1].json()["id"] == new
+            assert next_frame(sa_, "rematch")["table"] == new
+            assert next_frame(sb, "rematch")["table"] == new
+        for app in (a, b):
+            info = app.get(f"/api/tables/{new}").json()
+            assert [s["name"] for s in info["state"]["seats"]] == ["Ana", "Bea"]  # both were on a page
+    store = WebStore(fresh_pg_url)
+    try:
+        assert store.unfinished_ids() == [new]  # one rematch table, not two
+        assert store.rematch_of(table) == new
+    finally:
+        store.close()
+

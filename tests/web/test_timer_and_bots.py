@@ -96,7 +96,7 @@ def test_a_table_of_bots_plays_itself_to_the_end_for_a_spectator(tmp_path: Path)
                  {"kind": "bot", "level": "heuristic"}]
         table = create(client, seats, rules="generala-sin-gana", timer=10)
         with table_socket(client, table) as watcher:
-            assert next_frame(watcher, "welcome")["you"] == {"seat": None, "pid": None}
+            assert next_frame(watcher, "welcome")["you"] == {"seat": None, "pid": None, "held": None}
             state = next_frame(watcher, "state")
             while state["status"] != "finished":
                 assert state["deadline"] is None  # nobody human: no clock, even on a timed table

@@ -1,7 +1,8 @@
-"""Undo at a table of one person against bots: accepted there (the bots' moves after the person's decision go
-too), refused at a table of two people, with nothing to undo, on a stale version and once the game is over;
-the undone actions leave the database in the same transaction (a restart resumes the undone state) and the
-finished game's record still verifies."""
+"""Undo at a table of one person (against bots, or alone) takes back only their last box, and only until the
+next throw appears (web/undo.py): a throw is never taken back, nor a box once a die has shown after it;
+refused at a table of two people, on a stale version and once the game is over; the undone action leaves
+the database in the same transaction (a restart resumes the undone state), the table counts its undos, and
+the finished record says how many (and still verifies)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from tests.web.inproc import choose, create, new_token, next_frame, running_app, state_at_least, table_socket
+from tests.web.inproc import create, new_token, next_frame, running_app, state_at_least, table_socket
 
 from cubilete.engine.fairness import verify_record
 from cubilete.store.webdb import WebStore
@@ -41,63 +42,117 @@ def _human_turn(ws: Any, version: int) -> dict[str, Any]:
         version = state["version"] + 1
 
 
-def test_undo_against_bots_restart_and_verify(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'w.sqlite3'}"
-    token = new_token()
-    with running_app(url, rate=1000.0, burst=1000.0) as app:
+TWO_BOXES = ('base = "generala"\nname = "dos"\ntitle = "Dos"\n'
+             'remove = ["1", "2", "3", "4", "5", "6", "escalera", "generala", "doble"]\n')  # full and poker
+LONG_WINDOW = 600.0  # seconds the bot waits after a person's box before it throws (no test waits it out)
+
+
+def _score(state: dict[str, Any], nth: int = 0) -> dict[str, Any]:
+    return {"score": [s["slot"] for s in state["sheet"] if s["state"] in ("usable", "scratch-only")][nth]}
+
+
+def test_a_throw_is_never_taken_back(db_url: str) -> None:
+    """The attack: throw all five dice, undo, choose what to keep: the faces were the ones already seen."""
+    with running_app(db_url, rate=1000.0, burst=1000.0, undo_window=LONG_WINDOW) as app:
         table = create(app, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}])
-        commitment = app.get(f"/api/tables/{table}").json()["table"]["commitment"]
-        with table_socket(app, table, token) as ws:
+        with table_socket(app, table, new_token()) as ws:
             ws.send_json({"type": "sit", "seat": 0, "name": "Ana"})
             start = _human_turn(ws, 1)
             assert start["undo"] is False
             assert "nothing to undo" in _refused(ws, {"type": "undo", "version": start["version"]}, "undo-refused")
-
-            # a throw taken back: the state is the one before it, and the throw again gives the same dice
             ws.send_json({"type": "act", "version": start["version"], "action": {"roll": []}})
             thrown = state_at_least(ws, start["version"] + 1)
-            assert thrown["undo"] is True and thrown["turn"]["throws"] == 1
-            _refused(ws, {"type": "undo", "version": start["version"]}, "stale")
-            ws.send_json({"type": "undo", "version": thrown["version"]})
-            back = state_at_least(ws, thrown["version"] + 1)
-            assert back["version"] == thrown["version"] + 1
-            assert _same(back) == _same(start)
-            ws.send_json({"type": "act", "version": back["version"], "action": {"roll": []}})
+            assert thrown["undo"] is False and thrown["turn"]["throws"] == 1
+            _refused(ws, {"type": "undo", "version": start["version"]}, "undo-refused")  # stale, and nothing anyway
+            message = _refused(ws, {"type": "undo", "version": thrown["version"]}, "undo-refused")
+            assert "dice once shown stay" in message
+            now = app.get(f"/api/tables/{table}").json()["state"]
+            assert now["version"] == thrown["version"] and now["turn"] == thrown["turn"] and now["undos"] == 0
+
+
+def test_a_box_is_taken_back_until_the_bot_throws_and_never_after(db_url: str) -> None:
+    """The attack: write a box, watch the bot's whole turn, undo. Now the box can be taken back while the
+    bot waits (``undo_window``), and once the bot's throw has shown, never."""
+    with running_app(db_url, rate=1000.0, burst=1000.0, undo_window=LONG_WINDOW) as app:
+        table = create(app, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}])
+        with table_socket(app, table, new_token()) as ws:
+            ws.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            start = _human_turn(ws, 1)
+            ws.send_json({"type": "act", "version": start["version"], "action": {"roll": []}})
+            thrown = state_at_least(ws, start["version"] + 1)
+            ws.send_json({"type": "act", "version": thrown["version"], "action": _score(thrown)})
+            written = state_at_least(ws, thrown["version"] + 1)
+            assert written["current"] == 1 and written["undo"] is True  # the bot waits: the box may go back
+            _refused(ws, {"type": "undo", "version": thrown["version"]}, "stale")
+            ws.send_json({"type": "undo", "version": written["version"]})
+            back = state_at_least(ws, written["version"] + 1)
+            assert back["version"] == written["version"] + 1 and back["undos"] == 1
+            assert _same({**back, "undos": 0}) == _same(thrown)  # the same dice: the throw stays
+            ws.send_json({"type": "act", "version": back["version"], "action": _score(back, 1)})
             again = state_at_least(ws, back["version"] + 1)
-            assert again["turn"]["dice"] == thrown["turn"]["dice"]
+            assert again["seats"][0]["card"] != written["seats"][0]["card"]  # another box this time
+        stored = WebStore(db_url).load_table(table)
+        assert stored is not None and stored.undos == 1 and stored.version == again["version"]
+        assert [json.loads(text) for _, text in stored.actions][-2:] == [{"roll": []}, _score(back, 1)]
 
-            # a score, then the bot's whole turn: undo takes back the bot's moves and the score
-            before_score = again
-            ws.send_json({"type": "act", "version": again["version"], "action": choose(again, throws_wanted=1)})
-            mine = _human_turn(ws, again["version"] + 2)
-            assert mine["seats"][1]["card"] != before_score["seats"][1]["card"]  # the bot has written something
-            ws.send_json({"type": "undo", "version": mine["version"]})
-            undone = state_at_least(ws, mine["version"] + 1)
-            assert _same(undone) == _same(before_score)
-        stored = WebStore(url).load_table(table)
-        assert stored is not None and stored.version == undone["version"]
-        mine_stored = [json.loads(text) for seat, text in stored.actions if seat == 0]
-        assert mine_stored == [{"roll": []}]  # the throw kept; the one taken back and the score are gone
+    # the bot throws at once after this box: from its throw on, the box is written for good
+    with running_app(db_url, rate=1000.0, burst=1000.0, undo_window=0.0) as app:
+        table = create(app, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}])
+        with table_socket(app, table, new_token()) as ws:
+            ws.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            start = _human_turn(ws, 1)
+            ws.send_json({"type": "act", "version": start["version"], "action": {"roll": []}})
+            thrown = state_at_least(ws, start["version"] + 1)
+            ws.send_json({"type": "act", "version": thrown["version"], "action": _score(thrown)})
+            state = state_at_least(ws, thrown["version"] + 2)  # the bot's first throw
+            assert state["current"] == 1 or state["turn"]["throws"] == 0  # (or its whole turn already)
+            assert state["undo"] is False
+            message = _refused(ws, {"type": "undo", "version": state["version"]}, "undo-refused")
+            assert "dice once shown stay" in message
 
-    # a restart replays the stored actions: the undone state, not the one before the undo
-    with running_app(url, rate=1000.0, burst=1000.0) as app, table_socket(app, table, token) as ws:
+
+def test_undo_alone_restart_record_and_statistics(db_url: str) -> None:
+    """A person alone: a box taken back until their own next throw; the undone state and the count survive
+    a restart; the finished record says how many undos (signed with the rest) and verifies; the game is
+    listed with its undos and left out of the player's statistics."""
+    token = new_token()
+    with running_app(db_url, rate=1000.0, burst=1000.0) as app:
+        made = app.post("/api/tables", json={"profile": TWO_BOXES, "seats": [{"kind": "human"}], "coach": False})
+        assert made.status_code == 201, made.text
+        table, commitment = made.json()["id"], made.json()["commitment"]
+        with table_socket(app, table, token) as ws:
+            ws.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            start = state_at_least(ws, 1)
+            ws.send_json({"type": "act", "version": start["version"], "action": {"roll": []}})
+            thrown = state_at_least(ws, start["version"] + 1)
+            ws.send_json({"type": "act", "version": thrown["version"], "action": _score(thrown)})
+            written = state_at_least(ws, thrown["version"] + 1)
+            assert written["undo"] is True and written["round"] == 2
+            ws.send_json({"type": "undo", "version": written["version"]})
+            back = state_at_least(ws, written["version"] + 1)
+            assert back["round"] == 1 and back["turn"] == thrown["turn"] and back["undos"] == 1
+    with running_app(db_url, rate=1000.0, burst=1000.0) as app, table_socket(app, table, token) as ws:
         resumed = next_frame(ws, "state")
-        assert resumed["version"] == undone["version"] and _same(resumed) == _same(undone)
-        assert resumed["undo"] is True
-        state, undone_late = resumed, False
-        while state["status"] != "finished":  # play to the end; an undo on the way
-            ws.send_json({"type": "act", "version": state["version"], "action": choose(state, throws_wanted=1)})
-            state = _human_turn(ws, state["version"] + 1)
-            if not undone_late and state["round"] == 5 and state["undo"]:
-                undone_late = True
-                ws.send_json({"type": "undo", "version": state["version"]})
-                state = state_at_least(ws, state["version"] + 1)
-        assert undone_late and state["undo"] is False
-        assert _refused(ws, {"type": "undo", "version": state["version"]}, "game-over")
+        assert _same(resumed) == _same(back) and resumed["undo"] is False  # the throw stays: nothing to undo
+        ws.send_json({"type": "act", "version": resumed["version"], "action": _score(resumed)})
+        state = state_at_least(ws, resumed["version"] + 1)
+        ws.send_json({"type": "act", "version": state["version"], "action": {"roll": []}})  # her own next throw
+        state = state_at_least(ws, state["version"] + 1)
+        assert state["undo"] is False
+        assert "dice once shown stay" in _refused(ws, {"type": "undo", "version": state["version"]}, "undo-refused")
+        ws.send_json({"type": "act", "version": state["version"], "action": _score(state)})
+        state = state_at_least(ws, state["version"] + 1)
+        assert state["status"] == "finished" and state["undo"] is False and state["undos"] == 1
         record = app.get(f"/api/tables/{table}/record").json()
+        listed = [g for g in app.get("/api/games").json() if g["id"] == table]
+        pid = next(s["pid"] for s in state["seats"] if s["pid"])
+        player = app.get(f"/api/players/{pid}").json()
+    assert record["undos"] == 1
     report = verify_record(record, published=commitment, table=table)
     assert not report.problems, report.problems
-    assert report.throws == len(record["throws"]) > 0
+    assert listed and listed[0]["undos"] == 1
+    (stats,) = player["stats"].values()
+    assert stats == {"games": 0, "games_with_undo": 1}  # no measure of skill: out of the statistics
 
 
 def test_undo_is_refused_at_a_table_of_two_people(tmp_path: Path) -> None:
@@ -149,18 +204,20 @@ def test_an_undo_the_database_refuses_changes_nothing(db_url: str) -> None:
     """The rows' deletion and the version bump are one transaction: when the deletion fails, the version
     stays too (the same undo goes through later), and nothing is broadcast."""
     backend = sa.make_url(db_url).get_backend_name()
-    with running_app(db_url, rate=1000.0, burst=1000.0) as app:
+    with running_app(db_url, rate=1000.0, burst=1000.0, undo_window=LONG_WINDOW) as app:
         table = create(app, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}])
         with table_socket(app, table, new_token()) as ws:
             ws.send_json({"type": "sit", "seat": 0, "name": "Ana"})
             start = _human_turn(ws, 1)
             ws.send_json({"type": "act", "version": start["version"], "action": {"roll": []}})
             thrown = state_at_least(ws, start["version"] + 1)
+            ws.send_json({"type": "act", "version": thrown["version"], "action": _score(thrown)})
+            written = state_at_least(ws, thrown["version"] + 1)
             _run_sql(db_url, REFUSE_DELETE[backend])
-            _refused(ws, {"type": "undo", "version": thrown["version"]}, "server-error")
+            _refused(ws, {"type": "undo", "version": written["version"]}, "server-error")
             now = app.get(f"/api/tables/{table}").json()["state"]
-            assert now["version"] == thrown["version"] and _same(now) == _same(thrown)
+            assert now["version"] == written["version"] and _same(now) == _same(written) and now["undos"] == 0
             _run_sql(db_url, ALLOW_DELETE[backend])
-            ws.send_json({"type": "undo", "version": thrown["version"]})
-            back = state_at_least(ws, thrown["version"] + 1)
-            assert back["version"] == thrown["version"] + 1 and _same(back) == _same(start)
+            ws.send_json({"type": "undo", "version": written["version"]})
+            back = state_at_least(ws, written["version"] + 1)
+            assert back["version"] == written["version"] + 1 and _same({**back, "undos": 0}) == _same(thrown)

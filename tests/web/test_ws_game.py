@@ -28,7 +28,7 @@ def test_two_clients_play_a_whole_game_and_every_throw_is_the_committed_seeds(db
                 table_socket(client, table, bea) as b:
             welcome = next_frame(a, "welcome")
             published = welcome["table"]["commitment"]
-            assert welcome["you"] == {"seat": None, "pid": welcome["you"]["pid"]}
+            assert welcome["you"] == {"seat": None, "pid": welcome["you"]["pid"], "held": None}
             _sit(a, 0, "Ana")
             _sit(b, 1, "Bea")
             state = state_at_least(a, 2)
@@ -93,7 +93,7 @@ def test_a_spectator_watches_but_cannot_sit_or_play(tmp_path: Any) -> None:
         table = create(client, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}])
         with table_socket(client, table) as watcher, \
                 table_socket(client, table, new_token()) as a:
-            assert next_frame(watcher, "welcome")["you"] == {"seat": None, "pid": None}
+            assert next_frame(watcher, "welcome")["you"] == {"seat": None, "pid": None, "held": None}
             watcher.send_json({"type": "sit", "seat": 0, "name": "Eve"})
             assert next_frame(watcher, "error")["code"] == "not-seated"
             state = _sit(a, 0, "Ana")

@@ -66,6 +66,11 @@ class StaleWrite(StoreError):
     """The table's version moved on under the write (another process committed first): nothing was written."""
 
 
+class RematchTaken(StoreError):
+    """The finished table has its rematch already (asked through another process, or a click before):
+    nothing was written; the caller reads which table it is."""
+
+
 class StatsError(CubileteError):
     """The statistics database can't do what was asked."""
 

@@ -20,7 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from cubilete.engine.errors import StaleWrite, StoreError
+from cubilete.engine.errors import RematchTaken, StaleWrite, StoreError
 from cubilete.store.stats import data_dir
 from cubilete.store.writer import GroupWriter
 
@@ -43,6 +43,8 @@ tables = sa.Table(
     sa.Column("ended", sa.String(16), nullable=True),  # abandoned (no person left), else null
     sa.Column("creator_net", sa.String(64), nullable=True),  # the network that made it (waiting tables per network)
     sa.Column("touched_at", sa.Float, nullable=True),  # made or a seat taken: a waiting table expires from then
+    sa.Column("rematch", sa.String(16), nullable=True),  # the finished table's rematch, set once (migration 0005)
+    sa.Column("undos", sa.Integer, nullable=False, server_default="0"),  # undos taken (never ranked if any)
 )
 
 seats = sa.Table(
@@ -57,6 +59,8 @@ seats = sa.Table(
     sa.Column("pid", sa.String(16), nullable=True),
     sa.Column("total", sa.Integer, nullable=True),
     sa.Column("winner", sa.Boolean, nullable=True),
+    sa.Column("held_until", sa.Float, nullable=True),  # a rematch seat kept for token_hash until then
+    sa.Column("held_name", sa.String(64), nullable=True),  # ... and the name nobody else may take there
 )
 
 actions = sa.Table(
@@ -115,6 +119,8 @@ class SeatRow:
     pid: str | None
     total: int | None = None
     winner: bool | None = None
+    held_until: float | None = None  # a rematch seat kept for ``token_hash`` (epoch seconds): see Hub.create
+    held_name: str | None = None  # the absent player's name: nobody else takes it at this table
 
 
 @dataclass(frozen=True)
@@ -136,6 +142,8 @@ class TableRow:
     actions: tuple[tuple[int, str], ...] = ()  # (seat, action JSON), in order
     ended: str | None = None  # "abandoned": no person was left (status finished, the game unfinished)
     creator_net: str | None = None  # the network that made the table (web.guard.network_key)
+    rematch: str | None = None  # the id of this finished table's rematch, once someone asked
+    undos: int = 0  # undos taken at this table
 
 
 @dataclass(frozen=True)
@@ -150,6 +158,7 @@ class PlayerResult:
     rules_json: str
     seats: int  # seats at the table
     people: int  # different browsers seated at it
+    undos: int = 0  # undos taken at the table (web/undo.py): such a game is no measure of skill
 
 
 def default_url() -> str:
@@ -308,33 +317,60 @@ class WebStore:
             conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
 
     # --- writes ----------------------------------------------------------------------
+    def create_rematch(self, row: TableRow, of: str, replacing: str | None = None) -> None:
+        """Store the rematch of finished table ``of`` and mark it there, in one transaction, only if ``of``
+        has none yet, or still ``replacing`` (a rematch that expired with nobody seated): two processes or
+        two clicks at once make one table; the other gets :class:`RematchTaken` and nothing is stored.
+        Every process of a site hears of it (web/site.py tells its players)."""
+        free = tables.c.rematch.is_(None) if replacing is None else sa.or_(
+            tables.c.rematch.is_(None), tables.c.rematch == replacing)
+        with self._write() as conn:
+            marked = conn.execute(tables.update().where(tables.c.id == of, free).values(rematch=row.id))
+            if marked.rowcount != 1:
+                raise RematchTaken(f"table {of} has its rematch already")
+            if self.notify_channel is not None:
+                conn.execute(_NOTIFY, {"n_channel": self.notify_channel, "n_payload": f"{of} 0 rematch {row.id}"})
+            self._insert(conn, row)
+
+    create_rematch.alone = True  # type: ignore[attr-defined]  # expected to be refused now and then
+
+    def rematch_of(self, table_id: str) -> str | None:
+        """The id of the table's rematch, if someone asked for one (through any process)."""
+        with self.engine.connect() as conn:
+            found: str | None = conn.execute(sa.select(tables.c.rematch).where(tables.c.id == table_id)).scalar()
+            return found
+
     def create_table(self, row: TableRow) -> None:
         """Store a new table and its seats."""
         with self._write() as conn:
-            conn.execute(
-                tables.insert().values(
-                    id=row.id,
-                    created_at=row.created_at,
-                    preset=row.preset,
-                    rules_json=row.rules_json,
-                    seed=row.seed,
-                    commitment=row.commitment,
-                    timer=row.timer,
-                    coach=row.coach,
-                    status=row.status,
-                    version=row.version,
-                    creator_net=row.creator_net,
-                    touched_at=row.created_at,
-                )
+            self._insert(conn, row)
+
+    def _insert(self, conn: Connection, row: TableRow) -> None:
+        conn.execute(
+            tables.insert().values(
+                id=row.id,
+                created_at=row.created_at,
+                preset=row.preset,
+                rules_json=row.rules_json,
+                seed=row.seed,
+                commitment=row.commitment,
+                timer=row.timer,
+                coach=row.coach,
+                status=row.status,
+                version=row.version,
+                creator_net=row.creator_net,
+                touched_at=row.created_at,
             )
-            conn.execute(
-                seats.insert(),
-                [
-                    {"table_id": row.id, "idx": s.idx, "kind": s.kind, "level": s.level, "name": s.name,
-                     "token_hash": s.token_hash, "pid": s.pid}
-                    for s in row.seats
-                ],
-            )
+        )
+        conn.execute(
+            seats.insert(),
+            [
+                {"table_id": row.id, "idx": s.idx, "kind": s.kind, "level": s.level, "name": s.name,
+                 "token_hash": s.token_hash, "pid": s.pid, "held_until": s.held_until,
+                 "held_name": s.held_name}
+                for s in row.seats
+            ],
+        )
 
     def _bump(self, conn: Connection, table_id: str, version: int, **changes: object) -> None:
         """Move the table from version-1 to version; anything else means a second writer: refuse."""
@@ -414,11 +450,11 @@ class WebStore:
             else:
                 conn.execute(_NOTIFY, {"n_channel": channel, "n_payload": payload})
 
-    def undo_actions(self, table_id: str, version: int, keep: int) -> None:
-        """Take back actions: only the first ``keep`` stay, and the table moves to ``version``, in one
-        transaction (a restart replays exactly what the players were shown)."""
+    def undo_actions(self, table_id: str, version: int, keep: int, undos: int) -> None:
+        """Take back actions: only the first ``keep`` stay, the table moves to ``version`` and has taken
+        ``undos`` undos, in one transaction (a restart replays exactly what the players were shown)."""
         with self._write() as conn:
-            self._bump(conn, table_id, version)
+            self._bump(conn, table_id, version, undos=undos)
             conn.execute(actions.delete().where(actions.c.table_id == table_id, actions.c.seq > keep))
 
     def abandon(self, table_id: str, version: int) -> None:
@@ -437,7 +473,8 @@ class WebStore:
     def _seats(self, conn: Connection, table_id: str) -> tuple[SeatRow, ...]:
         rows = conn.execute(seats.select().where(seats.c.table_id == table_id).order_by(seats.c.idx))
         return tuple(
-            SeatRow(r.idx, r.kind, r.level, r.name, r.token_hash, r.pid, r.total, r.winner) for r in rows
+            SeatRow(r.idx, r.kind, r.level, r.name, r.token_hash, r.pid, r.total, r.winner, r.held_until, r.held_name)
+            for r in rows
         )
 
     def _table(self, conn: Connection, r: Any, with_actions: bool) -> TableRow:
@@ -451,7 +488,7 @@ class WebStore:
             moves = tuple((a.seat, a.action_json) for a in rows)
         return TableRow(
             r.id, r.created_at, r.preset, r.rules_json, r.seed, r.commitment, r.timer, bool(r.coach), r.status,
-            r.version, r.finished_at, self._seats(conn, r.id), moves, r.ended,
+            r.version, r.finished_at, self._seats(conn, r.id), moves, r.ended, r.creator_net, r.rematch, r.undos,
         )
 
     def load_table(self, table_id: str) -> TableRow | None:
@@ -538,7 +575,7 @@ class WebStore:
         )
         query = (
             sa.select(seats.c.pid, seats.c.name, tables.c.preset, seats.c.total, seats.c.winner, tables.c.rules_json,
-                      per_table.c.n_seats, per_table.c.n_people)
+                      per_table.c.n_seats, per_table.c.n_people, tables.c.undos)
             .join(tables, tables.c.id == seats.c.table_id)
             .join(per_table, per_table.c.t_id == seats.c.table_id)
             .where(tables.c.status == "finished", tables.c.ended.is_(None), seats.c.kind == "human",
@@ -550,4 +587,4 @@ class WebStore:
             query = query.where(seats.c.pid == pid)
         with self.engine.connect() as conn:
             return [PlayerResult(r.pid, r.name, r.preset, r.total or 0, bool(r.winner), r.rules_json, r.n_seats,
-                                 r.n_people) for r in conn.execute(query)]
+                                 r.n_people, r.undos or 0) for r in conn.execute(query)]

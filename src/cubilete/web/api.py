@@ -24,6 +24,7 @@ from cubilete.play import coach
 from cubilete.play.bots import LEVEL_SLIPS
 from cubilete.play.win_review import SMALL, chance_timeline, win_review
 from cubilete.store.webdb import PlayerResult, TableRow
+from cubilete.web import rematch as rematches
 from cubilete.web.expiry import TooManyWaiting
 from cubilete.web.guard import client_address
 from cubilete.web.hub import PID, Hub, SiteFull, token_hash, web_record
@@ -181,42 +182,38 @@ def bearer_token_hash(request: Request) -> str:
 
 @router.post("/tables/{table_id}/rematch")
 async def rematch(table_id: str, request: Request, hub: HubDep) -> dict[str, Any]:
-    """A finished table's rematch: the same rules (house rules too), seats, timer and coach. Only a person
-    seated at the finished table may ask, with their token as ``Authorization: Bearer <token>`` (finished
-    ids are public). Everyone connected gets ``{"type": "rematch", "table": ID}`` and their page follows;
-    each person connected now keeps their seat (the new seat holds their token's hash); the seats of people
-    gone stay open. Asking again (the others' pages, a second click) gives the same new table."""
+    """A finished table's rematch: the same rules (house rules too), seats, timer and coach (web/rematch.py).
+    Only a person seated at the finished table may ask, with their token as ``Authorization: Bearer
+    <token>`` (finished ids are public). Everyone connected, through any process, gets ``{"type":
+    "rematch", "table": ID}`` and their page follows; each person connected keeps their seat, and the
+    seat of each person gone is kept for them for ``rematch_hold`` seconds. Asking again (the others'
+    pages, a second click, another process) gives the same new table."""
     room = await _room(hub, table_id)
     if room.status != "finished":
         raise ApiError(409, "the game is not over: a rematch comes after it")
     asker = bearer_token_hash(request)
-    if not any(s.kind == "human" and s.token_hash == asker for s in room.seats):
+    if not any(s.kind == "human" and s.token_hash == asker and s.name for s in room.seats):
         raise ApiError(403, "only a person seated at this table may ask for its rematch")
     async with room.lock:
-        if room.rematch is not None and await hub.room(room.rematch) is not None:
-            new = await _room(hub, room.rematch)
-        else:
-            wait = request.app.state.gate.table_created(client_address(request.scope, hub.settings))
+        new = await rematches.existing(hub, room)
+        if new is None:
+            address = client_address(request.scope, hub.settings)
+            wait = request.app.state.gate.table_created(address)
             if wait is not None:
                 raise ApiError(429, f"too many tables created from this address: try again in {wait:.0f} s",
                                {"Retry-After": str(round(wait))})
-            here = {c.seat for c in room.clients if c.seat is not None}
-            people = [(s.name, s.token_hash, s.pid) if s.kind == "human" and s.idx in here and s.name
-                      and s.token_hash else None for s in room.seats]
+            network = request.app.state.gate.network(address)
             try:
-                network = request.app.state.gate.network(client_address(request.scope, hub.settings))
                 with contextlib.suppress(SolverBusy):  # then the approximate bots and coach play it
                     hub.solver.start(room.rules, network)
-                new = await hub.create(room.rules, [(s.kind, s.level) for s in room.seats], room.timer, room.coach,
-                                       people, network)
+                new = await rematches.make(hub, room, network)
             except SiteFull as exc:
                 raise ApiError(503, str(exc), {"Retry-After": "60"}) from None
             except TooManyWaiting as exc:
                 raise ApiError(429, str(exc)) from None
-            room.rematch = new.id
-    text = json.dumps({"type": "rematch", "table": new.id})
-    for client in list(room.clients):
-        client.send(text)
+            except ProtocolError as exc:
+                raise ApiError(503, exc.message, {"Retry-After": "1"}) from None
+    rematches.tell(room, new.id)
     return {"id": new.id, "url": f"/t/{new.id}", "commitment": new.commitment}
 
 
@@ -283,10 +280,11 @@ def is_official(name: str, rules_json: str) -> bool:
 
 
 def counts_for_ranking(result: PlayerResult) -> bool:
-    """A game counts in the rankings when its rules are an official preset (by hash) and it was played by
-    at least two seats holding at least two different people: a game alone, or against bots whose level the
-    creator picked, proves nothing about a player."""
-    return result.seats >= 2 and result.people >= 2 and is_official(result.preset, result.rules_json)
+    """A game counts in the rankings when its rules are an official preset (by hash), it was played by at
+    least two seats holding at least two different people (a game alone, or against bots whose level the
+    creator picked, proves nothing about a player) and nobody took an undo (web/undo.py)."""
+    return result.seats >= 2 and result.people >= 2 and result.undos == 0 and is_official(
+        result.preset, result.rules_json)
 
 
 def _summary(row: TableRow) -> dict[str, Any]:
@@ -295,7 +293,7 @@ def _summary(row: TableRow) -> dict[str, Any]:
     title = rules_words(rules)["title"] if official else f"{rules.title} (house rules)"
     return {
         "id": row.id, "preset": row.preset if official else None, "rules": row.preset, "house_rules": not official,
-        "title": title, "finished_at": row.finished_at, "ended": row.ended,
+        "title": title, "finished_at": row.finished_at, "ended": row.ended, "undos": row.undos,
         "players": [{"name": s.name, "pid": s.pid, "total": s.total, "winner": bool(s.winner),
                      "bot": s.kind == "bot"} for s in row.seats],
     }
@@ -344,10 +342,12 @@ async def player(pid: str, hub: HubDep) -> dict[str, Any]:
     if not results:
         raise ApiError(404, f"player {pid!r} has no finished game")
     rows = await asyncio.to_thread(hub.store.finished_games, None, 100, pid)
-    stats = _aggregate(results, by_preset=True)
+    stats = _aggregate([r for r in results if r.undos == 0], by_preset=True)  # undo: no measure of skill
     for entry in stats.values():
         entry.pop("pid")
         entry.pop("name")
+    for preset, entry in _aggregate([r for r in results if r.undos], by_preset=True).items():
+        stats.setdefault(preset, {"games": 0})["games_with_undo"] = entry["games"]
     return {"pid": pid, "names": sorted({r.name for r in results}), "games": [_summary(r) for r in rows],
             "stats": stats}
 

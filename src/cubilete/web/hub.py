@@ -139,10 +139,14 @@ class Hub:
 
     async def create(self, rules: Rules, seats: list[tuple[str, str | None]], timer: int | None, coach: bool,
                      people: list[tuple[str, str, str | None] | None] | None = None,
-                     creator: str | None = None) -> Room:
+                     creator: str | None = None, held: list[tuple[str, str] | None] | None = None,
+                     rematch_of: tuple[str, str | None] | None = None) -> Room:
         """A new table: seats are (kind, level); bots are named after their level. ``people`` (a rematch)
-        sits someone in a human seat at once: (name, token hash, player id), or None to leave it open.
-        ``creator``: the asking network, limited in the tables it has waiting (web/expiry.py)."""
+        sits someone in a human seat at once: (name, token hash, player id), or None to leave it open;
+        ``held`` keeps an open seat for (name, token hash) for ``settings.rematch_hold`` seconds.
+        ``creator``: the asking network, limited in the tables it has waiting (web/expiry.py).
+        ``rematch_of``: (the finished table this is the rematch of, its expired rematch or None): see
+        :meth:`WebStore.create_rematch` (:class:`RematchTaken` if it has a live one)."""
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise CubileteError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
                                 f"not {len(seats)}")
@@ -152,10 +156,14 @@ class Hub:
         bot_names = numbered([f"{BOT_NAMES[level or 'random']} bot" for kind, level in seats if kind == "bot"])
         names = iter(bot_names)
         sitting = people if people is not None else [None] * len(seats)
+        kept = held if held is not None else [None] * len(seats)
+        until = time.time() + self.settings.rematch_hold
         rows = tuple(
-            SeatRow(i, kind, level if kind == "bot" else None, next(names) if kind == "bot" else None, None, None)
-            if kind == "bot" or person is None else SeatRow(i, kind, None, *person)
-            for i, ((kind, level), person) in enumerate(zip(seats, sitting, strict=True))
+            SeatRow(i, kind, level, next(names), None, None) if kind == "bot"
+            else SeatRow(i, kind, None, *person) if person is not None
+            else SeatRow(i, kind, None, None, hold[1], None, held_until=until, held_name=hold[0]) if hold is not None
+            else SeatRow(i, kind, None, None, None, None)
+            for i, ((kind, level), person, hold) in enumerate(zip(seats, sitting, kept, strict=True))
         )
         seed = fairness.new_seed()
         status = "playing" if all(row.name is not None for row in rows) else "waiting"
@@ -168,7 +176,10 @@ class Hub:
         if self.site is not None:  # the lease first: no other process's lease round takes the new table
             await self.site.claim(row.id)
         try:
-            await store_write(self.store, self.store.create_table, row)
+            if rematch_of is None:
+                await store_write(self.store, self.store.create_table, row)
+            else:
+                await store_write(self.store, self.store.create_rematch, row, *rematch_of)
         except BaseException:
             if self.site is not None:
                 await self.site.release(row.id)
@@ -209,4 +220,5 @@ def web_record(room: Room) -> dict[str, Any]:
     record = to_record(room.game)
     record["commitment"] = room.commitment
     record["table"] = room.id
+    record["undos"] = room.undos  # signed with the rest: a game with undo is never ranked (web/undo.py)
     return record

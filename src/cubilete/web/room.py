@@ -29,8 +29,10 @@ from cubilete.store.webdb import SeatRow, TableRow, WebStore
 from cubilete.web.absence import AbsenceWatch
 from cubilete.web.names import check_name
 from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, Undo, error_frame
+from cubilete.web.rematch import check_hold, held_seat, holding, reserved_names
 from cubilete.web.settings import Settings
 from cubilete.web.solving_words import SOLVING_WORDS
+from cubilete.web.undo import can_take_back, lone_person
 from cubilete.web.views import SeatInfo, state_view, table_info
 from cubilete.web.winpool import WinJob, WinPool, job_of
 from cubilete.web.words import in_language
@@ -116,7 +118,9 @@ class Room:
         self.coach = row.coach
         self.status = row.status
         self.version = row.version
-        self.seats = [SeatInfo(s.idx, s.kind, s.level, s.name, s.token_hash, s.pid) for s in row.seats]
+        self.seats = [SeatInfo(s.idx, s.kind, s.level, s.name, s.token_hash, s.pid, s.held_until, s.held_name)
+                      for s in row.seats]
+        self.undos = row.undos  # undos taken here: a game with any is never ranked
         self.game: Game | None = None
         self.last: tuple[int, Action] | None = None
         self.clients: set[Client] = set()
@@ -141,7 +145,8 @@ class Room:
         # state is built from them then (a frame of version v showing v+1's game made players act out of turn)
         self._unsettled = False
         self._shown: str | None = None  # the last state frame sent to everyone: a newcomer's, meanwhile
-        self.rematch: str | None = None  # the table of the rematch, once someone asked for it (web/api.py)
+        self.rematch: str | None = row.rematch  # the table of the rematch, once someone asked (web/rematch.py)
+        self.rematch_told: str | None = None  # the rematch this process's players were sent to
         # players who leave (web/absence.py): seats connected through other processes of the site (their rows
         # in web_presence), seats whose stand-in plays (set by the driver, announced to the others), and why
         # the table ended if no game end (abandoned)
@@ -192,8 +197,13 @@ class Room:
                           win, self.can_undo())
         for seat in view["seats"]:
             seat["away"] = seat["index"] in self.away  # "playing for Ana while away"
+        held = holding(self.seats, time.time())
+        for seat in view["seats"]:
+            seat["held"] = held.get(seat["index"])  # "kept for Ana" (a rematch's absent player)
         view["ended"] = self.ended
         view["solving"] = SOLVING_WORDS if self.still_solving() else None
+        view["rematch"] = self.rematch
+        view["undos"] = self.undos
         return view
 
     def broadcast(self) -> None:
@@ -281,15 +291,16 @@ class Room:
         frame when a seat's connection changes (nothing for spectators coming and going)."""
         self._follow_solve()
         if client.token_hash is not None:
-            for seat in self.seats:
-                if seat.kind == "human" and seat.token_hash == client.token_hash:
+            for seat in self.seats:  # (a seat only held for the token is taken by a sit frame: web/rematch.py)
+                if seat.kind == "human" and seat.token_hash == client.token_hash and seat.name is not None:
                     client.seat = seat.idx
         if client.seat is None and self.spectators() >= self.settings.spectators_per_table:
             return False
         before = self._connected()
         self.clients.add(client)
         self.touched = time.monotonic()
-        client.send({"type": "welcome", "table": self.table, "you": {"seat": client.seat, "pid": client.pid}})
+        you = {"seat": client.seat, "pid": client.pid, "held": held_seat(self.seats, client.token_hash)}
+        client.send({"type": "welcome", "table": self.table, "you": you})
         if self._unsettled and self._shown is not None:  # a move is being written: the state before it
             client.send(self._shown)
         else:
@@ -430,14 +441,17 @@ class Room:
         async with self.lock:
             if self.status == "expired":  # web/expiry.py
                 raise ProtocolError("expired", "nobody took the open seats in time: this table has expired")
-            if client.seat is not None or any(s.token_hash == client.token_hash for s in self.seats):
+            if client.seat is not None or any(s.token_hash == client.token_hash and s.name for s in self.seats):
                 raise ProtocolError("already-seated", "you already have a seat at this table")
             if frame.seat >= len(self.seats):
                 raise ProtocolError("bad-message", f"this table has {len(self.seats)} seats")
             seat = self.seats[frame.seat]
             if seat.kind != "human" or seat.name is not None:
                 raise ProtocolError("seat-taken", f"seat {frame.seat + 1} is taken")
-            name = check_name(frame.name, [s.name for s in self.seats if s.name])  # NFKC, one script, no look-alikes
+            check_hold(self.seats, seat, client.token_hash, time.time())
+            # NFKC, one script, no look-alikes of a seated name nor of a name kept for an absent player
+            name = check_name(frame.name, [s.name for s in self.seats if s.name] + reserved_names(
+                self.seats, client.token_hash))
             filled = all(s.name is not None or s is seat for s in self.seats)
             status = "playing" if filled else "waiting"
             row = SeatRow(seat.idx, seat.kind, None, name, client.token_hash, client.pid)
@@ -519,22 +533,18 @@ class Room:
         self._update_deadline()
         self.broadcast()
 
-    # --- undo (one person against bots) ------------------------------------------------
+    # --- undo (web/undo.py: a box no die has been shown after) -------------------------------
     def lone_human(self) -> int | None:
         """The seat of the table's only person when every other seat is a bot, else None."""
-        people = [s.idx for s in self.seats if s.kind == "human"]
-        return people[0] if len(people) == 1 and len(self.seats) > 1 else None
+        return lone_person([s.kind for s in self.seats])
 
     def can_undo(self) -> bool:
-        """True when the lone person at a table against bots has a decision of theirs to take back."""
-        human = self.lone_human()
+        """True when the table's one person may take back their last box now (no throw shown since)."""
         game = self.game
-        return human is not None and game is not None and not game.is_over and human in self.acted
+        return game is not None and not game.is_over and can_take_back(game.history, self.acted, self.lone_human())
 
     async def _undo(self, client: Client, frame: Undo) -> None:
-        """Take back actions, the bots' included, until the person's last decision is next again (as the
-        terminal game's undo does). The dice of a throw taken back come again when it is thrown again
-        (they are derived from the seed and the throw's index), so the record still verifies."""
+        """Take back the person's last box (or stand) while no die has been shown after it."""
         await self.reach(frame.version)
         async with self.lock:
             game = self._playing()
@@ -544,26 +554,23 @@ class Room:
             if human is None or client.seat != human:
                 raise ProtocolError("undo-refused", "undo is only for a table of one person against bots: "
                                     "other people's moves are never taken back")
+            if not can_take_back(game.history, self.acted, human):
+                raise ProtocolError("undo-refused", "nothing to undo: only a box written since the last throw "
+                                    "can be taken back (dice once shown stay)")
             if frame.version != self.version:
                 raise ProtocolError("stale", f"the table moved on (version {self.version}); nothing was undone")
-            if human not in self.acted:
-                raise ProtocolError("undo-refused", "nothing to undo: you have not played yet")
-            taken: list[Action] = []
-            while game.history:
-                taken.append(game.undo())
-                if not game.is_over and game.state.current == human:
-                    break
+            taken = game.undo()
             keep = len(game.history)
             self._unsettled = True
             try:
-                await self._write(self.store.undo_actions, self.id, self.version + 1, keep)
+                await self._write(self.store.undo_actions, self.id, self.version + 1, keep, self.undos + 1)
             except ProtocolError:
-                for action in reversed(taken):
-                    game.apply(action)
+                game.apply(taken)
                 raise
             finally:
                 self._unsettled = False
             del self.acted[keep:]
+            self.undos += 1
             self.version += 1
             self.last = (self.acted[-1], game.history[-1]) if game.history else None
             self._update_deadline()
@@ -643,7 +650,9 @@ class Room:
     async def _drive_bots(self) -> None:
         """Play bot seats one action at a time, with a pause so people can follow."""
         while True:
-            await asyncio.sleep(self.settings.bot_delay)
+            # after a person's box, the time to take it back before the next throw shows (web/undo.py)
+            await asyncio.sleep(max(self.settings.bot_delay, self.settings.undo_window) if self.can_undo()
+                                else self.settings.bot_delay)
             async with self.lock:
                 game = self.game
                 if game is None or game.is_over or not self._auto(game.state.current) or not self.drives or (
@@ -769,7 +778,8 @@ class Room:
         undo), then the state goes to this process's clients."""
         for seat, stored in zip(self.seats, row.seats, strict=True):
             seat.name, seat.token_hash, seat.pid = stored.name, stored.token_hash, stored.pid
-        self.status, self.version, self.ended = row.status, row.version, row.ended
+        self.status, self.version, self.ended, self.undos = row.status, row.version, row.ended, row.undos
+        self.rematch = row.rematch or self.rematch
         if row.status == "waiting":
             self.game, self.acted, self.last = None, [], None
         else:

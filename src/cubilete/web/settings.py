@@ -76,6 +76,9 @@ class Settings:
     away_grace: float = 60.0  # seconds a seated person has no connection before a stand-in plays their turns
     abandon_after: float = 600.0  # seconds a playing table has no person connected before it ends as abandoned
     stand_in_mark: float = 0.25  # a game with a larger share of people's moves made for them is marked
+    # rematch and undo (web/rematch.py, web/undo.py; docs/WEB.md, "Rematch" and "Undo")
+    rematch_hold: float = 300.0  # seconds a rematch keeps the seat of a player who was not on the page
+    undo_window: float = 2.0  # seconds after a person's box before a bot throws, while that box may be undone
 
     @classmethod
     def from_environment(cls, db_url: str | None = None, bot_delay: float | None = None) -> Settings:

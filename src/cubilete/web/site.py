@@ -38,6 +38,7 @@ import psycopg
 import sqlalchemy as sa
 
 from cubilete.web import presence
+from cubilete.web import rematch as rematches
 
 if TYPE_CHECKING:
     from cubilete.web.hub import Hub
@@ -272,6 +273,11 @@ class Site:
         parts = payload.split(" ", 4)
         if len(parts) >= 4 and parts[2] in ("away", "notice"):
             self._absence_news(parts)
+            return
+        if len(parts) == 4 and parts[2] == "rematch":  # web/rematch.py: every process tells its players
+            finished = self.hub.rooms.get(parts[0])
+            if finished is not None:
+                rematches.tell(finished, parts[3])
             return
         try:
             table_id, version = parts[0], int(parts[1])

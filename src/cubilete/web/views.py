@@ -29,6 +29,13 @@ class SeatInfo:
     name: str | None
     token_hash: str | None
     pid: str | None
+    held_until: float | None = None  # a rematch seat kept for ``token_hash`` until then (epoch seconds)
+    held_name: str | None = None  # the absent player's name, which nobody else takes at this table
+
+    def held_for_other(self, token_hash: str | None, now: float) -> bool:
+        """True if this open seat is still kept for someone else (a rematch's absent player)."""
+        return self.name is None and self.held_until is not None and now < self.held_until and (
+            token_hash != self.token_hash)
 
 
 def preset_of(rules: Rules) -> str | None:

@@ -191,6 +191,8 @@ export function mount(root, { id }) {
         page.fatal = null;
         page.table = frame.table;
         page.you = frame.you || { seat: null, pid: null };
+        // a rematch kept this seat for us while we were away: take it (web/rematch.py)
+        if (page.you.held && page.you.seat === null) page.autoSit = { seat: page.you.held.seat, name: page.you.held.name };
         clearInterval(pingTimer);
         pingTimer = setInterval(() => send({ type: "ping" }), PING_MS);
         render();
@@ -289,7 +291,7 @@ export function mount(root, { id }) {
   /** A note under a seat's name: a bot's level, or that a player has no connection now. */
   function seatTag(s) {
     if (s.kind === "bot") return t("table.bottag", { level: t(`level.${s.level}`) });
-    if (!s.name) return t("table.empty");
+    if (!s.name) return s.held ? t("table.heldfor", { name: s.held }) : t("table.empty");
     if (s.away) return t("table.away"); // a labelled stand-in plays this seat's turns
     return s.connected === false ? t("table.offline") : "";
   }
@@ -800,7 +802,7 @@ export function mount(root, { id }) {
   function renderJoin() {
     const st = page.st;
     const seated = mySeat() !== null;
-    const empty = st.seats.filter((s) => s.kind === "human" && !s.name).map((s) => s.index);
+    const empty = st.seats.filter((s) => s.kind === "human" && !s.name && !s.held).map((s) => s.index);
     const canJoin = !seated && st.status !== "finished" && empty.length > 0;
     const sig = `${lang()}|${canJoin}|${empty.join(",")}|${seated}|${st.status}`;
     if (sig === page.joinSig) return; // keep focus and typing in the name fields
