@@ -27,8 +27,8 @@ def _tables(engine: Engine) -> set[str]:
     return set(sa.inspect(engine).get_table_names()) - {"alembic_version"}
 
 
-def test_the_models_name_the_four_tables() -> None:
-    assert {"web_tables", "web_seats", "web_actions", "web_presence"} == WEB_TABLES
+def test_the_models_name_the_five_tables() -> None:
+    assert {"web_tables", "web_seats", "web_actions", "web_presence", "web_seeks"} == WEB_TABLES
 
 
 def test_upgrade_reaches_head_and_again_is_a_no_op(engine: Engine) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from tests.web.inproc import choose, create, new_token, next_frame, running_app, state_at_least, table_socket
+from tests.web.test_lobby import lobby_socket
 from tests.web.test_rematch import SEATS, SHORT, bearer
 from tests.web.test_undo import _human_turn
 
@@ -226,3 +227,19 @@ def test_a_rematch_asked_through_both_processes_at_once_is_one_table_and_everyon
     finally:
         store.close()
 
+
+
+def test_people_seeking_through_two_processes_are_matched(fresh_pg_url: str) -> None:
+    """Ana seeks through A, Bea through B: one site, one list of seekers, one table, both told."""
+    with running_app(fresh_pg_url, site_poll=0.2, lobby_refresh=0.05) as a, \
+            running_app(fresh_pg_url, site_poll=0.2, lobby_refresh=0.05) as b:
+        with lobby_socket(a, new_token()) as ana, lobby_socket(b, new_token()) as bea:
+            ana.send_json({"type": "seek", "rules": "generala", "players": 2, "name": "Ana"})
+            next_frame(ana, "seeking")
+            bea.send_json({"type": "seek", "rules": "generala", "players": 2, "name": "Bea"})
+            matched_bea = next_frame(bea, "matched")  # B matched them: Bea at once, Ana at A's next round
+            matched_ana = next_frame(ana, "matched")
+        assert matched_ana["table"] == matched_bea["table"] and (matched_ana["seat"], matched_bea["seat"]) == (0, 1)
+        for app in (a, b):
+            info = app.get(f"/api/tables/{matched_ana['table']}").json()
+            assert [s["name"] for s in info["state"]["seats"]] == ["Ana", "Bea"]

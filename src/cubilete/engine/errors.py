@@ -71,6 +71,10 @@ class RematchTaken(StoreError):
     nothing was written; the caller reads which table it is."""
 
 
+class AlreadySeeking(StoreError):
+    """A lobby seek refused: this browser seeks a game already, or the lobby is full (nothing was stored)."""
+
+
 class StatsError(CubileteError):
     """The statistics database can't do what was asked."""
 

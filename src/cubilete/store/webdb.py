@@ -45,6 +45,7 @@ tables = sa.Table(
     sa.Column("touched_at", sa.Float, nullable=True),  # made or a seat taken: a waiting table expires from then
     sa.Column("rematch", sa.String(16), nullable=True),  # the finished table's rematch, set once (migration 0005)
     sa.Column("undos", sa.Integer, nullable=False, server_default="0"),  # undos taken (never ranked if any)
+    sa.Column("listed", sa.Boolean, nullable=False, server_default=sa.false()),  # in the lobby (migration 0006)
 )
 
 seats = sa.Table(
@@ -84,7 +85,25 @@ presence = sa.Table(
     sa.Column("seen_at", sa.Float, nullable=False),  # the database's clock (epoch seconds)
 )
 
+# people seeking a game through the lobby (web/lobby.py, store/lobby.py)
+seeks = sa.Table(
+    "web_seeks",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("pid", sa.String(16), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("rules", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("process", sa.String(32), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("seen_at", sa.Float, nullable=False),  # renewed by the seeker's process; stale rows are dropped
+    sa.Column("table_id", sa.String(16), nullable=True),  # the match, once made
+    sa.Column("seat", sa.Integer, nullable=True),
+)
+
 sa.Index("ix_web_tables_status", tables.c.status)
+sa.Index("ix_web_tables_listed_status", tables.c.listed, tables.c.status)
+sa.Index("ix_web_seeks_rules", seeks.c.rules, seeks.c.players, seeks.c.created_at)
 sa.Index("ix_web_tables_preset_finished", tables.c.preset, tables.c.finished_at)
 sa.Index("ix_web_seats_pid", seats.c.pid)
 sa.Index("ix_web_tables_status_creator", tables.c.status, tables.c.creator_net)
@@ -144,6 +163,7 @@ class TableRow:
     creator_net: str | None = None  # the network that made the table (web.guard.network_key)
     rematch: str | None = None  # the id of this finished table's rematch, once someone asked
     undos: int = 0  # undos taken at this table
+    listed: bool = False  # open to anyone: shown in the lobby (web/lobby.py)
 
 
 @dataclass(frozen=True)
@@ -360,6 +380,7 @@ class WebStore:
                 version=row.version,
                 creator_net=row.creator_net,
                 touched_at=row.created_at,
+                listed=row.listed,
             )
         )
         conn.execute(
@@ -489,6 +510,7 @@ class WebStore:
         return TableRow(
             r.id, r.created_at, r.preset, r.rules_json, r.seed, r.commitment, r.timer, bool(r.coach), r.status,
             r.version, r.finished_at, self._seats(conn, r.id), moves, r.ended, r.creator_net, r.rematch, r.undos,
+            bool(r.listed),
         )
 
     def load_table(self, table_id: str) -> TableRow | None:

@@ -82,6 +82,7 @@ class NewTable(BaseModel):
     seats: list[SeatSpec] = Field(min_length=1, max_length=8)
     timer: int | None = Field(default=None, ge=10, le=600)
     coach: bool = True
+    listed: bool = False  # open to anyone: shown in the lobby (web/lobby.py); by link only otherwise
 
 
 async def _body(request: Request) -> object:
@@ -149,7 +150,7 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
             except SolverBusy as exc:  # the table plays with the approximate bots and coach all along
                 not_queued = str(exc)
         room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach,
-                                creator=network)
+                                creator=network, listed=spec.listed)
     except SiteFull as exc:
         raise ApiError(503, str(exc), {"Retry-After": "60"}) from None
     except TooManyWaiting as exc:
@@ -163,6 +164,8 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
     elif not_queued is not None:
         note = f"not solved here for now: {not_queued}"
     solving = hub.solver.pending(rules)
+    if spec.listed and hub.lobby is not None:
+        hub.lobby.poke()
     return {"id": room.id, "url": f"/t/{room.id}", "commitment": room.commitment,
             "exact": approximate is None and not_queued is None, "solving": SOLVING_WORDS if solving else None,
             "note": note}

@@ -17,16 +17,17 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cubilete.store.webdb import WebStore
-from cubilete.web import profiles, signing_api, ws
+from cubilete.web import lobby_api, profiles, signing_api, ws
 from cubilete.web.api import ApiError, router
 from cubilete.web.expiry import expire_now_and_then, expire_once
 from cubilete.web.guard import Gate, Guard
 from cubilete.web.hub import Hub
+from cubilete.web.lobby import Lobby
 from cubilete.web.settings import Settings
 from cubilete.web.signing import load_or_create, site_key_path
 
 STATIC = Path(__file__).parent / "static"
-PAGES = ("/", "/t/{table_id}", "/games", "/leaderboard", "/p/{pid}", "/replay/{table_id}")
+PAGES = ("/", "/t/{table_id}", "/games", "/leaderboard", "/p/{pid}", "/replay/{table_id}", "/lobby")
 log = logging.getLogger("cubilete.web")
 
 
@@ -71,6 +72,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
             store = WebStore(settings.db_url)
             store.migrate()
         hub = Hub(store, settings)
+        hub.lobby = Lobby(hub)
         app.state.hub = hub
         app.state.gate = Gate(settings)
         if settings.site and not store.local:  # PostgreSQL: one site with the other processes on it
@@ -84,6 +86,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
             hub.site.watch()
         if resumed:
             log.info("resumed %d unfinished table(s)", resumed)
+        hub.lobby.start()
         checkpoints = asyncio.create_task(_checkpoint_now_and_then(store, settings))
         unloads = asyncio.create_task(_unload_now_and_then(hub, max(0.5, min(30.0, settings.idle_unload / 2))))
         expiries = asyncio.create_task(expire_now_and_then(hub, max(0.5, min(30.0, settings.waiting_expiry / 10))))
@@ -94,6 +97,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
             checkpoints.cancel()
             unloads.cancel()
             expiries.cancel()
+            await hub.lobby.close()
             await hub.close()
             await asyncio.to_thread(store.checkpoint, 0)  # the log file is left empty at shutdown
             store.close()
@@ -102,6 +106,8 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
     app.include_router(router)
     app.include_router(profiles.router)  # POST /api/profiles/check: the create form's house rules
     app.include_router(signing_api.router)  # GET /api/site-key, POST /api/verify: signed records
+    app.include_router(lobby_api.router)  # GET /api/lobby
+    app.add_api_websocket_route("/ws/lobby", ws.lobby_socket)  # before the tables' route: "lobby" is no table id
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -29,6 +29,7 @@ from cubilete.web.solving import SolverPool
 from cubilete.web.winpool import WinPool
 
 if TYPE_CHECKING:
+    from cubilete.web.lobby import Lobby
     from cubilete.web.site import Site
 
 log = logging.getLogger("cubilete.web")
@@ -101,6 +102,7 @@ class Hub:
         self.solver = SolverPool(settings)  # new rule sets are solved in worker processes
         self.site: Site | None = None  # PostgreSQL: this process's part in a site of several (web/site.py)
         self.chances = WinPool(settings.win_workers)  # the seats' chances to win, in a niced process
+        self.lobby: Lobby | None = None  # tables open to anyone and quick match (web/lobby.py), set at start
 
     async def resume(self) -> int:
         """Load every unfinished table and let its bots go on; returns how many."""
@@ -140,13 +142,15 @@ class Hub:
     async def create(self, rules: Rules, seats: list[tuple[str, str | None]], timer: int | None, coach: bool,
                      people: list[tuple[str, str, str | None] | None] | None = None,
                      creator: str | None = None, held: list[tuple[str, str] | None] | None = None,
-                     rematch_of: tuple[str, str | None] | None = None) -> Room:
+                     rematch_of: tuple[str, str | None] | None = None, table_id: str | None = None,
+                     listed: bool = False) -> Room:
         """A new table: seats are (kind, level); bots are named after their level. ``people`` (a rematch)
         sits someone in a human seat at once: (name, token hash, player id), or None to leave it open;
         ``held`` keeps an open seat for (name, token hash) for ``settings.rematch_hold`` seconds.
         ``creator``: the asking network, limited in the tables it has waiting (web/expiry.py).
         ``rematch_of``: (the finished table this is the rematch of, its expired rematch or None): see
-        :meth:`WebStore.create_rematch` (:class:`RematchTaken` if it has a live one)."""
+        :meth:`WebStore.create_rematch` (:class:`RematchTaken` if it has a live one). ``table_id``: the id a
+        lobby match chose (else a new one); ``listed``: open to anyone, shown in the lobby."""
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise CubileteError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
                                 f"not {len(seats)}")
@@ -169,9 +173,10 @@ class Hub:
         status = "playing" if all(row.name is not None for row in rows) else "waiting"
         await check_room_for(self, creator, status == "waiting")
         row = TableRow(
-            id="".join(secrets.choice(ID_LETTERS) for _ in range(8)), created_at=time.time(), preset=rules.name,
+            id=table_id or new_table_id(), created_at=time.time(), preset=rules.name,
             rules_json=json.dumps(rules_to_dict(rules)), seed=seed, commitment=fairness.commitment(seed),
             timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows, creator_net=creator,
+            listed=listed,
         )
         if self.site is not None:  # the lease first: no other process's lease round takes the new table
             await self.site.claim(row.id)
@@ -212,6 +217,11 @@ class Hub:
             await self.site.close()
         await self.solver.close()
         self.chances.close()
+
+
+def new_table_id() -> str:
+    """A fresh table id: 8 letters and digits without look-alikes."""
+    return "".join(secrets.choice(ID_LETTERS) for _ in range(8))
 
 
 def web_record(room: Room) -> dict[str, Any]:

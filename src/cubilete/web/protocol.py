@@ -58,6 +58,21 @@ class Ping(Frame):
     type: Literal["ping"]
 
 
+class Seek(Frame):
+    """Lobby: seek a game of these rules (a preset's name) with this many people, under this name."""
+
+    type: Literal["seek"]
+    rules: str = Field(max_length=64)
+    players: int = Field(ge=2, le=8)
+    name: Name
+
+
+class Cancel(Frame):
+    """Lobby: stop seeking."""
+
+    type: Literal["cancel"]
+
+
 class Hello(Frame):
     """The first frame of every connection: who is there (the seat token, if any) and the language.
 
@@ -112,6 +127,23 @@ def _json_object(text: str | bytes) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ProtocolError("bad-message", "a frame is a JSON object with a \"type\"")
     return data
+
+
+LobbyFrame = Annotated[Seek | Cancel | Ping, Field(discriminator="type")]
+_lobby_frames: TypeAdapter[Seek | Cancel | Ping] = TypeAdapter(LobbyFrame)
+
+
+def parse_lobby_frame(text: str | bytes) -> Seek | Cancel | Ping:
+    """A frame of the lobby's WebSocket, or a :class:`ProtocolError` saying what is wrong with it."""
+    data = _json_object(text)
+    if data.get("type") == "hello":
+        raise ProtocolError("bad-message", "hello is only the first frame of a connection")
+    try:
+        return _lobby_frames.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "frame"
+        raise ProtocolError("bad-message", f"{where}: {first['msg']}") from None
 
 
 def parse_frame(text: str | bytes) -> Sit | Act | Undo | Hint | Ping:

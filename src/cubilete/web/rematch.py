@@ -88,7 +88,7 @@ async def make(hub: Hub, room: Room, network: str | None) -> Room:
     people, held = seats_for_rematch(room)
     try:
         new = await hub.create(room.rules, [(s.kind, s.level) for s in room.seats], room.timer, room.coach,
-                               people, network, held=held, rematch_of=(room.id, room.rematch))
+                               people, network, held=held, rematch_of=(room.id, room.rematch), listed=room.listed)
     except RematchTaken:
         room.rematch = None  # read the one that won
         found = await existing(hub, room)

@@ -121,6 +121,7 @@ class Room:
         self.seats = [SeatInfo(s.idx, s.kind, s.level, s.name, s.token_hash, s.pid, s.held_until, s.held_name)
                       for s in row.seats]
         self.undos = row.undos  # undos taken here: a game with any is never ranked
+        self.listed = row.listed  # open to anyone: shown in the lobby (web/lobby.py)
         self.game: Game | None = None
         self.last: tuple[int, Action] | None = None
         self.clients: set[Client] = set()
@@ -184,7 +185,8 @@ class Room:
     @property
     def table(self) -> dict[str, Any]:
         """The table info frame's body."""
-        return table_info(self.id, self.rules, self.commitment, self.timer, self.coach, self.seats)
+        return {**table_info(self.id, self.rules, self.commitment, self.timer, self.coach, self.seats),
+                "listed": self.listed}
 
     def state(self) -> dict[str, Any]:
         """The state frame's body."""

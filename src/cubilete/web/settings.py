@@ -79,6 +79,13 @@ class Settings:
     # rematch and undo (web/rematch.py, web/undo.py; docs/WEB.md, "Rematch" and "Undo")
     rematch_hold: float = 300.0  # seconds a rematch keeps the seat of a player who was not on the page
     undo_window: float = 2.0  # seconds after a person's box before a bot throws, while that box may be undone
+    # the lobby and quick match (web/lobby.py; docs/WEB.md, "Lobby and quick match")
+    lobby_refresh: float = 1.0  # seconds between the lobby's rounds (its list pushed when it changed, seeks kept)
+    seek_fresh: float = 30.0  # seconds a seek lives without its process renewing it (a process that died)
+    seek_bot_after: float = 30.0  # seconds of seeking before the page offers a bot instead
+    max_seeks: int = 1000  # people seeking at once on the site; more are refused
+    quick_timer: int = 120  # the turn timer of a table made by quick match (seconds)
+    lobby_list: int = 50  # tables of each kind (open, live) the lobby lists
 
     @classmethod
     def from_environment(cls, db_url: str | None = None, bot_delay: float | None = None) -> Settings:

@@ -274,6 +274,10 @@ class Site:
         if len(parts) >= 4 and parts[2] in ("away", "notice"):
             self._absence_news(parts)
             return
+        if parts[0] == "lobby":  # a match seated someone connected here (web/lobby.py)
+            if self.hub.lobby is not None:
+                self.hub.lobby.poke()
+            return
         if len(parts) == 4 and parts[2] == "rematch":  # web/rematch.py: every process tells its players
             finished = self.hub.rooms.get(parts[0])
             if finished is not None:
@@ -383,6 +387,10 @@ class Site:
         room = self.hub.rooms.get(table_id)
         version = room.version if room is not None else 0
         self.hub.store.writer.submit(self.hub.store.announce, CHANNEL, f"{table_id} {version} {words}")
+
+    def announce_lobby(self) -> None:
+        """Tell the other processes that a match seated some of their seekers (their round tells them)."""
+        self.hub.store.writer.submit(self.hub.store.announce, CHANNEL, "lobby 0 matched")
 
     def _absence_news(self, parts: list[str]) -> None:
         room = self.hub.rooms.get(parts[0])

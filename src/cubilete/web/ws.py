@@ -10,7 +10,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from cubilete.web.guard import Gate, client_address
 from cubilete.web.hub import Hub, player_id, token_hash
-from cubilete.web.protocol import Hello, ProtocolError, parse_frame, parse_hello
+from cubilete.web.protocol import Hello, ProtocolError, parse_frame, parse_hello, parse_lobby_frame
 from cubilete.web.room import Client, refuse
 from cubilete.web.words import web_language
 
@@ -98,6 +98,69 @@ async def _serve(websocket: WebSocket, table_id: str, hub: Hub) -> None:
         pass
     finally:
         room.leave(client)
+        pump.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await pump
+        if client.dropped or flooded:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1008)
+
+
+async def lobby_socket(websocket: WebSocket) -> None:
+    """One browser in the lobby (web/lobby.py): the list of open and live tables, and quick match."""
+    hub: Hub = websocket.app.state.hub
+    gate: Gate = websocket.app.state.gate
+    await websocket.accept()
+    if "token" in websocket.query_params:
+        await websocket.close(code=4400, reason="the token goes in the hello frame, never in the URL")
+        return
+    address = client_address(websocket.scope, hub.settings)
+    refused = gate.socket_opened(address)
+    if refused is not None:
+        await websocket.close(code=4429, reason=refused)
+        return
+    try:
+        await _serve_lobby(websocket, hub)
+    finally:
+        gate.socket_closed(address)
+
+
+async def _serve_lobby(websocket: WebSocket, hub: Hub) -> None:
+    lobby = hub.lobby
+    hello = await _hello(websocket, hub.settings.hello_timeout)
+    if hello is None or lobby is None:
+        return
+    token = hello.token
+    client = Client(websocket.send_text, token_hash(token) if token else None, player_id(token) if token else None,
+                    web_language(hello.lang or websocket.query_params.get("lang")), hub.settings)
+    pump = asyncio.create_task(client.pump())
+    await lobby.join(client)
+    flooded = 0
+    try:
+        while not client.dropped and not pump.done():
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not client.bucket.take():
+                flooded += 1
+                if flooded >= FLOOD_LIMIT:
+                    break
+                refuse(client, ProtocolError("rate-limited", "too many frames: slow down"))
+                continue
+            flooded = 0
+            try:
+                text = message["text"] if message.get("text") is not None else message.get("bytes", b"")
+                await lobby.handle(client, parse_lobby_frame(text))
+            except ProtocolError as exc:
+                refuse(client, exc)
+            except Exception:  # a bug must not take the lobby down: answer and log
+                log.exception("lobby: frame failed")
+                refuse(client, ProtocolError("server-error", "the server could not handle that frame"))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        with contextlib.suppress(Exception):
+            await lobby.leave(client)
         pump.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await pump
