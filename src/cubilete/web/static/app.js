@@ -3,6 +3,7 @@
 import { el, link } from "./api.js";
 import { mountGames, mountLeaderboard, mountPlayer } from "./history.js";
 import { mount as mountHome } from "./home.js";
+import { mount as mountLobby } from "./lobby.js";
 import { LANG_NAMES, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
 import { navigate } from "./nav.js";
 import { mount as mountReplay } from "./replay.js";
@@ -11,6 +12,7 @@ import { mount as mountTable } from "./table.js";
 const ROUTES = [
   [/^\/$/, () => mountHome],
   [/^\/t\/([^/]+)\/?$/, (m) => (root) => mountTable(root, { id: decodeURIComponent(m[1]) })],
+  [/^\/lobby\/?$/, () => mountLobby],
   [/^\/games\/?$/, () => mountGames],
   [/^\/leaderboard\/?$/, () => mountLeaderboard],
   [/^\/p\/([^/]+)\/?$/, (m) => (root) => mountPlayer(root, { pid: decodeURIComponent(m[1]) })],
@@ -64,6 +66,7 @@ function renderHeader() {
         "nav",
         { class: "main-nav", "aria-label": t("nav.main") },
         nav("/", "nav.new"),
+        nav("/lobby", "nav.lobby"),
         nav("/games", "nav.games"),
         nav("/leaderboard", "nav.leaderboard"),
       ),

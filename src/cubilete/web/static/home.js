@@ -19,6 +19,7 @@ export function mount(root) {
     seats: [{ kind: "human" }, { kind: "bot", level: "casual" }],
     timer: null,
     coach: true,
+    listed: false, // "open to anyone": shown in the lobby; by link only otherwise
     name: savedName(),
     error: "",
     busy: false,
@@ -135,6 +136,7 @@ export function mount(root) {
         seats: form.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "human" })),
         timer: form.timer,
         coach: Boolean(p && p.coach && form.coach),
+        listed: form.listed,
       });
       if (human >= 0) {
         saveName(name);
@@ -290,6 +292,19 @@ export function mount(root) {
       }),
       el("span", {}, coachAllowed ? t("home.coach") : t("home.coach.none")),
     );
+    const listed = el(
+      "label",
+      { class: "check" },
+      el("input", {
+        type: "checkbox",
+        "data-testid": "listed",
+        checked: form.listed,
+        onchange: (ev) => {
+          form.listed = ev.target.checked;
+        },
+      }),
+      el("span", {}, t("home.listed")),
+    );
     const gamesLink = link("/games", t("nav.games").toLowerCase());
     const boardLink = link("/leaderboard", t("nav.leaderboard").toLowerCase());
     const linksText = t("home.links", { games: "\u0000", leaderboard: "\u0001" }).split(/([\u0000\u0001])/);
@@ -299,6 +314,12 @@ export function mount(root) {
         { class: "home card" },
         el("h1", {}, t("home.heading")),
         el("p", { class: "muted" }, t("home.intro")),
+        el(
+          "p",
+          { class: "play-now" },
+          link("/lobby", t("home.playnow"), { class: "btn primary big", "data-testid": "play-now" }),
+          el("span", { class: "muted" }, ` ${t("home.playnow.why")}`),
+        ),
         el(
           "form",
           { class: "create-form", onsubmit: create, novalidate: true },
@@ -335,7 +356,7 @@ export function mount(root) {
             "div",
             { class: "field-row" },
             el("div", { class: "field" }, el("label", { for: "timer" }, t("home.timer")), timer),
-            el("div", { class: "field" }, coach),
+            el("div", { class: "field" }, coach, listed),
           ),
           problem ? el("p", { class: "form-error", "data-testid": "count-error" }, problem) : null,
           form.error
