@@ -48,6 +48,41 @@ class SeededDice:
         return tuple(faces[:count])
 
 
+class DuplicateDice:
+    """Duplicate dice: each die's face depends only on the seed and its place (which turn of the player,
+    which throw of the turn, which die), never on how many throws came before. Two players who keep the
+    same dice see the same faces, and every turn's first throw is the same for everyone: only decisions
+    differ (the daily challenge, duplicate head to head). Reproducible and checkable like :class:`SeededDice`.
+
+    >>> d = DuplicateDice("7")
+    >>> d.throw_at("play:0:0", [0, 1, 2, 3, 4])[2] == d.throw_at("play:0:0", [2])[0]
+    True
+    """
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed
+
+    def __repr__(self) -> str:
+        return f"DuplicateDice({self.seed!r})"
+
+    def throw_at(self, place: str, positions: Sequence[int]) -> Hand:
+        """The faces of the dice at ``positions`` thrown at ``place`` (unbiased: digest bytes below 252)."""
+        return tuple(self._face(place, p) for p in positions)
+
+    def _face(self, place: str, position: int) -> int:
+        block = 0
+        while True:
+            digest = hashlib.sha256(f"{self.seed}:dup:{place}:{position}:{block}".encode()).digest()
+            for b in digest:
+                if b < 252:
+                    return b % 6 + 1
+            block += 1
+
+    def throw(self, index: int, count: int) -> Hand:
+        """Not by index: a duplicate game throws by place (:meth:`throw_at`)."""
+        raise RecordError("duplicate dice are thrown by place (turn, throw, die), not by index")
+
+
 class ScriptedDice:
     """Dice read from a list, in order: replays of records, tests, real dice typed in."""
 

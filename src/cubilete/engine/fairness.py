@@ -18,9 +18,10 @@ import hashlib
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from cubilete.engine.dice import SeededDice
-from cubilete.engine.errors import RecordError
+from cubilete.engine.dice import DuplicateDice, SeededDice
+from cubilete.engine.errors import CubileteError, RecordError
 
 
 def new_seed() -> str:
@@ -64,6 +65,31 @@ def verify_throws(seed: str, throws: Sequence[Sequence[int]], committed: str | N
     return FairnessReport(len(throws), committed is not None, tuple(problems))
 
 
+def verify_duplicate(record: Mapping[str, Any], committed: str | None = None) -> FairnessReport:
+    """Recheck a duplicate game's throws: the actions replayed on the seed's duplicate dice must throw exactly
+    the recorded faces (the place of each die is known only by playing the game)."""
+    from cubilete.engine.game import Game  # the game imports this module's dice
+    from cubilete.engine.record import steps
+    from cubilete.engine.rules.codec import rules_from_dict
+
+    problems: list[str] = []
+    seed = record["seed"]
+    if committed is not None and commitment(seed) != committed.strip().lower():
+        problems.append(f"the seed does not match the commitment {committed!r} (its hash is {commitment(seed)})")
+    try:
+        fresh = Game(rules_from_dict(record["rules"], "record rules"), record["players"], seed, DuplicateDice(seed))
+        for _, action, _ in steps(record):
+            fresh.apply(action)
+    except CubileteError as exc:
+        problems.append(f"the game does not replay on its seed's dice: {exc}")
+        return FairnessReport(len(record["throws"]), committed is not None, tuple(problems))
+    for index, (faces, expected) in enumerate(zip(record["throws"], fresh.throws, strict=False)):
+        if tuple(faces) != tuple(expected):
+            shown, derived = " ".join(map(str, faces)), " ".join(map(str, expected))
+            problems.append(f"throw {index + 1} is recorded as {shown} but the seed gives {derived}")
+    return FairnessReport(len(record["throws"]), committed is not None, tuple(problems))
+
+
 def verify_record(data: object, published: str | None = None, table: str | None = None,
                   site_keys: Mapping[str, bytes] | None = None) -> FairnessReport:
     """Recheck a game record: its seed must give its throws, match its commitment, and the game must replay.
@@ -89,7 +115,10 @@ def verify_record(data: object, published: str | None = None, table: str | None 
         from cubilete.engine.signature import signature_problems  # imports cryptography: only when asked
 
         extra.extend(signature_problems(record, site_keys))
-    report = verify_throws(record["seed"], record["throws"], committed)
+    if record.get("dice") == "duplicate":  # faces follow each die's place: re-derived by replaying the actions
+        report = verify_duplicate(record, committed)
+    else:
+        report = verify_throws(record["seed"], record["throws"], committed)
     if published is not None:
         seen = published.strip().lower()
         if commitment(record["seed"]) != seen:

@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Generator, Sequence
 
 from cubilete.engine.actions import Action, Roll, Score, Stand
-from cubilete.engine.dice import DiceSource, Hand, SeededDice
+from cubilete.engine.dice import DiceSource, DuplicateDice, Hand, SeededDice
 from cubilete.engine.errors import IllegalActionError, RecordError, RulesError
 from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Direction, Rules, Start, TieBreak
@@ -232,8 +232,12 @@ class Game:
         return f"box {action.slot} cannot be used now (order or joker rule); usable: {', '.join(usable)}"
 
     # --- transitions ---------------------------------------------------------------
-    def _throw(self, index: int, count: int) -> Hand:
-        faces = tuple(self.dice.throw(index, count))
+    def _throw(self, index: int, count: int, place: str = "", positions: Sequence[int] = ()) -> Hand:
+        """Throw number ``index`` of ``count`` dice; duplicate dice by ``place`` and die ``positions``."""
+        if isinstance(self.dice, DuplicateDice):
+            faces = self.dice.throw_at(place, positions)
+        else:
+            faces = tuple(self.dice.throw(index, count))
         if len(faces) != count or any(not isinstance(f, int) or not 1 <= f <= 6 for f in faces):
             raise RecordError(f"dice source gave {faces!r} for throw {index + 1} of {count} dice")
         del self.throws[index:]
@@ -243,7 +247,8 @@ class Game:
     def _roll(self, st: GameState, action: Roll) -> GameState:
         turn = st.turn
         count = self.rules.dice - len(action.keep)
-        raw = self._throw(st.throws_made, count)
+        raw = self._throw(st.throws_made, count, duplicate_place(st),
+                          [p for p in range(self.rules.dice) if p not in action.keep])
         thrown = iter(7 - f if action.face_down else f for f in raw)
         old = turn.dice or (0,) * self.rules.dice
         dice = tuple(old[p] if p in action.keep else next(thrown) for p in range(self.rules.dice))
@@ -330,7 +335,7 @@ class Game:
         try:
             seat, count = next(procedure)
             while True:
-                faces = self._throw(index, count)
+                faces = self._throw(index, count, f"start:{index}", range(count))
                 self.start_throws.append((seat, faces))
                 index += 1
                 seat, count = procedure.send(faces)
@@ -339,6 +344,13 @@ class Game:
         card: tuple[int | None, ...] = (None,) * len(rules.slots)
         seats = tuple(Seat(name, card) for name in self.players)
         return GameState(seats, order, order[0], Turn(allowance=rules.throws), throws_made=index)
+
+
+def duplicate_place(st: GameState) -> str:
+    """Where a throw happens, for duplicate dice: the phase, the player's turn (or tie-break round) and the
+    throw of the turn; the same for every player, so everyone's turn n throw k shows the same faces."""
+    turn = st.tiebreak_round if st.phase is Phase.TIEBREAK else st.seats[st.current].turns_taken
+    return f"{st.phase.value}:{turn}:{st.turn.throws}"
 
 
 StartRequest = tuple[int, int]  # (seat, dice to throw)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from cubilete.engine.actions import Action, action_from_json, action_to_json
-from cubilete.engine.dice import ScriptedDice, SeededDice
+from cubilete.engine.dice import DuplicateDice, ScriptedDice, SeededDice
 from cubilete.engine.errors import CubileteError, RecordError
 from cubilete.engine.game import Game
 from cubilete.engine.rules.codec import rules_from_dict, rules_to_dict
@@ -19,6 +19,7 @@ from cubilete.engine.state import GameState
 
 FORMAT = "cubilete-game"
 VERSION = 1
+DUPLICATE = "duplicate"  # record["dice"]: duplicate dice (engine/dice.py: DuplicateDice); absent: by throw index
 
 
 def to_record(game: Game) -> dict[str, Any]:
@@ -35,6 +36,8 @@ def to_record(game: Game) -> dict[str, Any]:
         "finished": game.is_over,
         "totals": game.totals(),
     }
+    if isinstance(game.dice, DuplicateDice):  # a die's face follows its place, not the throw count
+        record["dice"] = DUPLICATE
     if game.is_over:
         record["winners"] = [game.players[i] for i in st.winners]
         record["reason"] = st.reason.value if st.reason else None
@@ -59,6 +62,8 @@ def check_header(data: object) -> dict[str, Any]:
             raise RecordError(f"record field {key!r} is missing or not a {kind.__name__}")
     if not all(isinstance(p, str) for p in data["players"]):
         raise RecordError("record players must be names")
+    if "dice" in data and data["dice"] != DUPLICATE:
+        raise RecordError(f"record dice {data['dice']!r} is unknown (only {DUPLICATE!r}, or no field)")
     for i, t in enumerate(data["throws"]):
         if not isinstance(t, list) or not all(
             isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 6 for f in t
@@ -101,7 +106,7 @@ def from_record(data: object) -> Game:
     game = _new_game(record)
     for replayed, _, _ in steps(record):
         game = replayed
-    game.dice = SeededDice(game.seed)
+    game.dice = DuplicateDice(game.seed) if record.get("dice") == DUPLICATE else SeededDice(game.seed)
     return game
 
 
