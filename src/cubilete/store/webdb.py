@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,8 @@ tables = sa.Table(
     sa.Column("rematch", sa.String(16), nullable=True),  # the finished table's rematch, set once (migration 0005)
     sa.Column("undos", sa.Integer, nullable=False, server_default="0"),  # undos taken (never ranked if any)
     sa.Column("listed", sa.Boolean, nullable=False, server_default=sa.false()),  # in the lobby (migration 0006)
+    sa.Column("dice", sa.String(16), nullable=True),  # "duplicate": faces follow each die's place (0007)
+    sa.Column("daily", sa.String(80), nullable=True),  # "<date>/<preset>": a daily challenge game (0007)
 )
 
 seats = sa.Table(
@@ -99,6 +102,29 @@ seeks = sa.Table(
     sa.Column("seen_at", sa.Float, nullable=False),  # renewed by the seeker's process; stale rows are dropped
     sa.Column("table_id", sa.String(16), nullable=True),  # the match, once made
     sa.Column("seat", sa.Integer, nullable=True),
+)
+
+# the daily duplicate challenge (web/daily.py, store/daily.py)
+daily_days = sa.Table(
+    "web_daily_days",
+    metadata,
+    sa.Column("day", sa.String(10), primary_key=True),
+    sa.Column("preset", sa.String(64), primary_key=True),
+    sa.Column("seed", sa.String(64), nullable=False),
+    sa.Column("commitment", sa.String(64), nullable=False),
+)
+daily_games = sa.Table(
+    "web_daily",
+    metadata,
+    sa.Column("day", sa.String(10), primary_key=True),
+    sa.Column("preset", sa.String(64), primary_key=True),
+    sa.Column("pid", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("table_id", sa.String(16), nullable=False),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("score", sa.Integer, nullable=True),
+    sa.Column("loss", sa.Float, nullable=True),  # exact points lost per decision (None: no exact tables)
+    sa.Column("decisions", sa.Integer, nullable=True),
 )
 
 sa.Index("ix_web_tables_status", tables.c.status)
@@ -164,6 +190,8 @@ class TableRow:
     rematch: str | None = None  # the id of this finished table's rematch, once someone asked
     undos: int = 0  # undos taken at this table
     listed: bool = False  # open to anyone: shown in the lobby (web/lobby.py)
+    dice: str | None = None  # "duplicate": engine/dice.py DuplicateDice; None: by throw index
+    daily: str | None = None  # "<date>/<preset>" for a daily challenge game (web/daily.py)
 
 
 @dataclass(frozen=True)
@@ -179,6 +207,11 @@ class PlayerResult:
     seats: int  # seats at the table
     people: int  # different browsers seated at it
     undos: int = 0  # undos taken at the table (web/undo.py): such a game is no measure of skill
+
+
+def utc_today() -> str:
+    """Today's date (UTC) as the daily challenge names days: ``YYYY-MM-DD``."""
+    return datetime.now(UTC).date().isoformat()
 
 
 def default_url() -> str:
@@ -381,6 +414,8 @@ class WebStore:
                 creator_net=row.creator_net,
                 touched_at=row.created_at,
                 listed=row.listed,
+                dice=row.dice,
+                daily=row.daily,
             )
         )
         conn.execute(
@@ -510,7 +545,7 @@ class WebStore:
         return TableRow(
             r.id, r.created_at, r.preset, r.rules_json, r.seed, r.commitment, r.timer, bool(r.coach), r.status,
             r.version, r.finished_at, self._seats(conn, r.id), moves, r.ended, r.creator_net, r.rematch, r.undos,
-            bool(r.listed),
+            bool(r.listed), r.dice, r.daily,
         )
 
     def load_table(self, table_id: str) -> TableRow | None:
@@ -575,7 +610,8 @@ class WebStore:
 
     def finished_games(self, preset: str | None = None, limit: int = 50, pid: str | None = None) -> list[TableRow]:
         """Finished tables, newest first (optionally one preset, or the games of one player)."""
-        query = tables.select().where(tables.c.status == "finished")
+        query = tables.select().where(tables.c.status == "finished", sa.or_(
+            tables.c.daily.is_(None), tables.c.daily < f"{utc_today()}/"))  # a day's games: private until it ends
         if preset:
             query = query.where(tables.c.preset == preset)
         if pid:

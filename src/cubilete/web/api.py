@@ -85,7 +85,7 @@ class NewTable(BaseModel):
     listed: bool = False  # open to anyone: shown in the lobby (web/lobby.py); by link only otherwise
 
 
-async def _body(request: Request) -> object:
+async def json_body(request: Request) -> object:
     raw = await request.body()  # the Guard middleware has refused a body over the limit while it streamed
     limit: int = request.app.state.hub.settings.max_body
     if len(raw) > limit:
@@ -125,7 +125,7 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
         raise ApiError(429, f"too many tables created from this address: try again in {wait:.0f} s",
                        {"Retry-After": str(round(wait))})
     try:
-        spec = NewTable.model_validate(await _body(request))
+        spec = NewTable.model_validate(await json_body(request))
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "body"
@@ -174,13 +174,18 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")  # the hello frame's token (web/protocol.py)
 
 
-def bearer_token_hash(request: Request) -> str:
-    """The hash of the person's token sent as ``Authorization: Bearer <token>`` (never in the URL, which
-    ends up in access logs); 401 without one."""
+def bearer_token(request: Request) -> str:
+    """The person's token sent as ``Authorization: Bearer <token>`` (never in the URL, which ends up in
+    access logs); 401 without one."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not TOKEN.match(token.strip()):
         raise ApiError(401, "say who you are: Authorization: Bearer <your seat token>", {"WWW-Authenticate": "Bearer"})
-    return token_hash(token.strip())
+    return token.strip()
+
+
+def bearer_token_hash(request: Request) -> str:
+    """The hash of the person's bearer token (:func:`bearer_token`)."""
+    return token_hash(bearer_token(request))
 
 
 @router.post("/tables/{table_id}/rematch")
@@ -218,6 +223,14 @@ async def rematch(table_id: str, request: Request, hub: HubDep) -> dict[str, Any
                 raise ApiError(503, exc.message, {"Retry-After": "1"}) from None
     rematches.tell(room, new.id)
     return {"id": new.id, "url": f"/t/{new.id}", "commitment": new.commitment}
+
+
+def private_until_the_day_ends(room: Room) -> None:
+    """409 for a daily challenge game before its day ends: everyone plays the same dice today."""
+    if room.private():
+        day = (room.daily or "").split("/")[0]
+        raise ApiError(409, f"a daily challenge game is published when its day ends ({day}, UTC): everyone "
+                            "plays the same dice until then")
 
 
 def check_budget(rules: Rules, settings: Settings) -> None:
@@ -258,6 +271,7 @@ async def record(table_id: str, hub: HubDep, request: Request, download: bool = 
     room = await _room(hub, table_id)
     if room.game is None or (not room.game.is_over and room.ended is None):
         raise ApiError(409, "the record (and its seed) is published when the game ends")
+    private_until_the_day_ends(room)
     made_for = await asyncio.to_thread(hub.store.made_for, room.id)  # the database's: any process may answer
     body = with_stand_ins(room, web_record(room), made_for)
     signed = request.app.state.site_keys.sign(body)  # web/signing.py: over the whole record, stand-ins included
@@ -361,6 +375,7 @@ async def review(table_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]
     room = await _room(hub, table_id)
     if room.game is None or not room.game.is_over:
         raise ApiError(409, "the review is made when the game ends")
+    private_until_the_day_ends(room)
     humans = [s.name for s in room.seats if s.kind == "human" and s.name]
     lang = web_language(lang)
     found: dict[str, Any] | None = hub.reviews.get((table_id, lang))

@@ -103,6 +103,7 @@ class Hub:
         self.site: Site | None = None  # PostgreSQL: this process's part in a site of several (web/site.py)
         self.chances = WinPool(settings.win_workers)  # the seats' chances to win, in a niced process
         self.lobby: Lobby | None = None  # tables open to anyone and quick match (web/lobby.py), set at start
+        self.daily_optimal: dict[tuple[str, str], int | None] = {}  # the optimal score on a past day's dice
 
     async def resume(self) -> int:
         """Load every unfinished table and let its bots go on; returns how many."""
@@ -143,14 +144,16 @@ class Hub:
                      people: list[tuple[str, str, str | None] | None] | None = None,
                      creator: str | None = None, held: list[tuple[str, str] | None] | None = None,
                      rematch_of: tuple[str, str | None] | None = None, table_id: str | None = None,
-                     listed: bool = False) -> Room:
+                     listed: bool = False, seed: str | None = None, dice: str | None = None,
+                     daily: str | None = None) -> Room:
         """A new table: seats are (kind, level); bots are named after their level. ``people`` (a rematch)
         sits someone in a human seat at once: (name, token hash, player id), or None to leave it open;
         ``held`` keeps an open seat for (name, token hash) for ``settings.rematch_hold`` seconds.
         ``creator``: the asking network, limited in the tables it has waiting (web/expiry.py).
         ``rematch_of``: (the finished table this is the rematch of, its expired rematch or None): see
         :meth:`WebStore.create_rematch` (:class:`RematchTaken` if it has a live one). ``table_id``: the id a
-        lobby match chose (else a new one); ``listed``: open to anyone, shown in the lobby."""
+        lobby match chose (else a new one); ``listed``: open to anyone, shown in the lobby. ``seed``, ``dice``
+        (``duplicate``) and ``daily`` (``<date>/<preset>``): a daily challenge game (web/daily.py)."""
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise CubileteError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
                                 f"not {len(seats)}")
@@ -169,14 +172,14 @@ class Hub:
             else SeatRow(i, kind, None, None, None, None)
             for i, ((kind, level), person, hold) in enumerate(zip(seats, sitting, kept, strict=True))
         )
-        seed = fairness.new_seed()
+        seed = seed or fairness.new_seed()
         status = "playing" if all(row.name is not None for row in rows) else "waiting"
         await check_room_for(self, creator, status == "waiting")
         row = TableRow(
             id=table_id or new_table_id(), created_at=time.time(), preset=rules.name,
             rules_json=json.dumps(rules_to_dict(rules)), seed=seed, commitment=fairness.commitment(seed),
             timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows, creator_net=creator,
-            listed=listed,
+            listed=listed, dice=dice, daily=daily,
         )
         if self.site is not None:  # the lease first: no other process's lease round takes the new table
             await self.site.claim(row.id)

@@ -16,9 +16,10 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from cubilete.engine.actions import Action, action_from_json, action_to_json
+from cubilete.engine.dice import DuplicateDice
 from cubilete.engine.errors import CubileteError, IllegalActionError, StaleWrite, StoreError
 from cubilete.engine.game import Game
-from cubilete.engine.record import from_record, to_record
+from cubilete.engine.record import DUPLICATE, from_record, to_record
 from cubilete.engine.rules import Rules
 from cubilete.play import coach
 from cubilete.play.bots import make_bot
@@ -27,6 +28,7 @@ from cubilete.play.coach_win import two_ways, two_ways_lines
 from cubilete.solver.cache import tables_only
 from cubilete.store.webdb import SeatRow, TableRow, WebStore
 from cubilete.web.absence import AbsenceWatch
+from cubilete.web.daily_result import daily_result, day_over
 from cubilete.web.names import check_name
 from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, Undo, error_frame
 from cubilete.web.rematch import check_hold, held_seat, holding, reserved_names
@@ -122,6 +124,8 @@ class Room:
                       for s in row.seats]
         self.undos = row.undos  # undos taken here: a game with any is never ranked
         self.listed = row.listed  # open to anyone: shown in the lobby (web/lobby.py)
+        self.dice = row.dice  # "duplicate": a die's face follows its place (engine/dice.py)
+        self.daily = row.daily  # "<date>/<preset>": a daily challenge game, private until the day ends
         self.game: Game | None = None
         self.last: tuple[int, Action] | None = None
         self.clients: set[Client] = set()
@@ -135,6 +139,7 @@ class Room:
         self.win: tuple[int, list[float], bool] | None = None  # (version, chances, exact): cached per version
         self._win_task: asyncio.Task[None] | None = None
         self.acted: list[int] = []  # the seat of each action in the game's history (undo needs whose it was)
+        self._daily_task: asyncio.Task[None] | None = None
         # several processes (web/site.py): only the lease holder drives bots and the timer; a refused
         # compare-and-set tells the site that this copy is behind
         self.drives = True
@@ -172,7 +177,11 @@ class Room:
     # --- building ----------------------------------------------------------------------
     def _new_game(self) -> Game:
         names = [s.name or "" for s in self.seats]
-        return Game(self.rules, names, self.seed)
+        return Game(self.rules, names, self.seed, DuplicateDice(self.seed) if self.dice == DUPLICATE else None)
+
+    def private(self) -> bool:
+        """A daily challenge game before its day ends: no spectators, no record, no seed (web/daily.py)."""
+        return self.daily is not None and not day_over(self.daily.split("/")[0])
 
     def bot(self, idx: int) -> Strategy:
         """The strategy playing seat ``idx`` (a bot seat, or the stand-in of a human whose timer ran out)."""
@@ -206,6 +215,9 @@ class Room:
         view["solving"] = SOLVING_WORDS if self.still_solving() else None
         view["rematch"] = self.rematch
         view["undos"] = self.undos
+        view["daily"] = self.daily
+        if self.private():  # everyone plays the same dice today: the seed is told when the day ends
+            view["seed"] = None
         return view
 
     def broadcast(self) -> None:
@@ -532,6 +544,8 @@ class Room:
         self.last = (seat, action)
         if result is not None:
             self.status = "finished"
+            if self.daily is not None:  # the day's standings: score and points lost, in a worker thread
+                self._daily_task = asyncio.create_task(daily_result(self.store, self.id, game))
         self._update_deadline()
         self.broadcast()
 

@@ -86,6 +86,7 @@ class Settings:
     max_seeks: int = 1000  # people seeking at once on the site; more are refused
     quick_timer: int = 120  # the turn timer of a table made by quick match (seconds)
     lobby_list: int = 50  # tables of each kind (open, live) the lobby lists
+    daily_presets: tuple[str, ...] = ("generala", "yahtzee", "yatzy")  # the daily challenge's games (web/daily.py)
 
     @classmethod
     def from_environment(cls, db_url: str | None = None, bot_delay: float | None = None) -> Settings:

@@ -69,6 +69,9 @@ async def _serve(websocket: WebSocket, table_id: str, hub: Hub) -> None:
     lang = web_language(hello.lang or websocket.query_params.get("lang"))
     client = Client(websocket.send_text, token_hash(token) if token else None, player_id(token) if token else None,
                     lang, hub.settings)
+    if room.private() and not any(s.token_hash == client.token_hash and s.name for s in room.seats):
+        await websocket.close(code=4403, reason="a daily challenge game is private until its day ends")
+        return
     if not room.join(client):
         await websocket.close(code=4429, reason="this table has as many spectators as it takes")
         return

@@ -2,6 +2,7 @@
 
 import { el, link } from "./api.js";
 import { mountGames, mountLeaderboard, mountPlayer } from "./history.js";
+import { mountDaily, mountStandings } from "./daily.js";
 import { mount as mountHome } from "./home.js";
 import { mount as mountLobby } from "./lobby.js";
 import { LANG_NAMES, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
@@ -13,6 +14,8 @@ const ROUTES = [
   [/^\/$/, () => mountHome],
   [/^\/t\/([^/]+)\/?$/, (m) => (root) => mountTable(root, { id: decodeURIComponent(m[1]) })],
   [/^\/lobby\/?$/, () => mountLobby],
+  [/^\/daily\/?$/, () => mountDaily],
+  [/^\/daily\/([^/]+)\/([^/]+)\/?$/, (m) => (root) => mountStandings(root, { day: decodeURIComponent(m[1]), preset: decodeURIComponent(m[2]) })],
   [/^\/games\/?$/, () => mountGames],
   [/^\/leaderboard\/?$/, () => mountLeaderboard],
   [/^\/p\/([^/]+)\/?$/, (m) => (root) => mountPlayer(root, { pid: decodeURIComponent(m[1]) })],
@@ -67,6 +70,7 @@ function renderHeader() {
         { class: "main-nav", "aria-label": t("nav.main") },
         nav("/", "nav.new"),
         nav("/lobby", "nav.lobby"),
+        nav("/daily", "nav.daily"),
         nav("/games", "nav.games"),
         nav("/leaderboard", "nav.leaderboard"),
       ),
