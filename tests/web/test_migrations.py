@@ -27,9 +27,9 @@ def _tables(engine: Engine) -> set[str]:
     return set(sa.inspect(engine).get_table_names()) - {"alembic_version"}
 
 
-def test_the_models_name_the_seven_tables() -> None:
+def test_the_models_name_the_nine_tables() -> None:
     assert {"web_tables", "web_seats", "web_actions", "web_presence", "web_seeks", "web_daily_days",
-            "web_daily"} == WEB_TABLES
+            "web_daily", "web_ratings", "web_rating_games"} == WEB_TABLES
 
 
 def test_upgrade_reaches_head_and_again_is_a_no_op(engine: Engine) -> None:

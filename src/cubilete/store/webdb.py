@@ -127,6 +127,33 @@ daily_games = sa.Table(
     sa.Column("decisions", sa.Integer, nullable=True),
 )
 
+# two ratings per official preset (web/ratings.py, store/ratings.py; docs/RATINGS.md)
+ratings = sa.Table(
+    "web_ratings",
+    metadata,
+    sa.Column("preset", sa.String(64), primary_key=True),
+    sa.Column("pid", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+rating_games = sa.Table(
+    "web_rating_games",
+    metadata,
+    sa.Column("preset", sa.String(64), primary_key=True),
+    sa.Column("pid", sa.String(16), primary_key=True),
+    sa.Column("table_id", sa.String(16), primary_key=True),
+    sa.Column("finished_at", sa.Float, nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("loss_sum", sa.Float, nullable=True),
+    sa.Column("loss_sq", sa.Float, nullable=True),
+    sa.Column("decisions", sa.Integer, nullable=False),
+)
+sa.Index("ix_web_rating_games_recent", rating_games.c.preset, rating_games.c.pid, rating_games.c.finished_at)
+
 sa.Index("ix_web_tables_status", tables.c.status)
 sa.Index("ix_web_tables_listed_status", tables.c.listed, tables.c.status)
 sa.Index("ix_web_seeks_rules", seeks.c.rules, seeks.c.players, seeks.c.created_at)

@@ -24,6 +24,7 @@ from cubilete.play import coach
 from cubilete.play.bots import LEVEL_SLIPS
 from cubilete.play.win_review import SMALL, chance_timeline, win_review
 from cubilete.store.webdb import PlayerResult, TableRow
+from cubilete.web import ratings
 from cubilete.web import rematch as rematches
 from cubilete.web.expiry import TooManyWaiting
 from cubilete.web.guard import client_address
@@ -365,8 +366,9 @@ async def player(pid: str, hub: HubDep) -> dict[str, Any]:
         entry.pop("name")
     for preset, entry in _aggregate([r for r in results if r.undos], by_preset=True).items():
         stats.setdefault(preset, {"games": 0})["games_with_undo"] = entry["games"]
+    rated = await asyncio.to_thread(ratings.of_player, hub.store, pid)  # web/ratings.py: both, with history
     return {"pid": pid, "names": sorted({r.name for r in results}), "games": [_summary(r) for r in rows],
-            "stats": stats}
+            "stats": stats, "ratings": rated}
 
 
 @router.get("/games/{table_id}/review")

@@ -9,6 +9,7 @@ are private (no spectators, records, reviews, or listing), since everyone's firs
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from datetime import date, timedelta
@@ -32,6 +33,7 @@ from cubilete.web.daily_result import day_over
 from cubilete.web.hub import Hub, new_table_id, player_id, token_hash
 from cubilete.web.names import check_name
 from cubilete.web.protocol import Name, ProtocolError
+from cubilete.web.solving import SolverBusy
 from cubilete.web.words import rules_words
 
 router = APIRouter(prefix="/api")
@@ -109,6 +111,8 @@ async def play(day: str, preset: str, request: Request) -> JSONResponse:
         if booked.score is not None:
             raise ApiError(409, f"you have played today's {preset} challenge: one game a day (see the standings)")
         return JSONResponse({"id": booked.table_id, "url": f"/t/{booked.table_id}", "commitment": commitment})
+    with contextlib.suppress(SolverBusy):  # solved in the background: the standings' points lost are exact
+        hub.solver.start(rules, None)
     try:
         await hub.create(rules, [("human", None)], None, False, [(name, hashed, pid)], table_id=table_id, seed=seed,
                          dice=DUPLICATE, daily=f"{day}/{preset}")

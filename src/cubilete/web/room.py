@@ -27,6 +27,7 @@ from cubilete.play.bots.base import Strategy
 from cubilete.play.coach_win import two_ways, two_ways_lines
 from cubilete.solver.cache import tables_only
 from cubilete.store.webdb import SeatRow, TableRow, WebStore
+from cubilete.web import ratings
 from cubilete.web.absence import AbsenceWatch
 from cubilete.web.daily_result import daily_result, day_over
 from cubilete.web.names import check_name
@@ -546,6 +547,8 @@ class Room:
             self.status = "finished"
             if self.daily is not None:  # the day's standings: score and points lost, in a worker thread
                 self._daily_task = asyncio.create_task(daily_result(self.store, self.id, game))
+            elif ratings.rankable(self):  # both ratings, in a worker thread (web/ratings.py)
+                self._daily_task = asyncio.create_task(ratings.rate_room(self))
         self._update_deadline()
         self.broadcast()
 

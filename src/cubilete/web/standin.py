@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from cubilete.engine.dice import DuplicateDice
 from cubilete.engine.game import Game
 
 if TYPE_CHECKING:
@@ -41,7 +42,8 @@ def stand_in_summary(game: Game, people: Sequence[int], acted: Sequence[int], ma
 
 def _turn_numbers(game: Game) -> list[int]:
     """For each move of the game, the turn (1-based) of the seat that made it."""
-    replay = Game(game.rules, list(game.players), game.seed)
+    replay = Game(game.rules, list(game.players), game.seed,
+                  DuplicateDice(game.seed) if isinstance(game.dice, DuplicateDice) else None)  # the same dice
     out = []
     for action in game.history:
         st = replay.state
