@@ -89,6 +89,7 @@ export const api = {
   },
   review: (id, lang) => request("GET", `/api/games/${encodeURIComponent(id)}/review?${new URLSearchParams({ lang })}`),
   leaderboard: (preset) => request("GET", `/api/leaderboard?${new URLSearchParams({ preset })}`),
+  ratings: (preset, sort) => request("GET", `/api/ratings?${new URLSearchParams({ preset, sort })}`),
   player: (pid) => request("GET", `/api/players/${encodeURIComponent(pid)}`),
 };
 

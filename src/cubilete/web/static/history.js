@@ -104,7 +104,7 @@ export function mountGames(root) {
 
 export function mountLeaderboard(root) {
   const params = new URLSearchParams(location.search);
-  const data = { presets: null, rows: null, preset: params.get("preset") || "generala", error: null };
+  const data = { presets: null, rows: null, preset: params.get("preset") || "generala", error: null, ratings: null, sort: "rating" };
   let alive = true;
 
   async function load() {
@@ -112,13 +112,18 @@ export function mountLeaderboard(root) {
       if (!data.presets) data.presets = await api.presets();
       // a house-rule table's name is no preset: keep it selectable so its board can be shown
       if (data.preset && !data.presets.some((p) => p.name === data.preset)) {
-        data.presets = [...data.presets, { name: data.preset, title: data.preset }];
+        data.presets = [...data.presets, { name: data.preset, title: data.preset, house: true }];
       }
       data.rows = null;
       render();
-      const rows = await api.leaderboard(data.preset);
+      const [rows, rated] = await Promise.all([
+        api.leaderboard(data.preset),
+        // house rules are not rated (the server would answer 404)
+        data.presets.some((p) => p.name === data.preset && p.house) ? [] : api.ratings(data.preset, data.sort),
+      ]);
       if (!alive) return;
       data.rows = rows;
+      data.ratings = rated;
     } catch (exc) {
       data.error = exc;
     }
@@ -181,12 +186,102 @@ export function mountLeaderboard(root) {
         { class: "list-page" },
         el("div", { class: "page-head" }, el("h1", {}, t("board.heading")), select),
         body,
+        ratingsBoard(data, (sort) => {
+          data.sort = sort;
+          load();
+        }),
       ),
     );
   }
 
   load();
   return { rerender: render, destroy: () => (alive = false) };
+}
+
+/** The two ratings of a preset (docs/RATINGS.md): results (mu - 3 sigma, with sigma) and loss per decision. */
+function ratingsBoard(data, onSort) {
+  const rows = data.ratings || [];
+  const sort = el(
+    "select",
+    { "data-testid": "ratings-sort", "aria-label": t("ratings.sort"), onchange: (ev) => onSort(ev.target.value) },
+    ["rating", "decision"].map((v) => el("option", { value: v, selected: data.sort === v }, t(`ratings.by.${v}`))),
+  );
+  return el(
+    "section",
+    { class: "ratings" },
+    el("div", { class: "page-head" }, el("h2", {}, t("ratings.heading")), sort),
+    el("p", { class: "muted" }, t("ratings.intro")),
+    rows.length
+      ? el(
+          "div",
+          { class: "table-scroll" },
+          el(
+            "table",
+            { class: "board", "data-testid": "ratings" },
+            el(
+              "thead",
+              {},
+              el(
+                "tr",
+                {},
+                el("th", { scope: "col" }, "#"),
+                el("th", { scope: "col" }, t("board.name")),
+                el("th", { scope: "col", class: "n" }, t("board.games")),
+                el("th", { scope: "col", class: "n", title: t("ratings.rating.why") }, t("ratings.rating")),
+                el("th", { scope: "col", class: "n", title: t("daily.loss.why") }, t("daily.loss")),
+                el("th", { scope: "col" }, t("ratings.like")),
+              ),
+            ),
+            el(
+              "tbody",
+              {},
+              rows.map((r, i) =>
+                el(
+                  "tr",
+                  { "data-testid": `rating-row-${i}` },
+                  el("td", {}, String(i + 1)),
+                  el("td", {}, link(`/p/${encodeURIComponent(r.pid)}`, r.name)),
+                  el("td", { class: "n" }, String(r.games)),
+                  el("td", { class: "n" }, `${num(r.rating, 1)} ± ${num(r.uncertainty, 1)}`),
+                  el(
+                    "td",
+                    { class: "n" },
+                    r.decision
+                      ? `${num(r.decision.loss_per_decision, 3)} [${num(r.decision.ci[0], 3)}, ${num(r.decision.ci[1], 3)}]`
+                      : "–",
+                  ),
+                  el("td", {}, r.decision && r.decision.plays_like ? t(`level.${r.decision.plays_like}`) : "–"),
+                ),
+              ),
+            ),
+          ),
+        )
+      : el("p", { class: "muted", "data-testid": "ratings-empty" }, t("common.none")),
+  );
+}
+
+/** A small line of the rating after each ranked game (inline SVG: no library, nothing the CSP blocks). */
+function ratingChart(history) {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  const w = 240;
+  const h = 48;
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("class", "rating-chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("ratings.chart", { n: history.length }));
+  const values = history.map((p) => p.rating);
+  const lo = Math.min(...values, 0);
+  const hi = Math.max(...values, lo + 1);
+  const x = (i) => (values.length < 2 ? w / 2 : (i * (w - 8)) / (values.length - 1) + 4);
+  const y = (v) => h - 4 - ((v - lo) * (h - 8)) / (hi - lo);
+  const line = document.createElementNS(NS, "polyline");
+  line.setAttribute("points", values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "));
+  line.setAttribute("fill", "none");
+  line.setAttribute("stroke", "currentColor");
+  line.setAttribute("stroke-width", "2");
+  svg.append(line);
+  return svg;
 }
 
 export function mountPlayer(root, { pid }) {
@@ -256,6 +351,28 @@ export function mountPlayer(root, { pid }) {
               ),
             )
           : el("p", { class: "muted" }, t("common.none")),
+        Object.keys(p.ratings || {}).length ? el("h2", {}, t("ratings.heading")) : null,
+        Object.entries(p.ratings || {}).map(([preset, r]) =>
+          el(
+            "div",
+            { class: "card player-rating", "data-testid": `player-rating-${preset}` },
+            el("strong", {}, presetTitle(data.presets, preset, preset)),
+            el(
+              "p",
+              {},
+              `${t("ratings.rating")}: ${num(r.rating, 1)} ± ${num(r.uncertainty, 1)} · ${t("board.games")}: ${r.games}`,
+            ),
+            el(
+              "p",
+              {},
+              r.decision
+                ? `${t("daily.loss")}: ${num(r.decision.loss_per_decision, 3)} [${num(r.decision.ci[0], 3)}, ${num(r.decision.ci[1], 3)}] (${r.decision.decisions})` +
+                    (r.decision.plays_like ? ` · ${t("ratings.playslike", { level: t(`level.${r.decision.plays_like}`) })}` : "")
+                : t("ratings.nodecisions"),
+            ),
+            r.history && r.history.length ? ratingChart(r.history) : null,
+          ),
+        ),
         el("h2", {}, t("player.games")),
         (p.games || []).length
           ? el("ol", { class: "game-list" }, p.games.map((g) => gameCard(g, data.presets)))
