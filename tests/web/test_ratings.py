@@ -3,7 +3,7 @@
 The results rating is checked against the Plackett-Luce update of Weng and Lin (2011), written here from the
 paper's equations (as openskill states them), not from the library; the decision rating's mean and interval
 by hand; a ranked game between two people through the server rates both once (on SQLite and PostgreSQL),
-games with a bot or house rules are not rated; and players of known strength (bot levels) come out in their
+games with a bot, the coach or house rules are not rated; and players of known strength (bot levels) come out in their
 order on the decision rating after a few games."""
 
 from __future__ import annotations
@@ -145,6 +145,16 @@ def test_games_with_a_bot_or_house_rules_are_not_rated(db_url: str) -> None:
         assert ratings.rankable(room) is False
         with_bot = create(client, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}])
         assert ratings.rankable(client.portal.call(hub.room, with_bot)) is False
+        coached = create(client, [{"kind": "human"}, {"kind": "human"}], rules="generala-sin-gana", coach=True)
+        with table_socket(client, coached, new_token()) as a, table_socket(client, coached, new_token()) as b:
+            a.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            state_at_least(a, 1)
+            b.send_json({"type": "sit", "seat": 1, "name": "Bea"})
+            state_at_least(a, 2)
+        room = client.portal.call(hub.room, coached)
+        assert ratings.rankable(room) is False  # hints one click away: practice, not ranked
+        room.coach = False
+        assert ratings.rankable(room) is True  # (the same table without the coach would count)
         assert client.get("/api/ratings?preset=generala").json() == []
 
 

@@ -19,6 +19,7 @@ from cubilete.cli import (
     score_cmd,
     serve_cmd,
     simulate_cmd,
+    site_flags_cmd,
     site_key_cmd,
     solve_cmd,
     stats_cmd,
@@ -162,6 +163,7 @@ def build_parser() -> Parser:
     verify_cmd.register(commands)
     serve_cmd.register(commands)
     site_key_cmd.register(commands)
+    site_flags_cmd.register(commands)
     evaluate_cmd.register(commands)
     warmup_cmd.register(commands)
     return parser

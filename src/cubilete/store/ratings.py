@@ -33,6 +33,7 @@ class Played:
     loss_sum: float | None  # points lost against optimal play over their decisions (None: no exact table)
     loss_sq: float | None
     decisions: int
+    agreed: int | None = None  # decisions that were the optimal choice (None: no exact table)
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def apply(store: WebStore, preset: str, table_id: str, finished_at: float, peopl
                                                      sigma=sigma, games=1, updated_at=now))
             conn.execute(rating_games.insert().values(
                 preset=preset, pid=person.pid, table_id=table_id, finished_at=finished_at, mu=mu, sigma=sigma,
-                loss_sum=person.loss_sum, loss_sq=person.loss_sq, decisions=person.decisions))
+                loss_sum=person.loss_sum, loss_sq=person.loss_sq, decisions=person.decisions, agreed=person.agreed))
         return True
 
 
@@ -118,3 +119,33 @@ def history(store: WebStore, preset: str, pids: Sequence[str], recent: int | Non
     if recent is not None:
         out = {p: lines[-recent:] for p, lines in out.items()}
     return out
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A rated person whose decisions agree with the optimal player implausibly often."""
+
+    preset: str
+    pid: str
+    name: str
+    decisions: int
+    agreed: int
+
+    @property
+    def share(self) -> float:
+        return self.agreed / self.decisions
+
+
+def flags(store: WebStore, min_decisions: int, agreement: float) -> list[Flag]:
+    """People with at least ``min_decisions`` judged ranked decisions at a preset, of which a share of at least
+    ``agreement`` were the optimal choice; the most suspicious first."""
+    query = (sa.select(rating_games.c.preset, rating_games.c.pid, sa.func.sum(rating_games.c.decisions).label("n"),
+                       sa.func.sum(rating_games.c.agreed).label("a"))
+             .where(rating_games.c.agreed.is_not(None))
+             .group_by(rating_games.c.preset, rating_games.c.pid))
+    with store.engine.connect() as conn:
+        names = {(r.preset, r.pid): r.name for r in conn.execute(sa.select(ratings.c.preset, ratings.c.pid,
+                                                                            ratings.c.name))}
+        found = [Flag(r.preset, r.pid, names.get((r.preset, r.pid), "?"), int(r.n), int(r.a))
+                 for r in conn.execute(query) if r.n and int(r.n) >= min_decisions]
+    return sorted((f for f in found if f.share >= agreement), key=lambda f: (-f.share, -f.decisions))

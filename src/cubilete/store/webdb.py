@@ -151,6 +151,7 @@ rating_games = sa.Table(
     sa.Column("loss_sum", sa.Float, nullable=True),
     sa.Column("loss_sq", sa.Float, nullable=True),
     sa.Column("decisions", sa.Integer, nullable=False),
+    sa.Column("agreed", sa.Integer, nullable=True),  # decisions that were the optimal choice (fair play)
 )
 sa.Index("ix_web_rating_games_recent", rating_games.c.preset, rating_games.c.pid, rating_games.c.finished_at)
 

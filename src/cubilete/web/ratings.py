@@ -9,8 +9,8 @@
   bots whose loss per game is nearest is named ("plays like the strong bot"), from the measured table in
   docs/BOTS.md.
 
-A game is ranked when its rules are an official preset, every seat is a person (at least two different
-browsers), nobody took an undo, and the share of the people's moves a stand-in made is not over
+A game is ranked when its rules are an official preset, the coach is off, every seat is a person (at least
+two different browsers), nobody took an undo, and the share of the people's moves a stand-in made is not over
 ``stand_in_mark``. The update runs in a worker thread after the game's last move, never in the event loop.
 """
 
@@ -88,17 +88,22 @@ def plays_like(preset: str, loss_per_game: float) -> str | None:
     return min(table, key=lambda level: abs(table[level] - loss_per_game))
 
 
-def judge(game: Game, names: Sequence[str]) -> dict[str, tuple[float | None, float | None, int]]:
-    """Each person's (loss sum, loss sum of squares, decisions) in the game; sums None where not exact."""
+Judged = tuple[float | None, float | None, int, int | None]
+AGREE = 1e-9  # a decision losing no more than this is the optimal choice (or one as good)
+
+
+def judge(game: Game, names: Sequence[str]) -> dict[str, Judged]:
+    """Each person's (loss sum, loss sum of squares, decisions, optimal choices) in the game; sums and
+    the agreement None where the rules have no exact table here."""
     with tables_only():  # solved tables are loaded, never solved in the server
         found = coach.review(game, list(names))
-    out: dict[str, tuple[float | None, float | None, int]] = {}
+    out: dict[str, Judged] = {}
     for name in names:
         losses = [d.loss for d in found.decisions if d.player == name]
         if found.exact:
-            out[name] = (sum(losses), sum(x * x for x in losses), len(losses))
+            out[name] = (sum(losses), sum(x * x for x in losses), len(losses), sum(1 for x in losses if x <= AGREE))
         else:
-            out[name] = (None, None, 0)
+            out[name] = (None, None, 0, None)
     return out
 
 
@@ -122,10 +127,11 @@ async def rate_finished(store: WebStore, preset: str, table_id: str, finished_at
 
 
 def rankable(room: Room) -> bool:
-    """An official preset, only people (two browsers at least), no undo: checked when the game ends (the
-    stand-in share is checked in the rating task, which reads the moves made for people)."""
+    """An official preset, the coach off (hints are for practice), only people (two browsers at least), no
+    undo: checked when the game ends (the stand-in share is checked in the rating task, which reads the
+    moves made for people)."""
     pids = [s.pid for s in room.seats]
-    return (preset_of(room.rules) is not None and all(s.kind == "human" for s in room.seats)
+    return (preset_of(room.rules) is not None and not room.coach and all(s.kind == "human" for s in room.seats)
             and None not in pids and len(set(pids)) >= 2 and room.undos == 0)
 
 
