@@ -106,3 +106,24 @@ def test_an_unknown_dice_field_is_refused() -> None:
     record["dice"] = "loaded"
     with pytest.raises(RecordError, match="dice 'loaded' is unknown"):
         from_record(record)
+
+
+def test_two_players_who_play_alike_tie_and_the_tie_break_still_ends() -> None:
+    """The same dice and the same choices give the same total: the tie-break rounds throw each seat's own
+    dice (the same dice for both would tie them again forever)."""
+    rules = find_rules("generala-sin-gana")  # a tie is broken by extra rounds
+    game = Game(rules, ["Ana", "Bea"], SEED, DuplicateDice(SEED))
+    moves = 0
+    while not game.is_over:
+        st = game.state
+        if st.turn.throws == 0:
+            game.apply(Roll())
+        elif st.phase.value == "tiebreak":
+            game.apply(next(a for a in game.legal_actions() if not isinstance(a, Roll)))
+        else:
+            game.apply(_first_open(game))
+        moves += 1
+        assert moves < 500, "the game never ended"
+    totals = game.totals()
+    assert totals[0] == totals[1]  # alike on the same dice
+    assert len(game.state.winners) == 1 and game.state.tiebreak_round >= 1  # settled by the tie-break

@@ -5,6 +5,7 @@ get clear errors; a seeker who left is never matched; a lone seeker is offered a
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -116,6 +117,10 @@ def test_a_seeker_who_left_is_never_matched_and_a_lone_seeker_is_offered_a_bot(d
         with lobby_socket(client, new_token()) as gone:
             gone.send_json({"type": "seek", "rules": "generala", "players": 2, "name": "Gone"})
             next_frame(gone, "seeking")
+        deadline = time.monotonic() + 60  # her page closed: her seek goes (seen in the lobby's next round)
+        while client.get("/api/lobby").json()["seeking"]:
+            assert time.monotonic() < deadline, "the seek of a closed page stayed"
+            time.sleep(0.02)
         with lobby_socket(client, new_token()) as b:
             b.send_json({"type": "seek", "rules": "generala", "players": 2, "name": "Bea"})
             next_frame(b, "seeking")

@@ -347,10 +347,12 @@ class Game:
 
 
 def duplicate_place(st: GameState) -> str:
-    """Where a throw happens, for duplicate dice: the phase, the player's turn (or tie-break round) and the
-    throw of the turn; the same for every player, so everyone's turn n throw k shows the same faces."""
-    turn = st.tiebreak_round if st.phase is Phase.TIEBREAK else st.seats[st.current].turns_taken
-    return f"{st.phase.value}:{turn}:{st.turn.throws}"
+    """Where a throw happens, for duplicate dice: the player's turn and the throw of the turn, the same for
+    every player, so everyone's turn n throw k shows the same faces. A tie-break round's throws are the
+    seat's own (the same dice for the tied players would tie them again, round after round)."""
+    if st.phase is Phase.TIEBREAK:
+        return f"{st.phase.value}:{st.tiebreak_round}:{st.current}:{st.turn.throws}"
+    return f"{st.phase.value}:{st.seats[st.current].turns_taken}:{st.turn.throws}"
 
 
 StartRequest = tuple[int, int]  # (seat, dice to throw)

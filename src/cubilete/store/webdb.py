@@ -49,6 +49,7 @@ tables = sa.Table(
     sa.Column("listed", sa.Boolean, nullable=False, server_default=sa.false()),  # in the lobby (migration 0006)
     sa.Column("dice", sa.String(16), nullable=True),  # "duplicate": faces follow each die's place (0007)
     sa.Column("daily", sa.String(80), nullable=True),  # "<date>/<preset>": a daily challenge game (0007)
+    sa.Column("match_of", sa.String(16), nullable=True),  # a duplicate match's first game (this is the second)
 )
 
 seats = sa.Table(
@@ -220,6 +221,7 @@ class TableRow:
     listed: bool = False  # open to anyone: shown in the lobby (web/lobby.py)
     dice: str | None = None  # "duplicate": engine/dice.py DuplicateDice; None: by throw index
     daily: str | None = None  # "<date>/<preset>" for a daily challenge game (web/daily.py)
+    match_of: str | None = None  # the first game of a duplicate head-to-head match (this is the second)
 
 
 @dataclass(frozen=True)
@@ -444,6 +446,7 @@ class WebStore:
                 listed=row.listed,
                 dice=row.dice,
                 daily=row.daily,
+                match_of=row.match_of,
             )
         )
         conn.execute(
@@ -573,7 +576,7 @@ class WebStore:
         return TableRow(
             r.id, r.created_at, r.preset, r.rules_json, r.seed, r.commitment, r.timer, bool(r.coach), r.status,
             r.version, r.finished_at, self._seats(conn, r.id), moves, r.ended, r.creator_net, r.rematch, r.undos,
-            bool(r.listed), r.dice, r.daily,
+            bool(r.listed), r.dice, r.daily, r.match_of,
         )
 
     def load_table(self, table_id: str) -> TableRow | None:

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cubilete.engine.errors import CubileteError
+from cubilete.engine.record import DUPLICATE
 from cubilete.engine.rules import Rules, all_presets, find_rules
 from cubilete.engine.rules.codec import rules_from_dict, rules_hash
 from cubilete.engine.rules.profile import rules_from_toml
@@ -84,6 +85,7 @@ class NewTable(BaseModel):
     timer: int | None = Field(default=None, ge=10, le=600)
     coach: bool = True
     listed: bool = False  # open to anyone: shown in the lobby (web/lobby.py); by link only otherwise
+    same_dice: bool = False  # duplicate dice: every seat's turn n sees the same throws (web/duplicate.py)
 
 
 async def json_body(request: Request) -> object:
@@ -151,7 +153,7 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
             except SolverBusy as exc:  # the table plays with the approximate bots and coach all along
                 not_queued = str(exc)
         room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach,
-                                creator=network, listed=spec.listed)
+                                creator=network, listed=spec.listed, dice=DUPLICATE if spec.same_dice else None)
     except SiteFull as exc:
         raise ApiError(503, str(exc), {"Retry-After": "60"}) from None
     except TooManyWaiting as exc:
@@ -197,7 +199,7 @@ async def rematch(table_id: str, request: Request, hub: HubDep) -> dict[str, Any
     "rematch", "table": ID}`` and their page follows; each person connected keeps their seat, and the
     seat of each person gone is kept for them for ``rematch_hold`` seconds. Asking again (the others'
     pages, a second click, another process) gives the same new table."""
-    room = await _room(hub, table_id)
+    room = await table_room(hub, table_id)
     if room.status != "finished":
         raise ApiError(409, "the game is not over: a rematch comes after it")
     asker = bearer_token_hash(request)
@@ -248,7 +250,7 @@ def check_budget(rules: Rules, settings: Settings) -> None:
                             f"at most {settings.max_slots} (max_slots)")
 
 
-async def _room(hub: Hub, table_id: str) -> Room:
+async def table_room(hub: Hub, table_id: str) -> Room:
     try:
         room = await hub.room(table_id)
     except (ValueError, KeyError) as exc:  # stored moves that no longer replay
@@ -261,7 +263,7 @@ async def _room(hub: Hub, table_id: str) -> Room:
 @router.get("/tables/{table_id}")
 async def table(table_id: str, hub: HubDep) -> dict[str, Any]:
     """A table's info and state."""
-    room = await _room(hub, table_id)
+    room = await table_room(hub, table_id)
     return {"table": room.table, "state": room.state()}
 
 
@@ -269,7 +271,7 @@ async def table(table_id: str, hub: HubDep) -> dict[str, Any]:
 async def record(table_id: str, hub: HubDep, request: Request, download: bool = False) -> dict[str, Any] | JSONResponse:
     """The record of a finished game (with the revealed seed); ``?download=1`` saves it as a file
     (``cubilete verify FILE --commitment HEX`` checks it against the commitment shown before the game)."""
-    room = await _room(hub, table_id)
+    room = await table_room(hub, table_id)
     if room.game is None or (not room.game.is_over and room.ended is None):
         raise ApiError(409, "the record (and its seed) is published when the game ends")
     private_until_the_day_ends(room)
@@ -374,7 +376,7 @@ async def player(pid: str, hub: HubDep) -> dict[str, Any]:
 @router.get("/games/{table_id}/review")
 async def review(table_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]:
     """The coach's review of a finished game (expected points lost per player, worst moments)."""
-    room = await _room(hub, table_id)
+    room = await table_room(hub, table_id)
     if room.game is None or not room.game.is_over:
         raise ApiError(409, "the review is made when the game ends")
     private_until_the_day_ends(room)

@@ -145,7 +145,7 @@ class Hub:
                      creator: str | None = None, held: list[tuple[str, str] | None] | None = None,
                      rematch_of: tuple[str, str | None] | None = None, table_id: str | None = None,
                      listed: bool = False, seed: str | None = None, dice: str | None = None,
-                     daily: str | None = None) -> Room:
+                     daily: str | None = None, match_of: str | None = None) -> Room:
         """A new table: seats are (kind, level); bots are named after their level. ``people`` (a rematch)
         sits someone in a human seat at once: (name, token hash, player id), or None to leave it open;
         ``held`` keeps an open seat for (name, token hash) for ``settings.rematch_hold`` seconds.
@@ -153,7 +153,8 @@ class Hub:
         ``rematch_of``: (the finished table this is the rematch of, its expired rematch or None): see
         :meth:`WebStore.create_rematch` (:class:`RematchTaken` if it has a live one). ``table_id``: the id a
         lobby match chose (else a new one); ``listed``: open to anyone, shown in the lobby. ``seed``, ``dice``
-        (``duplicate``) and ``daily`` (``<date>/<preset>``): a daily challenge game (web/daily.py)."""
+        (``duplicate``) and ``daily`` (``<date>/<preset>``): a daily challenge game (web/daily.py);
+        ``match_of``: the first game of a duplicate match of two (web/duplicate.py)."""
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise CubileteError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
                                 f"not {len(seats)}")
@@ -179,7 +180,7 @@ class Hub:
             id=table_id or new_table_id(), created_at=time.time(), preset=rules.name,
             rules_json=json.dumps(rules_to_dict(rules)), seed=seed, commitment=fairness.commitment(seed),
             timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows, creator_net=creator,
-            listed=listed, dice=dice, daily=daily,
+            listed=listed, dice=dice, daily=daily, match_of=match_of,
         )
         if self.site is not None:  # the lease first: no other process's lease round takes the new table
             await self.site.claim(row.id)

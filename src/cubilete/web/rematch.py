@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cubilete.engine.errors import RematchTaken
+from cubilete.web.duplicate import match_second
 from cubilete.web.protocol import ProtocolError
 from cubilete.web.views import SeatInfo
 
@@ -84,11 +85,18 @@ async def existing(hub: Hub, room: Room) -> Room | None:
 
 
 async def make(hub: Hub, room: Room, network: str | None) -> Room:
-    """The rematch table: made here, or the one another request made first (the database decides)."""
+    """The rematch table: made here, or the one another request made first (the database decides). The
+    rematch of a first duplicate game between two people is the match's second game: new dice, seats
+    swapped (web/duplicate.py)."""
     people, held = seats_for_rematch(room)
+    seats = [(s.kind, s.level) for s in room.seats]
+    second = match_second(room)
+    if second:
+        people, held, seats = people[::-1], held[::-1], seats[::-1]
     try:
-        new = await hub.create(room.rules, [(s.kind, s.level) for s in room.seats], room.timer, room.coach,
-                               people, network, held=held, rematch_of=(room.id, room.rematch), listed=room.listed)
+        new = await hub.create(room.rules, seats, room.timer, room.coach, people, network, held=held,
+                               rematch_of=(room.id, room.rematch), listed=room.listed, dice=room.dice,
+                               match_of=room.id if second else None)
     except RematchTaken:
         room.rematch = None  # read the one that won
         found = await existing(hub, room)

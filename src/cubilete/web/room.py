@@ -127,6 +127,7 @@ class Room:
         self.listed = row.listed  # open to anyone: shown in the lobby (web/lobby.py)
         self.dice = row.dice  # "duplicate": a die's face follows its place (engine/dice.py)
         self.daily = row.daily  # "<date>/<preset>": a daily challenge game, private until the day ends
+        self.match_of = row.match_of  # the first game of the duplicate match this table ends (web/duplicate.py)
         self.game: Game | None = None
         self.last: tuple[int, Action] | None = None
         self.clients: set[Client] = set()
@@ -217,6 +218,8 @@ class Room:
         view["rematch"] = self.rematch
         view["undos"] = self.undos
         view["daily"] = self.daily
+        view["same_dice"] = self.dice == DUPLICATE
+        view["match_of"] = self.match_of
         if self.private():  # everyone plays the same dice today: the seed is told when the day ends
             view["seed"] = None
         return view

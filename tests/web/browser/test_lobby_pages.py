@@ -34,7 +34,8 @@ def _seek(page: Page, base: str, name: str, rules: str = "generala", players: in
     page.get_by_test_id("lobby-rules").select_option(rules)
     page.get_by_test_id("lobby-players").select_option(str(players))
     page.get_by_test_id("lobby-seek").click()
-    expect(page.get_by_test_id("lobby-seeking")).to_be_visible()
+    # seeking, or already matched (someone was waiting: the page goes to the table at once)
+    expect(page.get_by_test_id("lobby-seeking").or_(page.get_by_test_id("sheet"))).to_be_visible()
 
 
 def _table_id(page: Page) -> str:

@@ -4,10 +4,11 @@ their own seat."""
 from __future__ import annotations
 
 import re
+import time
 
 from playwright.sync_api import Page, expect
 from tests.web.browser.conftest import NewPage
-from tests.web.browser.play import create_table, open_table, play_turn, sit, table_state
+from tests.web.browser.play import create_table, open_table, play_turn, sit, table_state, wait_my_turn_or_end
 from tests.web.servers import LiveServer
 
 # one box each and a shared win on a tie: a whole game is one turn each
@@ -15,9 +16,18 @@ ONE_TURN = 'base = "generala"\nname = "una-vuelta"\ntie_break = "shared"\n' \
            'remove = ["1", "2", "3", "4", "5", "6", "escalera", "full", "poker", "doble"]\n'
 
 
-def my_turn(page: Page) -> bool:
-    roll = page.get_by_test_id("roll")
-    return roll.count() > 0 and roll.is_enabled()
+def play_out(base: str, table_id: str, pages: tuple[Page, Page]) -> None:
+    """Each person plays their turn when the server says it is theirs, until the game is over (waiting on the
+    table's state, never on a clock: a page's Roll button may go between looking at it and using it)."""
+    deadline = time.monotonic() + 300
+    while (state := table_state(base, table_id)["state"])["status"] != "finished":
+        assert time.monotonic() < deadline, "the game did not end"
+        mover, seat = pages[state["current"]], state["current"]
+        if wait_my_turn_or_end(mover):
+            play_turn(mover)
+        while (now := table_state(base, table_id)["state"])["status"] != "finished" and now["current"] == seat:
+            assert time.monotonic() < deadline, "the turn was never written"
+            time.sleep(0.05)
 
 
 def test_both_pages_follow_the_rematch_to_their_own_seats(web: LiveServer, new_page: NewPage) -> None:
@@ -27,13 +37,7 @@ def test_both_pages_follow_the_rematch_to_their_own_seats(web: LiveServer, new_p
     open_table(bea, web.url, table_id)
     sit(ana, 0, "Ana")
     sit(bea, 1, "Bea")
-    for _ in range(40):
-        if ana.get_by_test_id("result").count():
-            break
-        for page in (ana, bea):
-            if my_turn(page):
-                play_turn(page)
-        ana.wait_for_timeout(100)
+    play_out(web.url, table_id, (ana, bea))
     expect(ana.get_by_test_id("result")).to_be_visible()
     expect(bea.get_by_test_id("result")).to_be_visible()
     bea.get_by_test_id("rematch").click()  # house rules: the button is there too

@@ -20,6 +20,7 @@ export function mount(root) {
     timer: null,
     coach: true,
     listed: false, // "open to anyone": shown in the lobby; by link only otherwise
+    sameDice: false, // duplicate dice: everyone's turn n starts with the same throw (web/duplicate.py)
     name: savedName(),
     error: "",
     busy: false,
@@ -137,6 +138,7 @@ export function mount(root) {
         timer: form.timer,
         coach: Boolean(p && p.coach && form.coach),
         listed: form.listed,
+        same_dice: form.sameDice,
       });
       if (human >= 0) {
         saveName(name);
@@ -305,6 +307,19 @@ export function mount(root) {
       }),
       el("span", {}, t("home.listed")),
     );
+    const sameDice = el(
+      "label",
+      { class: "check" },
+      el("input", {
+        type: "checkbox",
+        "data-testid": "same-dice",
+        checked: form.sameDice,
+        onchange: (ev) => {
+          form.sameDice = ev.target.checked;
+        },
+      }),
+      el("span", {}, t("home.samedice")),
+    );
     const gamesLink = link("/games", t("nav.games").toLowerCase());
     const boardLink = link("/leaderboard", t("nav.leaderboard").toLowerCase());
     const linksText = t("home.links", { games: "\u0000", leaderboard: "\u0001" }).split(/([\u0000\u0001])/);
@@ -356,7 +371,7 @@ export function mount(root) {
             "div",
             { class: "field-row" },
             el("div", { class: "field" }, el("label", { for: "timer" }, t("home.timer")), timer),
-            el("div", { class: "field" }, coach, listed),
+            el("div", { class: "field" }, coach, listed, sameDice),
           ),
           problem ? el("p", { class: "form-error", "data-testid": "count-error" }, problem) : null,
           form.error

@@ -899,7 +899,36 @@ export function mount(root, { id }) {
         link("/", t("table.newgame"), { class: "btn ghost" }),
       ),
       ...(verdict ? [verdict] : []), // replaceChildren would print a null as the text "null"
+      ...matchLines(st),
     );
+  }
+
+  /** The second game of a same-dice match: both games per person and who decided better (web/duplicate.py). */
+  function matchLines(st) {
+    if (!st.match_of) return st.same_dice ? [el("p", { class: "muted", "data-testid": "same-dice" }, t("table.samedice"))] : [];
+    if (page.match === undefined) {
+      page.match = null;
+      fetch(`/api/tables/${encodeURIComponent(id)}/match`, { headers: { Accept: "application/json" } })
+        .then((r) => (r.ok ? r.json() : null))
+        .then((m) => {
+          page.match = m;
+          renderResult();
+        })
+        .catch(() => {});
+      return [];
+    }
+    const m = page.match;
+    if (!m) return [];
+    const totals = m.people.map((p) => `${p.name} ${p.total}`).join(" – ");
+    const losses = m.people
+      .map((p) => `${p.name} ${p.loss_per_decision === null ? "–" : num(p.loss_per_decision, 3)}`)
+      .join(", ");
+    return [
+      el("h3", {}, t("table.match")),
+      el("p", { "data-testid": "match-result" }, totals),
+      el("p", { class: "muted" }, `${t("daily.loss")}: ${losses}`),
+      m.decided_better ? el("p", { "data-testid": "match-better" }, t("table.match.better", { name: m.decided_better })) : null,
+    ].filter(Boolean);
   }
 
   function renderSheetBox() {

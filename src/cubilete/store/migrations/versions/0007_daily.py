@@ -1,7 +1,8 @@
 """web game: the daily duplicate challenge
 
 ``web_tables.dice``: ``duplicate`` when a die's face follows its place (engine/dice.py: DuplicateDice), else
-null. ``web_tables.daily``: ``<date>/<preset>`` for a table of the daily challenge (private until the day
+null; ``match_of``: the first game of a duplicate head-to-head match of two (this is the second, seats
+swapped). ``web_tables.daily``: ``<date>/<preset>`` for a table of the daily challenge (private until the day
 ends). ``web_daily_days``: each day's seed and commitment per preset, made once (the commitment is
 published before the day starts; the seed when it ends). ``web_daily``: one game per person per day and
 preset, with its score and points lost per decision once finished.
@@ -26,6 +27,7 @@ def upgrade() -> None:
     with op.batch_alter_table("web_tables") as batch:
         batch.add_column(sa.Column("dice", sa.String(16), nullable=True))
         batch.add_column(sa.Column("daily", sa.String(80), nullable=True))
+        batch.add_column(sa.Column("match_of", sa.String(16), nullable=True))
     op.create_table(
         "web_daily_days",
         sa.Column("day", sa.String(10), primary_key=True),
@@ -51,5 +53,6 @@ def downgrade() -> None:
     op.drop_table("web_daily")
     op.drop_table("web_daily_days")
     with op.batch_alter_table("web_tables") as batch:
+        batch.drop_column("match_of")
         batch.drop_column("daily")
         batch.drop_column("dice")
