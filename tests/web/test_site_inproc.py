@@ -243,3 +243,26 @@ def test_people_seeking_through_two_processes_are_matched(fresh_pg_url: str) -> 
         for app in (a, b):
             info = app.get(f"/api/tables/{matched_ana['table']}").json()
             assert [s["name"] for s in info["state"]["seats"]] == ["Ana", "Bea"]
+
+
+def test_the_daily_challenge_and_the_ratings_are_the_same_on_both_processes(fresh_pg_url: str) -> None:
+    """Today's commitments are made once for the site (whichever process is asked first); a ranked game
+    finished through one process is rated once and both processes show the same ratings."""
+    with running_app(fresh_pg_url) as a, running_app(fresh_pg_url) as b:
+        assert a.get("/api/daily").json() == b.get("/api/daily").json()
+        table = create(a, [{"kind": "human"}, {"kind": "human"}], rules="generala-sin-gana", coach=False)
+        with table_socket(a, table, new_token()) as ana, table_socket(b, table, new_token()) as bea:
+            ana.send_json({"type": "sit", "seat": 0, "name": "Ana"})
+            state_at_least(ana, 1)
+            bea.send_json({"type": "sit", "seat": 1, "name": "Bea"})
+            state = state_at_least(ana, 2)
+            while state["status"] != "finished":
+                (ana, bea)[state["current"]].send_json({"type": "act", "version": state["version"],
+                                                        "action": choose(state)})
+                state = state_at_least(ana, state["version"] + 1)
+        deadline = time.monotonic() + 120  # rated in a worker thread of the process that took the last move
+        while len(rated := a.get("/api/ratings?preset=generala-sin-gana").json()) < 2:
+            assert time.monotonic() < deadline, "never rated"
+            time.sleep(0.05)
+        assert b.get("/api/ratings?preset=generala-sin-gana").json() == rated
+        assert all(r["games"] == 1 for r in rated)
