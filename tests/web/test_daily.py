@@ -6,8 +6,10 @@ and a game's record verifies on its duplicate dice."""
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,12 +17,17 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from tests.web.inproc import new_token, next_frame, running_app, state_at_least, table_socket
 
+from cubilete import Game
+from cubilete.engine.dice import DuplicateDice
 from cubilete.engine.fairness import commitment, verify_record
 from cubilete.engine.record import DUPLICATE
 from cubilete.engine.rules import find_rules
+from cubilete.play.bots import make_bot
 from cubilete.store import daily as daily_store
+from cubilete.web.daily_result import judged
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
+SEED = "judged-day"
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -102,7 +109,7 @@ def test_two_people_play_the_same_dice_once_and_the_day_stays_private(db_url: st
         total = ends["Ana"]["result"]["totals"][0]
         assert [(line["name"], line["score"]) for line in board["standings"]] in (
             [("Ana", total), ("Bea", total)], [("Bea", total), ("Ana", total)])
-        assert all("table" not in line for line in board["standings"])
+        assert all("table" not in line and "first_difference" not in line for line in board["standings"])
         assert [c["players"] for c in client.get("/api/daily").json() if c["preset"] == "yatzy"] == [2]
 
 
@@ -120,11 +127,13 @@ def test_after_the_day_the_seed_games_and_optimal_score_are_shown_and_records_ve
         assert room.private() is False  # its day is over: anyone may watch, the seed is told
         with table_socket(client, room.id) as spectator:
             assert next_frame(spectator, "state")["daily"] == f"{yesterday}/yatzy"
-        daily_store.finish(hub.store, room.id, 123, 1.5, 13)
+        diff = {"turn": 2, "dice": [1, 1, 5, 6, 6], "chosen": "keep 6 6", "best": "keep 1 1", "loss": 0.8}
+        daily_store.finish(hub.store, room.id, 123, 1.5, 13, json.dumps(diff))
         board = client.get(f"/api/daily/{yesterday}/yatzy").json()
         assert board["over"] is True and board["seed"] == seed and commitment(seed) == committed
         assert board["standings"] == [{"pid": "p" * 16, "name": "Ana", "score": 123, "finished": True,
-                                       "loss_per_decision": 1.5, "decisions": 13, "table": room.id}]
+                                       "loss_per_decision": 1.5, "decisions": 13, "table": room.id,
+                                       "first_difference": diff}]
         assert "optimal" in board and (board["optimal"] is None or 0 < board["optimal"] <= 374)  # yatzy: at most 374
 
 
@@ -145,3 +154,22 @@ def test_a_finished_daily_record_verifies_on_duplicate_dice(db_url: str) -> None
     assert record["dice"] == "duplicate"
     report = verify_record(record, published=committed, table=room.id)
     assert not report.problems, report.problems
+
+
+def test_a_game_is_judged_against_optimal_play_on_its_dice(bots_solver_cache: Path) -> None:
+    """The optimal bot loses nothing and never leaves optimal play; the beginner, which slips, loses points
+    and its first slip is named (turn, dice, its choice, the best, the cost)."""
+    rules = find_rules("generala-sin-gana")
+    for level in ("optimal", "beginner"):
+        game = Game(rules, [level], SEED, DuplicateDice(SEED))
+        bot = make_bot(f"bot:{level}", seed=SEED)
+        while not game.is_over:
+            game.apply(bot.choose(game))
+        score, loss, decisions, diff = judged(game)
+        assert score == game.totals()[0] and decisions >= rules.turns and loss is not None
+        if level == "optimal":
+            assert loss == 0.0 and diff is None
+        else:
+            first = json.loads(diff or "null")
+            assert loss > 0 and first["loss"] > 0 and first["chosen"] != first["best"] and 1 <= first["turn"] <= 11
+

@@ -23,6 +23,7 @@ class Entry:
     score: int | None  # None until the game ends
     loss: float | None  # exact points lost per decision (None: unfinished, or no exact tables)
     decisions: int | None
+    first_diff: str | None = None  # JSON: where the game first left optimal play (shown after the day)
 
 
 def challenge(store: WebStore, day: str, preset: str) -> tuple[str, str]:
@@ -71,11 +72,12 @@ def entry(store: WebStore, day: str, preset: str, pid: str) -> Entry | None:
     return _entry(r) if r is not None else None
 
 
-def finish(store: WebStore, table_id: str, score: int, loss: float | None, decisions: int | None) -> None:
+def finish(store: WebStore, table_id: str, score: int, loss: float | None, decisions: int | None,
+           first_diff: str | None = None) -> None:
     """Write a finished game's result."""
     with store.engine.begin() as conn:
         conn.execute(daily_games.update().where(daily_games.c.table_id == table_id)
-                     .values(score=score, loss=loss, decisions=decisions))
+                     .values(score=score, loss=loss, decisions=decisions, first_diff=first_diff))
 
 
 def standings(store: WebStore, day: str, preset: str) -> list[Entry]:
@@ -96,5 +98,5 @@ def counts(store: WebStore, day: str) -> dict[str, int]:
 
 
 def _entry(r: sa.Row[tuple[object, ...]]) -> Entry:
-    return Entry(r.pid, r.name, r.table_id, r.started_at, r.score, r.loss, r.decisions)
+    return Entry(r.pid, r.name, r.table_id, r.started_at, r.score, r.loss, r.decisions, r.first_diff)
 

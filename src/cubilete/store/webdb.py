@@ -126,6 +126,7 @@ daily_games = sa.Table(
     sa.Column("score", sa.Integer, nullable=True),
     sa.Column("loss", sa.Float, nullable=True),  # exact points lost per decision (None: no exact tables)
     sa.Column("decisions", sa.Integer, nullable=True),
+    sa.Column("first_diff", sa.Text, nullable=True),  # JSON: where the game first left optimal play
 )
 
 # two ratings per official preset (web/ratings.py, store/ratings.py; docs/RATINGS.md)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import time
 from datetime import date, timedelta
@@ -139,8 +140,9 @@ async def standings(day: str, preset: str, request: Request) -> dict[str, Any]:
         line: dict[str, Any] = {"pid": e.pid, "name": e.name, "score": e.score, "finished": e.score is not None,
                                 "loss_per_decision": None if e.loss is None else round(e.loss, 3),
                                 "decisions": e.decisions}
-        if over:
+        if over:  # the dice are no secret any more: each game, and where it first left optimal play
             line["table"] = e.table_id
+            line["first_difference"] = json.loads(e.first_diff) if e.first_diff else None
         lines.append(line)
     out: dict[str, Any] = {"date": day, "preset": preset, "title": rules_words(rules)["title"],
                            "commitment": commitment, "over": over, "seed": seed if over else None, "standings": lines}

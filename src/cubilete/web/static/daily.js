@@ -125,7 +125,24 @@ export function mountStandings(root, { day, preset }) {
         el("td", {}, link(`/p/${encodeURIComponent(s.pid)}`, s.name)),
         el("td", { class: "n" }, s.finished ? String(s.score) : t("daily.playing")),
         el("td", { class: "n" }, s.loss_per_decision === null ? "–" : num(s.loss_per_decision, 2)),
-        data.over ? el("td", {}, link(`/replay/${encodeURIComponent(s.table)}`, t("games.replay"))) : null,
+        data.over
+          ? el(
+              "td",
+              {},
+              link(`/replay/${encodeURIComponent(s.table)}`, t("games.replay")),
+              s.first_difference
+                ? el(
+                    "span",
+                    { class: "muted small", "data-testid": `daily-diff-${i}` },
+                    ` ${t("daily.firstdiff", {
+                      turn: s.first_difference.turn,
+                      dice: s.first_difference.dice.join(" "),
+                      loss: num(s.first_difference.loss, 2),
+                    })}`,
+                  )
+                : null,
+            )
+          : null,
       ),
     );
     root.replaceChildren(

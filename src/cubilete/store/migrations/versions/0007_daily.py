@@ -46,6 +46,7 @@ def upgrade() -> None:
         sa.Column("score", sa.Integer, nullable=True),
         sa.Column("loss", sa.Float, nullable=True),
         sa.Column("decisions", sa.Integer, nullable=True),
+        sa.Column("first_diff", sa.Text, nullable=True),  # JSON: where the game first left optimal play
     )
 
 
