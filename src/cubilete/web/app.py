@@ -100,7 +100,10 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
             expiries.cancel()
             await hub.lobby.close()
             await hub.close()
-            await asyncio.to_thread(store.checkpoint, 0)  # the log file is left empty at shutdown
+            try:
+                await asyncio.to_thread(store.checkpoint, 0)  # the log file is left empty at shutdown
+            except Exception as exc:  # a database damaged while serving: stop anyway, and say so
+                log.error("shutdown: the database log was not folded in (%s)", exc)
             store.close()
 
     app = FastAPI(title="cubilete", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)

@@ -64,6 +64,8 @@ class Lobby:
         self._due = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._rules: OrderedDict[str, Rules] = OrderedDict()
+        self._reading = asyncio.Lock()  # one read of the lobby at a time (GET /api/lobby)
+        self._read_at = 0.0
 
     @property
     def process(self) -> str:
@@ -75,7 +77,7 @@ class Lobby:
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            with contextlib.suppress(asyncio.CancelledError, Exception):  # a round's failure is logged already
                 await self._task
         if self.seekers:
             with contextlib.suppress(Exception):
@@ -173,8 +175,7 @@ class Lobby:
                 await asyncio.wait_for(self._due.wait(), self.settings.lobby_refresh)
             self._due.clear()
             if not self.clients and not self.seekers:
-                self.view = None
-                continue
+                continue  # nobody here to tell: GET /api/lobby reads it when it is stale
             try:
                 await self._keep_seekers()
                 await self.refresh()
@@ -205,8 +206,17 @@ class Lobby:
                 seeker.client.send({"type": "no-match", "rules": seeker.seek.rules, "players": seeker.seek.players,
                                     "waited": round(now - seeker.since)})
 
+    async def current(self) -> dict[str, Any]:
+        """The lobby as read at most ``lobby_refresh`` seconds ago (read now, once, if older: a crowd of
+        requests shares one read)."""
+        async with self._reading:
+            if self.view is None or time.monotonic() - self._read_at > self.settings.lobby_refresh:
+                await self.refresh()
+        return self.view or {"open": [], "live": [], "seeking": []}
+
     async def refresh(self) -> None:
         """Read the lobby once and push it to every lobby socket here if it changed."""
+        self._read_at = time.monotonic()
         store, now = self.hub.store, time.time()
         found = await asyncio.to_thread(seeks.listed, store, None, now, self.settings.lobby_list)
         wanted = await asyncio.to_thread(seeks.demand, store, now, self.settings.seek_fresh)
@@ -251,9 +261,9 @@ class Lobby:
         self._rules.move_to_end(rules_json)
         return rules
 
-    def filtered(self, rules: str | None) -> dict[str, Any]:
-        """The lobby as last read, for ``GET /api/lobby`` (optionally one preset's tables)."""
-        view = self.view or {"open": [], "live": [], "seeking": []}
+    async def filtered(self, rules: str | None) -> dict[str, Any]:
+        """The lobby for ``GET /api/lobby`` (optionally one preset's tables)."""
+        view = await self.current()
         if rules is None:
             return view
         return {k: [e for e in v if e["rules"] == rules] for k, v in view.items()}

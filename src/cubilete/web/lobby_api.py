@@ -17,8 +17,7 @@ router = APIRouter(prefix="/api")
 @router.get("/lobby")
 async def lobby(request: Request, rules: str | None = None) -> dict[str, Any]:
     """``{"open": [...], "live": [...], "seeking": [...]}``, optionally one preset's (422 for no such preset).
-    The list is the one the lobby's round read last (at most ``lobby_refresh`` seconds old), so a crowd of
-    lobby requests costs no database work."""
+    The list is at most ``lobby_refresh`` seconds old: a crowd of lobby requests shares one database read."""
     hub: Hub = request.app.state.hub
     if rules is not None:
         try:
@@ -27,6 +26,4 @@ async def lobby(request: Request, rules: str | None = None) -> dict[str, Any]:
             raise ApiError(422, f"no preset is called {rules[:64]!r}: see GET /api/presets") from None
     if hub.lobby is None:
         raise ApiError(503, "the lobby is not running")
-    if hub.lobby.view is None:  # nobody asked for a while: read it now, once
-        await hub.lobby.refresh()
-    return hub.lobby.filtered(rules)
+    return await hub.lobby.filtered(rules)

@@ -27,6 +27,7 @@ def test_a_same_dice_match_of_two_games_in_the_browser(web: LiveServer, new_page
     expect(ana.get_by_test_id("same-dice")).to_be_visible()
     ana.get_by_test_id("rematch").click()
     expect(bea).not_to_have_url(re.compile(rf"/t/{first}$"))
+    expect(ana).not_to_have_url(re.compile(rf"/t/{first}$"))
     second = ana.url.rstrip("/").rsplit("/", 1)[1]
     expect(ana.get_by_test_id("col-1")).to_have_class(re.compile(r"\byou\b"))  # seats swapped
     expect(bea.get_by_test_id("col-0")).to_have_class(re.compile(r"\byou\b"))
