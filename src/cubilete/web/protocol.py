@@ -7,10 +7,11 @@ with an error frame and changes nothing (docs/WEB.md lists the codes).
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
+T = TypeVar("T")
 MAX_FRAME = 4096
 NAME_MAX = 24
 
@@ -133,27 +134,24 @@ LobbyFrame = Annotated[Seek | Cancel | Ping, Field(discriminator="type")]
 _lobby_frames: TypeAdapter[Seek | Cancel | Ping] = TypeAdapter(LobbyFrame)
 
 
-def parse_lobby_frame(text: str | bytes) -> Seek | Cancel | Ping:
-    """A frame of the lobby's WebSocket, or a :class:`ProtocolError` saying what is wrong with it."""
+def _after_hello(adapter: TypeAdapter[T], text: str | bytes) -> T:
+    """A frame after the hello, validated by ``adapter``, or a :class:`ProtocolError` saying what is wrong."""
     data = _json_object(text)
     if data.get("type") == "hello":
         raise ProtocolError("bad-message", "hello is only the first frame of a connection")
     try:
-        return _lobby_frames.validate_python(data)
+        return adapter.validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "frame"
         raise ProtocolError("bad-message", f"{where}: {first['msg']}") from None
+
+
+def parse_lobby_frame(text: str | bytes) -> Seek | Cancel | Ping:
+    """A frame of the lobby's WebSocket, or a :class:`ProtocolError` saying what is wrong with it."""
+    return _after_hello(_lobby_frames, text)
 
 
 def parse_frame(text: str | bytes) -> Sit | Act | Undo | Hint | Ping:
     """The client frame in ``text``, or a :class:`ProtocolError` saying what is wrong with it."""
-    data = _json_object(text)
-    if data.get("type") == "hello":
-        raise ProtocolError("bad-message", "hello is only the first frame of a connection")
-    try:
-        return _frames.validate_python(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "frame"
-        raise ProtocolError("bad-message", f"{where}: {first['msg']}") from None
+    return _after_hello(_frames, text)

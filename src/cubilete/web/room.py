@@ -141,7 +141,7 @@ class Room:
         self.win: tuple[int, list[float], bool] | None = None  # (version, chances, exact): cached per version
         self._win_task: asyncio.Task[None] | None = None
         self.acted: list[int] = []  # the seat of each action in the game's history (undo needs whose it was)
-        self._daily_task: asyncio.Task[None] | None = None
+        self._result_task: asyncio.Task[None] | None = None  # the daily result or the ratings, once it ends
         # several processes (web/site.py): only the lease holder drives bots and the timer; a refused
         # compare-and-set tells the site that this copy is behind
         self.drives = True
@@ -549,9 +549,9 @@ class Room:
         if result is not None:
             self.status = "finished"
             if self.daily is not None:  # the day's standings: score and points lost, in a worker thread
-                self._daily_task = asyncio.create_task(daily_result(self.store, self.id, game))
+                self._result_task = asyncio.create_task(daily_result(self.store, self.id, game))
             elif ratings.rankable(self):  # both ratings, in a worker thread (web/ratings.py)
-                self._daily_task = asyncio.create_task(ratings.rate_room(self))
+                self._result_task = asyncio.create_task(ratings.rate_room(self))
         self._update_deadline()
         self.broadcast()
 

@@ -90,6 +90,11 @@ export const api = {
   review: (id, lang) => request("GET", `/api/games/${encodeURIComponent(id)}/review?${new URLSearchParams({ lang })}`),
   leaderboard: (preset) => request("GET", `/api/leaderboard?${new URLSearchParams({ preset })}`),
   ratings: (preset, sort) => request("GET", `/api/ratings?${new URLSearchParams({ preset, sort })}`),
+  daily: () => request("GET", "/api/daily"),
+  playDaily: (day, preset, name) =>
+    request("POST", `/api/daily/${encodeURIComponent(day)}/${encodeURIComponent(preset)}/play`, { name }, true),
+  dailyStandings: (day, preset) => request("GET", `/api/daily/${encodeURIComponent(day)}/${encodeURIComponent(preset)}`),
+  match: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/match`),
   player: (pid) => request("GET", `/api/players/${encodeURIComponent(pid)}`),
 };
 

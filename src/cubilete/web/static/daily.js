@@ -1,31 +1,14 @@
 // The daily duplicate challenge: today's games (everyone plays the same dice alone) and each day's standings.
 
-import { ApiError, el, link, savedName, saveName, toast, token } from "./api.js";
+import { api, el, link, savedName, saveName, toast } from "./api.js";
 import { apiErrorText, num, pick, t } from "./i18n.js";
 import { navigate } from "./nav.js";
-
-async function call(method, path, body) {
-  const init = { method, headers: { Accept: "application/json", Authorization: `Bearer ${token()}` } };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let resp;
-  try {
-    resp = await fetch(path, init);
-  } catch (exc) {
-    throw new ApiError(0, String(exc));
-  }
-  const data = await resp.json().catch(() => null);
-  if (!resp.ok) throw new ApiError(resp.status, data && data.error ? data.error : `HTTP ${resp.status}`);
-  return data;
-}
 
 /** /daily: today's challenges, a name and a Play button for each. */
 export function mountDaily(root) {
   const page = { list: null, name: savedName(), busy: false };
   let alive = true;
-  call("GET", "/api/daily")
+  api.daily()
     .then((list) => {
       page.list = list;
       if (alive) render();
@@ -42,7 +25,7 @@ export function mountDaily(root) {
     page.busy = true;
     render();
     try {
-      const made = await call("POST", `/api/daily/${c.date}/${encodeURIComponent(c.preset)}/play`, { name });
+      const made = await api.playDaily(c.date, c.preset, name);
       if (alive) navigate(made.url);
     } catch (exc) {
       page.busy = false;
@@ -103,7 +86,7 @@ export function mountDaily(root) {
 export function mountStandings(root, { day, preset }) {
   let data = null;
   let alive = true;
-  call("GET", `/api/daily/${encodeURIComponent(day)}/${encodeURIComponent(preset)}`)
+  api.dailyStandings(day, preset)
     .then((d) => {
       data = d;
       if (alive) render();

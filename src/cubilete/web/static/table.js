@@ -908,8 +908,8 @@ export function mount(root, { id }) {
     if (!st.match_of) return st.same_dice ? [el("p", { class: "muted", "data-testid": "same-dice" }, t("table.samedice"))] : [];
     if (page.match === undefined) {
       page.match = null;
-      fetch(`/api/tables/${encodeURIComponent(id)}/match`, { headers: { Accept: "application/json" } })
-        .then((r) => (r.ok ? r.json() : null))
+      api
+        .match(id)
         .then((m) => {
           page.match = m;
           renderResult();
