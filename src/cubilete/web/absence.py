@@ -15,6 +15,8 @@ import contextlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from cubilete.web.waits import wait_event
+
 if TYPE_CHECKING:
     from cubilete.web.room import Room
 
@@ -106,6 +108,5 @@ class AbsenceWatch:
                 break
             room.mark_away(self.clock.away(now, settings.away_grace))
             due = self.clock.next_due(people, now, settings.away_grace, settings.abandon_after)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), None if due is None else max(0.0, due - now) + 0.01)
+            await wait_event(self.changed, None if due is None else max(0.0, due - now) + 0.01)
         self.task = None

@@ -31,6 +31,7 @@ from cubilete.web.protocol import Cancel, Ping, ProtocolError
 from cubilete.web.protocol import Seek as SeekFrame
 from cubilete.web.room import Client
 from cubilete.web.solving import SolverBusy
+from cubilete.web.waits import wait_event
 from cubilete.web.words import rules_words
 
 if TYPE_CHECKING:
@@ -171,8 +172,7 @@ class Lobby:
     # --- rounds ----------------------------------------------------------------------------
     async def _rounds(self) -> None:
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._due.wait(), self.settings.lobby_refresh)
+            await wait_event(self._due, self.settings.lobby_refresh)
             self._due.clear()
             if not self.clients and not self.seekers:
                 continue  # nobody here to tell: GET /api/lobby reads it when it is stale

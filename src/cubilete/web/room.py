@@ -37,6 +37,7 @@ from cubilete.web.settings import Settings
 from cubilete.web.solving_words import SOLVING_WORDS
 from cubilete.web.undo import can_take_back, lone_person
 from cubilete.web.views import SeatInfo, state_view, table_info
+from cubilete.web.waits import wait_event
 from cubilete.web.winpool import WinJob, WinPool, job_of
 from cubilete.web.words import in_language
 from cubilete.win.chance import chance as win_chances
@@ -745,8 +746,7 @@ class Room:
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:
                 return
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._tick.wait(), left)
+            await wait_event(self._tick, left)
 
     def apply_note(self, version: int, seq: int, seat: int, action_json: str) -> bool:
         """One action committed by another process of the site, as its announcement carried it (the caller

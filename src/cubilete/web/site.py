@@ -39,6 +39,7 @@ import sqlalchemy as sa
 
 from cubilete.web import presence
 from cubilete.web import rematch as rematches
+from cubilete.web.waits import wait_event, within
 
 if TYPE_CHECKING:
     from cubilete.web.hub import Hub
@@ -119,7 +120,7 @@ class Site:
         self.lease = await site_connection(self.dsn)
         self._tasks.append(asyncio.create_task(self._listen()))
         self._tasks.append(asyncio.create_task(self._presence_rounds()))
-        await asyncio.wait_for(self._listening.wait(), 30)
+        await within(self._listening.wait(), 30)
 
     async def close(self) -> None:
         """Stop listening and let the leases go (other processes take the tables over)."""
@@ -409,8 +410,7 @@ class Site:
         give each table in memory the seats connected through the other processes."""
         engine = self.hub.store.engine
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._presence_due.wait(), self.poll)
+            await wait_event(self._presence_due, self.poll)
             self._presence_due.clear()
             rooms = list(self.hub.rooms.values())
             here = [(room.id, seat) for room in rooms for seat in room.local_seats()]

@@ -15,6 +15,7 @@ from cubilete.web.guard import Gate, client_address
 from cubilete.web.hub import Hub, player_id, token_hash
 from cubilete.web.protocol import Hello, ProtocolError, parse_frame, parse_hello, parse_lobby_frame
 from cubilete.web.room import Client, refuse
+from cubilete.web.waits import within
 from cubilete.web.words import web_language
 
 log = logging.getLogger("cubilete.web")
@@ -32,7 +33,7 @@ def _text(message: Mapping[str, Any]) -> str | bytes:
 async def _hello(websocket: WebSocket, timeout: float) -> Hello | None:
     """The connection's first frame; None (after closing the connection) if it is late or wrong."""
     try:
-        message = await asyncio.wait_for(websocket.receive(), timeout)
+        message = await within(websocket.receive(), timeout)
     except TimeoutError:
         await websocket.close(code=4408, reason="no hello frame in time")
         return None
