@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cubilete.store.webdb import WebStore
-from cubilete.web import daily, duplicate, lobby_api, profiles, ratings_api, signing_api, ws
+from cubilete.web import daily, duplicate, lobby_api, profiles, pwa, ratings_api, signing_api, ws
 from cubilete.web.api import ApiError, router
 from cubilete.web.expiry import expire_now_and_then, expire_once
 from cubilete.web.guard import Gate, Guard
@@ -114,6 +114,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
     app.include_router(daily.router)  # /api/daily: the daily duplicate challenge
     app.include_router(ratings_api.router)  # GET /api/ratings: both ratings per official preset
     app.include_router(duplicate.router)  # GET /api/tables/<id>/match: a duplicate match of two games
+    app.include_router(pwa.router())  # /manifest.webmanifest and /sw.js: the site installs on a phone
     app.add_api_websocket_route("/ws/lobby", ws.lobby_socket)  # before the tables' route: "lobby" is no table id
     app.add_api_websocket_route("/ws/{table_id}", ws.table_socket)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

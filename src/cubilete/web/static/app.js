@@ -7,6 +7,7 @@ import { mount as mountHome } from "./home.js";
 import { mount as mountLobby } from "./lobby.js";
 import { LANG_NAMES, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
 import { navigate } from "./nav.js";
+import { registerServiceWorker } from "./pwa.js";
 import { mount as mountReplay } from "./replay.js";
 import { mount as mountTable } from "./table.js";
 
@@ -114,3 +115,4 @@ onLangChange(() => {
 });
 
 route();
+registerServiceWorker(); // after the first page: installing never delays it
