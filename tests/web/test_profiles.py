@@ -67,3 +67,36 @@ def test_a_checked_profile_creates_its_table(client: TestClient) -> None:
     info = client.get(f"/api/tables/{made.json()['id']}").json()
     assert info["table"]["rules"]["name"] == "mesa"
     assert info["table"]["rules"]["preset"] is None  # house rules: no rematch by preset name
+
+
+def test_rules_over_the_budget_fail_the_check_as_they_would_fail_the_table(tmp_path: Path) -> None:
+    # the form's live check said "Good: 8 dice" and the table was then refused below the fold, in English
+    eight = 'base = "generala"\nname = "ocho"\ndice = 8\n'
+    with running_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", max_dice=6) as small:
+        data = check(small, eight, lang="es")
+        assert data["ok"] is False and data["budget"] is True and data["line"] is None
+        assert "presupuesto" in str(data["error"]) and "8" in str(data["error"]) and "6" in str(data["error"])
+        made = small.post("/api/tables", json={"profile": eight, "seats": [{"kind": "human"}]})
+        assert made.status_code == 422 and "8 dice; at most 6 (max_dice)" in made.json()["error"]
+        assert check(small, eight.replace("dice = 8", "dice = 6"))["ok"] is True
+
+
+def test_a_preset_detail_gives_the_fields_their_start(client: TestClient) -> None:
+    detail = client.get("/api/presets/generala").json()
+    boxes = {b["id"]: b for b in detail["rules"]["boxes"]}
+    assert boxes["generala"]["value"] == 50 and boxes["generala"]["instant_win"] is True  # RULES.md: Generala
+    assert boxes["full"]["first_throw_value"] == 35 and detail["rules"]["throws"] == 3
+    assert detail["labels"]["doble"]["es"] == "Doble Generala" and set(detail["labels"]) == set(boxes)
+    missing = client.get("/api/presets/nope")
+    assert missing.status_code == 404 and "no preset" in missing.json()["error"]
+
+
+def test_house_rules_tables_say_what_they_change(client: TestClient) -> None:
+    made = client.post("/api/tables", json={"profile": GOOD, "seats": [{"kind": "human"}]})
+    house = client.get(f"/api/tables/{made.json()['id']}").json()["table"]["rules"]["house"]
+    assert house["base"] == "generala"
+    changes = house["changes"]["en"]
+    assert changes[1].startswith("Generala: 5 equal dice: 60; ") and "no Doble Generala" in changes
+    assert "sin Doble Generala" in house["changes"]["es"]
+    preset = client.post("/api/tables", json={"rules": "generala", "seats": [{"kind": "human"}]})
+    assert client.get(f"/api/tables/{preset.json()['id']}").json()["table"]["rules"]["house"] is None

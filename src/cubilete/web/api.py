@@ -19,8 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from cubilete.engine.errors import CubileteError
 from cubilete.engine.record import DUPLICATE
 from cubilete.engine.rules import Rules, all_presets, find_rules
-from cubilete.engine.rules.codec import rules_from_dict, rules_hash
+from cubilete.engine.rules.codec import rules_from_dict, rules_hash, rules_to_dict
 from cubilete.engine.rules.profile import rules_from_toml
+from cubilete.i18n import _, box_name
 from cubilete.play import coach
 from cubilete.play.bots import LEVEL_SLIPS
 from cubilete.play.win_review import SMALL, chance_timeline, win_review
@@ -36,7 +37,7 @@ from cubilete.web.settings import Settings
 from cubilete.web.solving import SolverBusy
 from cubilete.web.solving_words import SOLVING_WORDS
 from cubilete.web.standin import with_stand_ins
-from cubilete.web.words import in_language, rules_words, web_language
+from cubilete.web.words import in_each_language, in_language, rules_words, web_language
 
 SOLVED_LEVELS = {"optimal", *LEVEL_SLIPS}  # the bots that play from the solved tables
 # levels the bots module has but the web does not seat, and why (each would cost seconds of CPU a decision
@@ -118,6 +119,23 @@ def _presets() -> list[dict[str, Any]]:
 async def presets() -> list[dict[str, Any]]:
     """Every preset, with its title in each language."""
     return await asyncio.to_thread(_presets)
+
+
+@lru_cache(maxsize=64)
+def _preset_detail(name: str) -> dict[str, Any]:
+    rules = find_rules(name)
+    names = in_each_language(lambda: {b.id: box_name(rules, b.id) for b in rules.boxes})
+    return {"rules": rules_to_dict(rules), "labels": {b.id: {lang: names[lang][b.id] for lang in names}
+                                                      for b in rules.boxes}}
+
+
+@router.get("/presets/{name}")
+async def preset_detail(name: str) -> dict[str, Any]:
+    """One preset's rules (as house rules spell them) and its boxes' names in each language: the create
+    form's house-rules fields start from them."""
+    if name not in {r.name for r in all_presets()}:
+        raise ApiError(404, f"there is no preset {name[:64]!r}")
+    return await asyncio.to_thread(_preset_detail, name)
 
 
 @router.post("/tables", status_code=201)
@@ -236,18 +254,27 @@ def private_until_the_day_ends(room: Room) -> None:
                             "plays the same dice until then")
 
 
-def check_budget(rules: Rules, settings: Settings) -> None:
-    """Refuse house rules larger than the server's budget (the limit is named in the error)."""
+def budget_problem(rules: Rules, settings: Settings) -> str | None:
+    """Why house rules are larger than the server's budget, in the current language, or None (within it).
+    The setting that sets the limit is named for the site's operator."""
     columns, slots = len(rules.columns), len(rules.slots)
     if rules.dice > settings.max_dice:
-        raise CubileteError(f"house rules over this server's budget: {rules.dice} dice; "
-                            f"at most {settings.max_dice} (max_dice)")
+        return _("house rules over this server's budget: {dice} dice; at most {most} ({setting})").format(
+            dice=rules.dice, most=settings.max_dice, setting="max_dice")
     if columns > settings.max_columns:
-        raise CubileteError(f"house rules over this server's budget: {columns} columns; "
-                            f"at most {settings.max_columns} (max_columns)")
+        return _("house rules over this server's budget: {columns} columns; at most {most} ({setting})").format(
+            columns=columns, most=settings.max_columns, setting="max_columns")
     if slots > settings.max_slots:
-        raise CubileteError(f"house rules over this server's budget: {slots} slots (boxes x columns); "
-                            f"at most {settings.max_slots} (max_slots)")
+        return _("house rules over this server's budget: {slots} slots (boxes x columns); at most {most} "
+                 "({setting})").format(slots=slots, most=settings.max_slots, setting="max_slots")
+    return None
+
+
+def check_budget(rules: Rules, settings: Settings) -> None:
+    """Refuse house rules larger than the server's budget (the limit is named in the error)."""
+    problem = budget_problem(rules, settings)
+    if problem is not None:
+        raise CubileteError(problem)
 
 
 async def table_room(hub: Hub, table_id: str) -> Room:

@@ -18,8 +18,9 @@ from cubilete.engine.errors import CubileteError
 from cubilete.engine.rules.profile import rules_from_toml
 from cubilete.i18n import translate_error
 from cubilete.play import coach
-from cubilete.web.api import ApiError
+from cubilete.web.api import ApiError, budget_problem
 from cubilete.web.guard import client_address
+from cubilete.web.settings import Settings
 from cubilete.web.words import in_language, rules_words, web_language
 
 router = APIRouter(prefix="/api")
@@ -38,8 +39,9 @@ class ProfileCheck(BaseModel):
     lang: str = "en"
 
 
-def check_profile(text: str, lang: str) -> dict[str, Any]:
-    """What the create form shows for a profile: the rules it makes, or its first mistake and line."""
+def check_profile(text: str, lang: str, settings: Settings | None = None) -> dict[str, Any]:
+    """What the create form shows for a profile: the rules it makes, or its first mistake and line; with
+    ``settings``, rules over the server's budget are a mistake too (creating the table would refuse them)."""
     try:
         rules = rules_from_toml(text, SOURCE)
     except CubileteError as exc:
@@ -55,6 +57,11 @@ def check_profile(text: str, lang: str) -> dict[str, Any]:
             at = TOML_AT.search(message)
             line = int(at.group(1)) if at else (max(len(text.splitlines()), 1) if TOML_END in message else None)
         return {"ok": False, "error": shown, "line": line}
+    if settings is not None:
+        with in_language(web_language(lang)):
+            over = budget_problem(rules, settings)
+        if over is not None:
+            return {"ok": False, "error": over, "line": None, "budget": True}
     return {
         "ok": True,
         "name": rules.name,
@@ -81,4 +88,4 @@ async def check(request: Request) -> dict[str, Any]:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "body"
         return {"ok": False, "error": f"{where}: {first['msg']}", "line": None}
-    return await asyncio.to_thread(check_profile, body.profile, body.lang)
+    return await asyncio.to_thread(check_profile, body.profile, body.lang, request.app.state.hub.settings)

@@ -16,7 +16,7 @@ from cubilete.engine.game import Game
 from cubilete.engine.rules import Order, Rules, find_rules
 from cubilete.engine.state import Phase
 from cubilete.play.sheet import slot_states
-from cubilete.web.words import rules_words
+from cubilete.web.words import house_words, rules_words
 
 
 @dataclass
@@ -57,6 +57,7 @@ def table_info(table_id: str, rules: Rules, commitment: str, timer: int | None, 
                seats: Sequence[SeatInfo]) -> dict[str, Any]:
     """What never changes at a table: rules, labels, commitment, seats' kinds."""
     words = rules_words(rules)
+    preset = preset_of(rules)
     return {
         "id": table_id,
         "commitment": commitment,
@@ -71,7 +72,8 @@ def table_info(table_id: str, rules: Rules, commitment: str, timer: int | None, 
             "locked_holds": rules.locked_holds,
             "face_down_call": rules.face_down_call,
             "slots": words["slots"],
-            "preset": preset_of(rules),
+            "preset": preset,
+            "house": None if preset is not None else house_words(rules),
             "servida": words["servida"],
             "servida_matters": servida_matters(rules),
         },

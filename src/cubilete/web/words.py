@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from cubilete.engine.rules import Rules
+from cubilete.engine.rules.describe import closest_preset, differences
 from cubilete.i18n import rules_title, servida_word, speaking
 from cubilete.play.sheet import slot_label
 
@@ -56,4 +57,16 @@ def rules_words(rules: Rules) -> dict[str, Any]:
             {"slot": slot, "labels": {lang: labels[lang][i] for lang in WEB_LANGUAGES}}
             for i, slot in enumerate(rules.slots)
         ],
+    }
+
+
+@lru_cache(maxsize=256)
+def house_words(rules: Rules) -> dict[str, Any]:
+    """For house rules: the preset they are closest to and what they change from it, in every web language
+    (the table page lists the changes under the title, so nobody sits down to a surprise)."""
+    base = closest_preset(rules)
+    return {
+        "base": base.name,
+        "base_title": in_each_language(lambda: rules_title(base)),
+        "changes": in_each_language(lambda: differences(rules, base)),
     }

@@ -143,8 +143,9 @@ def test_house_rules_are_checked_as_they_are_typed_and_make_the_table(web: LiveS
     page.get_by_test_id("name").fill("Ana")
     page.get_by_test_id("rules").select_option("__profile__")
     create = page.get_by_test_id("create")
-    expect(create).to_be_disabled()  # nothing typed yet
     box = page.get_by_test_id("profile")
+    expect(box).to_have_value(re.compile(r'^base = "generala"\n'))  # the fields wrote the preset it starts from
+    page.get_by_test_id("house-advanced").locator("summary").click()  # the TOML, by hand
     box.fill('base = "generala"\nname = "mesa"\n\n[box.generala]\nvalue = "sesenta"\n')
     expect(page.get_by_test_id("profile-status")).to_have_text(re.compile(r"^Línea 5: "))
     expect(create).to_be_disabled()

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from cubilete.engine.rules.model import Box, Direction, Joker, Kind, Order, Points, Rules, Start, TieBreak
-from cubilete.i18n import N_, _, ngettext
+from cubilete.engine.rules.presets import all_presets
+from cubilete.i18n import N_, _, box_name, ngettext
 
 _ORDER_WORDS = {
     Order.FREE: N_("any order"),
@@ -125,3 +126,38 @@ def rules_summary(rules: Rules) -> list[str]:
     lines.append(_(_TIE_WORDS[rules.tie_break]))
     lines.append(_("players: {low} to {high}").format(low=rules.min_players, high=rules.max_players))
     return lines
+
+
+def closest_preset(rules: Rules) -> Rules:
+    """The official preset these rules differ least from (house rules keep no record of their base)."""
+    def distance(base: Rules) -> tuple[bool, int, int]:
+        kept = {b.id: b for b in base.boxes}
+        boxes = sum(1 for b in rules.boxes if kept.get(b.id) != b) + len(kept.keys() - set(rules.box_ids))
+        game = len(set(rules_summary(rules)) ^ set(rules_summary(base)))
+        # a profile keeps its base's description unless it writes its own: the base it was made from first
+        return base.description != rules.description, boxes + game, abs(len(rules.boxes) - len(base.boxes))
+
+    return min(all_presets(), key=distance)
+
+
+def differences(rules: Rules, base: Rules | None = None) -> list[str]:
+    """What these rules change from ``base`` (default: the closest preset), one plain line each, in the
+    current language: the table page lists them under house rules' title."""
+    base = base if base is not None else closest_preset(rules)
+    was = set(rules_summary(base))
+    lines = [line for line in rules_summary(rules) if line not in was]
+    before = {b.id: b for b in base.boxes}
+    for box in rules.boxes:
+        old = before.get(box.id)
+        if old is None:
+            lines.append(_("new box {box}: {rule}").format(box=box.name, rule=box_rule(box)))
+        elif old != box:
+            lines.append(_("{box}: {rule}").format(box=_box_name(base, box), rule=box_rule(box)))
+            if old.instant_win and not box.instant_win:  # said outright: the missing words are easy to miss
+                lines.append(_("{box}: a servida no longer wins the game at once").format(box=_box_name(base, box)))
+    lines += [_("no {box}").format(box=_box_name(base, b)) for b in base.boxes if b.id not in rules.box_ids]
+    return lines
+
+
+def _box_name(rules: Rules, box: Box) -> str:
+    return box_name(rules, box.id)

@@ -76,6 +76,7 @@ async function request(method, path, body, asMe = false) {
 
 export const api = {
   presets: () => request("GET", "/api/presets"),
+  preset: (name) => request("GET", `/api/presets/${encodeURIComponent(name)}`),
   createTable: (body) => request("POST", "/api/tables", body),
   rematch: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}, true),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),

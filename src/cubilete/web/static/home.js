@@ -1,6 +1,7 @@
 // The home page: choose the rules, the seats, the timer and the coach; create the table.
 
 import { api, el, link, savedName, saveName } from "./api.js";
+import { houseRulesEditor } from "./houserules.js";
 import { apiErrorText, lang, pick, t } from "./i18n.js";
 import { navigate } from "./nav.js";
 import { planAutoSit } from "./table.js";
@@ -27,7 +28,9 @@ export function mount(root) {
     useProfile: false,
     profile: "",
     checked: null, // the server's answer for the profile as typed: {ok, ...} or null while unchecked
+    handEdited: false, // the TOML was typed or uploaded: the fields stand aside until asked back
   };
+  let editor = null; // the house rules' fields, made the first time house rules are picked
   let destroyed = false;
   let checkTimer = null;
   let checkSeq = 0;
@@ -43,6 +46,7 @@ export function mount(root) {
   const profileFile = el("input", { type: "file", accept: ".toml,text/plain", "data-testid": "profile-file" });
   const profileStatus = el("p", { class: "profile-status", "data-testid": "profile-status", "aria-live": "polite" });
   profileBox.addEventListener("input", () => {
+    handEdit();
     form.profile = profileBox.value;
     form.checked = null;
     clearTimeout(checkTimer);
@@ -53,9 +57,50 @@ export function mount(root) {
     const file = profileFile.files && profileFile.files[0];
     if (!file) return;
     profileBox.value = await file.text();
+    handEdit();
     form.profile = profileBox.value;
     checkProfile();
   });
+
+  const backToFields = el("button", { type: "button", class: "btn small ghost", "data-testid": "house-fields-back", hidden: true });
+  backToFields.addEventListener("click", () => {
+    form.handEdited = false;
+    backToFields.hidden = true;
+    if (editor) {
+      editor.setEnabled(true);
+      fromFields(editor.toml());
+    }
+  });
+  const advancedLabel = el("summary", {});
+  const profileLabel = el("label", { for: "profile" });
+  const uploadLabel = el("span", {});
+  const advanced = el(
+    "details",
+    { class: "house-advanced", "data-testid": "house-advanced" },
+    advancedLabel,
+    profileLabel,
+    profileBox,
+    el("label", { class: "file-pick" }, uploadLabel, profileFile),
+    backToFields,
+  );
+
+  function handEdit() {
+    if (form.handEdited) return;
+    form.handEdited = true;
+    backToFields.hidden = false;
+    if (editor) editor.setEnabled(false);
+  }
+
+  /** The fields wrote new TOML: it is the profile now (checked after a pause, as if typed). */
+  function fromFields(toml) {
+    if (form.handEdited) return;
+    profileBox.value = toml;
+    form.profile = toml;
+    form.checked = null;
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(checkProfile, CHECK_MS);
+    showCheck();
+  }
 
   async function checkProfile() {
     const seq = ++checkSeq;
@@ -225,6 +270,7 @@ export function mount(root) {
         onchange: (ev) => {
           form.useProfile = ev.target.value === PROFILE;
           if (!form.useProfile) form.rules = ev.target.value;
+          else if (!editor) editor = houseRulesEditor({ base: form.rules, presets: form.presets, onChange: fromFields });
           render();
         },
       },
@@ -241,16 +287,20 @@ export function mount(root) {
     const caret = [profileBox.selectionStart, profileBox.selectionEnd];
     profileBox.setAttribute("aria-label", t("home.profile"));
     showCheck();
+    advancedLabel.textContent = t("house.advanced");
+    profileLabel.textContent = t("home.profile");
+    uploadLabel.textContent = t("home.profile.upload");
+    backToFields.textContent = t("house.fieldsback");
     const houseRules = form.useProfile
       ? el(
           "div",
           { class: "field house-rules", "data-testid": "house-rules" },
-          el("label", { for: "profile" }, t("home.profile")),
-          profileBox,
-          el("label", { class: "file-pick" }, el("span", {}, t("home.profile.upload")), profileFile),
+          editor ? editor.element : null,
+          advanced,
           profileStatus,
         )
       : null;
+    const active = document.activeElement; // a field of the house rules keeps the focus across this render
     const nameInput = el("input", {
       id: "name",
       type: "text",
@@ -398,12 +448,17 @@ export function mount(root) {
     if (focused) {
       profileBox.focus(); // re-attached by the render above: the caret stays where the player types
       profileBox.setSelectionRange(caret[0], caret[1]);
+    } else if (editor && active && editor.element.contains(active) && document.activeElement !== active) {
+      active.focus();
     }
   }
 
   render();
   return {
-    rerender: render,
+    rerender() {
+      if (editor) editor.refresh(); // the fields' words in the new language
+      render();
+    },
     destroy() {
       destroyed = true;
     },

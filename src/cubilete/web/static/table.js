@@ -67,6 +67,8 @@ export function mount(root, { id }) {
   const $ = {
     title: el("h1", { class: "table-title", "data-testid": "table-title" }),
     round: el("span", { class: "round", "data-testid": "round" }),
+    // house rules: what they change from the preset they are closest to, before anyone sits down
+    house: el("div", { class: "house-changes", "data-testid": "house-changes", hidden: true }),
     share: el("input", { class: "share-input", readonly: true, "data-testid": "share-link", "aria-label": "" }),
     copy: el("button", { type: "button", class: "btn small ghost", "data-testid": "copy-link" }),
     shareLabel: el("span", { class: "share-label" }),
@@ -99,6 +101,7 @@ export function mount(root, { id }) {
         "header",
         { class: "table-head" },
         el("div", { class: "title-line" }, $.title, $.round),
+        $.house,
         $.invite,
       ),
       $.conn,
@@ -508,6 +511,7 @@ export function mount(root, { id }) {
     }
     $.title.textContent = pick(table.rules.title, table.rules.name);
     document.title = `${pick(table.rules.title, table.rules.name)} · ${t("app.title")}`;
+    renderHouse(table.rules.house);
     const showRound = st.status === "playing" && st.phase === "play" && st.rounds && st.round > 0;
     $.round.textContent = showRound ? t("table.round", { n: Math.min(st.round, st.rounds), m: st.rounds }) : "";
     $.commit.replaceChildren(
@@ -523,6 +527,17 @@ export function mount(root, { id }) {
     renderJoin();
     renderResult();
     renderSheetBox();
+  }
+
+  function renderHouse(house) {
+    $.house.hidden = !house;
+    if (!house) return;
+    const changes = pick(house.changes, []);
+    const base = pick(house.base_title, house.base);
+    $.house.replaceChildren(
+      el("p", { class: "house-base" }, t(changes.length ? "table.house" : "table.house.same", { base })),
+      changes.length ? el("ul", { class: "house-list" }, changes.map((line) => el("li", {}, line))) : null,
+    );
   }
 
   function renderStatus() {
