@@ -11,6 +11,7 @@ import { renderSheet, slotLabel } from "./sheet.js";
 
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
 const PING_MS = 20000;
+const ROLL_MS = 450; // how long thrown dice tumble (style.css: die-roll)
 const AUTOSIT_KEY = "cubilete-autosit";
 
 /** Ask the table page to sit this browser at `seat` with `name` once it connects (set by the home page). */
@@ -510,8 +511,10 @@ export function mount(root, { id }) {
       return;
     }
     $.title.textContent = pick(table.rules.title, table.rules.name);
-    document.title = `${pick(table.rules.title, table.rules.name)} · ${t("app.title")}`;
-    renderHouse(table.rules.house);
+    // "your turn" in the tab's title: a player in another tab sees it is their move
+    const turnMark = myTurn() ? `(${t("table.tab.yourturn")}) ` : "";
+    document.title = `${turnMark}${pick(table.rules.title, table.rules.name)} · ${t("app.title")}`;
+    renderHouse(st.status === "finished" ? null : table.rules.house); // what matters before playing, not after
     const showRound = st.status === "playing" && st.phase === "play" && st.rounds && st.round > 0;
     $.round.textContent = showRound ? t("table.round", { n: Math.min(st.round, st.rounds), m: st.rounds }) : "";
     $.commit.replaceChildren(
@@ -616,6 +619,12 @@ export function mount(root, { id }) {
     const n = page.table.rules.dice;
     const dice = (st.turn && st.turn.dice) || [];
     const clickable = canHold() && !busy();
+    // a new throw (the game's throw counter moved): the dice thrown tumble for a moment (never under
+    // prefers-reduced-motion: style.css); a re-render in that moment keeps them tumbling
+    if (page.seenThrows !== undefined && (st.throws || 0) > page.seenThrows) page.rolledAt = performance.now();
+    page.seenThrows = st.throws || 0;
+    const tumbling = page.rolledAt !== undefined && performance.now() - page.rolledAt < ROLL_MS;
+    const kept = new Set((st.turn && st.turn.held) || []);
     const items = [];
     for (let i = 0; i < n; i++) {
       const face = dice[i] || 0;
@@ -628,7 +637,7 @@ export function mount(root, { id }) {
           "button",
           {
             type: "button",
-            class: `die${held ? " held" : ""}${face ? "" : " blank"}${locked ? " locked" : ""}`,
+            class: `die${held ? " held" : ""}${face ? "" : " blank"}${locked ? " locked" : ""}${tumbling && face && !kept.has(i) ? " rolling" : ""}`,
             "data-testid": `die-${i}`,
             "data-face": String(face),
             "aria-pressed": face ? String(held) : null,
@@ -892,7 +901,9 @@ export function mount(root, { id }) {
     $.result.hidden = false;
     $.result.replaceChildren(
       el("h2", {}, t("table.result")),
+      ...celebration(st),
       el("p", { class: "result", "data-testid": "result" }, headline, reason ? ` — ${reason}` : ""),
+      standings(st),
       el(
         "div",
         { class: "result-actions" },
@@ -916,6 +927,43 @@ export function mount(root, { id }) {
       ...(verdict ? [verdict] : []), // replaceChildren would print a null as the text "null"
       ...matchLines(st),
     );
+  }
+
+  /** The final standings: winners first (an instant win beats points), then by total; the winner marked. */
+  function standings(st) {
+    const winners = new Set(st.result.winners || []);
+    const totals = st.result.totals || st.seats.map((s) => s.total);
+    const order = st.seats.map((_s, i) => i).sort((a, b) => Number(winners.has(b)) - Number(winners.has(a)) || totals[b] - totals[a]);
+    return el(
+      "ol",
+      { class: "standings", "data-testid": "standings" },
+      order.map((i) =>
+        el(
+          "li",
+          { class: `standing${winners.has(i) ? " winner" : ""}${i === mySeat() ? " me" : ""}`, "data-testid": `standing-${i}` },
+          el("span", { class: "standing-mark", "aria-hidden": "true" }, winners.has(i) ? "★" : ""),
+          el("span", { class: "standing-name" }, seatName(i), winners.has(i) ? el("span", { class: "sr-only" }, ` (${t("table.won")})`) : null),
+          el("span", { class: "standing-total" }, num(totals[i])),
+        ),
+      ),
+    );
+  }
+
+  /** A Generala servida (an instant win) or a win of one's own gets its moment; never moves under reduced motion. */
+  function celebration(st) {
+    const instant = st.result.reason === "instant-win";
+    const mine = mySeat() !== null && (st.result.winners || []).includes(mySeat());
+    if (!instant && !mine) return [];
+    const servida = pick(page.table.rules.servida, "servida");
+    const words = instant ? t("table.celebrate.instant", { servida }) : t("table.celebrate.won");
+    return [
+      el(
+        "div",
+        { class: `celebrate${instant ? " instant" : ""}`, "data-testid": "celebrate", role: "status" },
+        el("span", { class: "confetti", "aria-hidden": "true" }, ...Array.from({ length: 12 }, () => el("i", {}))),
+        el("strong", {}, words),
+      ),
+    ];
   }
 
   /** The second game of a same-dice match: both games per person and who decided better (web/duplicate.py). */
