@@ -5,10 +5,21 @@ limits still run out."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 
 from cubilete.web.waits import wait_event, within
+
+T = TypeVar("T")
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on a thread of its own: another test's plugin may leave a loop running on this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 async def _cancel_as_the_event_comes() -> str:
@@ -39,21 +50,21 @@ async def _cancel_as_the_event_comes() -> str:
 
 
 def test_a_cancel_in_the_same_instant_as_the_event_stops_the_loop() -> None:
-    assert asyncio.run(_cancel_as_the_event_comes()) == "stopped"
+    assert run(_cancel_as_the_event_comes()) == "stopped"
 
 
 def test_the_time_limits_run_out() -> None:
-    async def run() -> tuple[bool, bool]:
+    async def both() -> tuple[bool, bool]:
         never = asyncio.Event()
         late = await wait_event(never, 0.01)
         set_one = asyncio.Event()
         set_one.set()
         return late, await wait_event(set_one, 0.01)
 
-    assert asyncio.run(run()) == (False, True)
+    assert run(both()) == (False, True)
 
     async def slow() -> None:
         await within(asyncio.sleep(60), 0.01)
 
     with pytest.raises(TimeoutError):
-        asyncio.run(slow())
+        run(slow())

@@ -83,6 +83,7 @@ export function mount(root, { id }) {
     last: el("p", { class: "last", "data-testid": "last" }),
     dice: el("div", { class: "dice-tray", "data-testid": "dice" }),
     buttons: el("div", { class: "actions" }),
+    keys: el("p", { class: "keys-help muted", "data-testid": "keys-help", hidden: true }),
     hints: el("div", { class: "hints", "data-testid": "hints", hidden: true }),
     chances: el("div", { class: "chances", "data-testid": "chances", hidden: true }),
     join: el("div", { class: "join" }),
@@ -121,6 +122,7 @@ export function mount(root, { id }) {
             $.last,
             $.dice,
             $.buttons,
+            $.keys,
           ),
           $.chances,
           $.hints,
@@ -473,12 +475,34 @@ export function mount(root, { id }) {
       return;
     }
     const n = Number(ev.key);
+    const key = ev.key.toLowerCase();
     if (Number.isInteger(n) && n >= 1 && page.table && n <= page.table.rules.dice) {
       toggle(n - 1);
       ev.preventDefault();
-    } else if (ev.key === "r" && page.st.can_roll) {
+    } else if (key === "r" && page.st.can_roll) {
       roll(false);
       ev.preventDefault();
+    } else if (key === "h" && page.table && page.table.coach && !busy()) {
+      askHint();
+      ev.preventDefault();
+    } else if (key === "s" && page.st.can_stand) {
+      act({ stand: true });
+      ev.preventDefault();
+    } else if (key === "a" && page.hint && page.hint.advice && page.hint.advice.length) {
+      followAdvice(page.hint.advice[0]); // the coach's first choice: hold its dice, or write its box
+      ev.preventDefault();
+    }
+  }
+
+  /** Do what an advice says: hold the dice it keeps (the player still throws), or press its box. */
+  function followAdvice(advice) {
+    if (Array.isArray(advice.keep)) {
+      if (!canHold()) return;
+      page.held = new Set(advice.keep);
+      renderDice();
+    } else if (advice.slot) {
+      const box = document.querySelector(`button[data-testid="slot-${CSS.escape(advice.slot)}"]`);
+      if (box && !box.disabled) box.click(); // the same path as a tap: a scratch still asks to confirm
     }
   }
   document.addEventListener("keydown", onKey);
@@ -659,6 +683,8 @@ export function mount(root, { id }) {
     const mine = myTurn();
     const idle = !busy();
     const buttons = [];
+    $.keys.hidden = st.status !== "playing" || mySeat() === null;
+    $.keys.textContent = t("table.keys", { n: table.rules.dice });
     if (st.status !== "playing" || mySeat() === null) {
       $.buttons.replaceChildren(); // nothing to press before everyone sits, after the end, or when watching
       return;
