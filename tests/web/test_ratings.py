@@ -178,3 +178,19 @@ def test_players_of_known_strength_come_out_in_order(tmp_path: Path, bots_solver
     assert board["strong"]["decision"]["ci"][1] < board["beginner"]["decision"]["ci"][0]  # told apart
     assert [e["name"] for e in ratings.board(store, rules.name, "decision")] == ["optimal", "strong", "beginner"]
     store.close()
+
+
+def test_without_exact_tables_a_game_is_judged_at_once_with_no_decision_rating(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # an approximate review of a whole game took a minute of a worker thread on a busy machine (CI waited
+    # "never rated") and gave nothing: the decision rating needs exact tables
+    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path / "empty-cache"))
+
+    def review(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("an approximate review was run")
+
+    monkeypatch.setattr(ratings.coach, "review", review)
+    game = Game(find_rules("generala-sin-gana"), ["Ana", "Bea"], seed="7")
+    while not game.is_over:
+        game.apply(game.legal_actions()[-1])
+    assert ratings.judge(game, ["Ana", "Bea"]) == {"Ana": (None, None, 0, None), "Bea": (None, None, 0, None)}

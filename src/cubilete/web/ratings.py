@@ -27,7 +27,7 @@ from openskill.models import PlackettLuce
 
 from cubilete.engine.game import Game
 from cubilete.play import coach
-from cubilete.solver.cache import tables_only
+from cubilete.solver.cache import table_path, tables_only
 from cubilete.store import ratings as stored
 from cubilete.store.ratings import GameLine, Played, Skill
 from cubilete.store.webdb import WebStore
@@ -95,9 +95,11 @@ AGREE = 1e-9  # a decision losing no more than this is the optimal choice (or on
 def judge(game: Game, names: Sequence[str]) -> dict[str, Judged]:
     """Each person's (loss sum, loss sum of squares, decisions, optimal choices) in the game; sums and
     the agreement None where the rules have no exact table here."""
+    out: dict[str, Judged] = {}
+    if not table_path(game.rules).is_file():  # no exact tables here yet: an approximate review would take a
+        return {name: (None, None, 0, None) for name in names}  # minute of a worker thread and rate nothing
     with tables_only():  # solved tables are loaded, never solved in the server
         found = coach.review(game, list(names))
-    out: dict[str, Judged] = {}
     for name in names:
         losses = [d.loss for d in found.decisions if d.player == name]
         if found.exact:
