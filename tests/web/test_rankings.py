@@ -29,7 +29,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 
 def play(app: TestClient, body: dict[str, Any], names: list[str]) -> tuple[str, dict[str, Any], list[str]]:
     """Create a table, seat one browser per name, play it to the end; (id, final state, pids)."""
-    r = app.post("/api/tables", json={"coach": False, **body})
+    r = app.post("/api/tables", json={"coach": False, **body})  # a body's own "coach" wins
     assert r.status_code == 201, r.text
     table_id = r.json()["id"]
     with ExitStack() as stack:
@@ -76,6 +76,13 @@ def test_a_profile_named_generala_is_house_rules_not_generala(app: TestClient) -
     assert game["title"] == "Generala (Argentina) (house rules)"
     me = app.get(f"/api/players/{pids[0]}").json()
     assert list(me["stats"]) == ["generala (house rules)"]
+
+
+def test_a_game_with_the_coach_on_does_not_count(app: TestClient) -> None:
+    _, _, pids = play(app, {"rules": "generala", "coach": True, "seats": [{"kind": "human"}, {"kind": "human"}]},
+                      ["Coached", "Helped"])
+    assert not set(pids) & {row["pid"] for row in board(app)}  # hints are practice, as in the ratings
+    assert app.get(f"/api/players/{pids[0]}").json()["stats"]["generala"]["games"] == 1  # still on their page
 
 
 def test_a_game_between_two_people_on_the_official_preset_counts(app: TestClient) -> None:

@@ -238,6 +238,7 @@ class PlayerResult:
     seats: int  # seats at the table
     people: int  # different browsers seated at it
     undos: int = 0  # undos taken at the table (web/undo.py): such a game is no measure of skill
+    coach: bool = False  # the table offered the coach's hints: practice, never a ranking
 
 
 def utc_today() -> str:
@@ -665,7 +666,7 @@ class WebStore:
         )
         query = (
             sa.select(seats.c.pid, seats.c.name, tables.c.preset, seats.c.total, seats.c.winner, tables.c.rules_json,
-                      per_table.c.n_seats, per_table.c.n_people, tables.c.undos)
+                      per_table.c.n_seats, per_table.c.n_people, tables.c.undos, tables.c.coach)
             .join(tables, tables.c.id == seats.c.table_id)
             .join(per_table, per_table.c.t_id == seats.c.table_id)
             .where(tables.c.status == "finished", tables.c.ended.is_(None), seats.c.kind == "human",
@@ -677,4 +678,4 @@ class WebStore:
             query = query.where(seats.c.pid == pid)
         with self.engine.connect() as conn:
             return [PlayerResult(r.pid, r.name, r.preset, r.total or 0, bool(r.winner), r.rules_json, r.n_seats,
-                                 r.n_people, r.undos or 0) for r in conn.execute(query)]
+                                 r.n_people, r.undos or 0, bool(r.coach)) for r in conn.execute(query)]

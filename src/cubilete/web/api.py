@@ -329,8 +329,9 @@ def is_official(name: str, rules_json: str) -> bool:
 def counts_for_ranking(result: PlayerResult) -> bool:
     """A game counts in the rankings when its rules are an official preset (by hash), it was played by at
     least two seats holding at least two different people (a game alone, or against bots whose level the
-    creator picked, proves nothing about a player) and nobody took an undo (web/undo.py)."""
-    return result.seats >= 2 and result.people >= 2 and result.undos == 0 and is_official(
+    creator picked, proves nothing about a player), nobody took an undo (web/undo.py) and the coach was off
+    (its hints are practice: the ratings never count such a game either)."""
+    return result.seats >= 2 and result.people >= 2 and result.undos == 0 and not result.coach and is_official(
         result.preset, result.rules_json)
 
 
