@@ -24,3 +24,12 @@ def test_every_install_is_quiet_and_goes_to_stderr() -> None:
         assert re.search(r"\s-q\b", call), call
         assert call.endswith(">&2"), call
         assert "--progress-bar on" not in call, call
+
+
+def test_serve_prepares_the_solver_as_play_does() -> None:
+    # the first hint after `./dev serve` took 30 s: the web game warms the solver up like the terminal game
+    text = DEV.read_text(encoding="utf-8")
+    for command in ("play", "serve"):
+        branch = re.search(rf"^  {command}\)\n(.*?);;", text, re.M | re.S)
+        assert branch is not None, command
+        assert re.search(r"^\s+warm\b", branch.group(1), re.M), f"./dev {command} does not warm the solver"
