@@ -52,7 +52,7 @@ class SetupChoice:
     profile: str = ""  # a house-rule profile path; used when not empty
     use_profile: bool = False
     seats: list[SeatChoice] = field(default_factory=_default_seats)
-    lang: str | None = None
+    lang: str | None = None  # only a language picked on the setup screen: else LANG and friends decide
     scorekeeper: bool = False
     seed: str = ""
 
@@ -68,7 +68,9 @@ class SetupChoice:
         for key in ("use_profile", "scorekeeper"):
             if isinstance(data.get(key), bool):
                 setattr(choice, key, data[key])
-        if isinstance(data.get("lang"), str):
+        # files before "lang_chosen" saved whatever language the game ran in, so an English first run
+        # beat LANG=es_AR ever after: only a language the player picked is remembered
+        if isinstance(data.get("lang"), str) and data.get("lang_chosen") is True:
             choice.lang = data["lang"]
         seats = data.get("seats")
         if isinstance(seats, list) and 1 <= len(seats) <= 8:
@@ -79,7 +81,7 @@ class SetupChoice:
 
     def to_json(self) -> dict[str, object]:
         """The choice as a JSON object."""
-        return asdict(self)
+        return {**asdict(self), "lang_chosen": self.lang is not None}
 
 
 def _seat(data: object) -> SeatChoice | None:

@@ -205,7 +205,7 @@ class SetupScreen(Screen[None]):
             profile=self.query_one("#profile-path", Input).value.strip(),
             use_profile=rules_value == PROFILE,
             seats=seats,
-            lang=current_language(),
+            lang=self.choice.lang,  # picked here, or None: the environment's language next time too
             scorekeeper=self.query_one("#scorekeeper", Switch).value,
             seed=self.query_one("#seed", Input).value.strip(),
         )
