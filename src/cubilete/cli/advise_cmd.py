@@ -74,7 +74,7 @@ def register(subparsers: Subcommands) -> None:
         "-f",
         action="append",
         default=[],
-        metavar="BOXES",
+        metavar=_("BOXES"),
         help=_("boxes already written: escalera=20,full=0 (may be repeated)"),
     )
     p.add_argument("--bonuses", type=int, default=0, metavar="N",
@@ -89,7 +89,7 @@ def register(subparsers: Subcommands) -> None:
         "--vs",
         action="append",
         default=[],
-        metavar="FILLED",
+        metavar=_("FILLED"),
         help=_("an opponent's sheet (may be repeated, in playing order): add P(win) for each option"),
     )
     p.add_argument("--json", action="store_true", help=_("print a JSON object"))

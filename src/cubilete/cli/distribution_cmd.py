@@ -48,12 +48,13 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument("--rules", "-r", default="generala", metavar="R",
         help=_("preset, alias or .toml (default generala)"))
     p.add_argument(
-        "--filled", "-f", action="append", default=[], metavar="BOXES", help=_("boxes already written: full=30,poker=0")
+        "--filled", "-f", action="append", default=[], metavar=_("BOXES"),
+        help=_("boxes already written: full=30,poker=0")
     )
     p.add_argument("--bonuses", type=int, default=0, metavar="N",
         help=_("extra bonuses already earned (Yahtzee +100s)"))
     p.add_argument("--json", action="store_true", help=_("print a JSON object"))
-    p.add_argument("--plot", type=Path, default=None, metavar="FILE",
+    p.add_argument("--plot", type=Path, default=None, metavar=_("FILE"),
         help=_("draw the distribution to FILE (.png, .svg)"))
     p.set_defaults(func=run)
 

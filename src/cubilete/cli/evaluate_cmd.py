@@ -46,7 +46,7 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument("--games", "-n", type=int, default=1000, metavar="N", help=_("games to play (default 1000)"))
     p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help=_("seed (default 0)"))
     p.add_argument("--no-regret", action="store_true", help=_("do not judge the decisions on the solved table"))
-    p.add_argument("--dask", metavar="ADDRESS", help=_("run the games on a Dask cluster (tcp://HOST:PORT)"))
+    p.add_argument("--dask", metavar=_("ADDRESS"), help=_("run the games on a Dask cluster (tcp://HOST:PORT)"))
     p.add_argument("--json", action="store_true", help=_("print a JSON object"))
     p.set_defaults(func=run)
 

@@ -150,7 +150,7 @@ def build_parser() -> Parser:
         ),
     )
     parser.set_defaults(func=None, parser=parser)
-    commands = parser.add_subparsers(title=_("commands"), metavar="COMMAND")
+    commands = parser.add_subparsers(title=_("commands"), metavar=_("COMMAND"))
     play_cmd.register(commands)
     score_cmd.register(commands)
     rules_cmd.register(commands)

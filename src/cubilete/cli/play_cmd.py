@@ -64,14 +64,14 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument("--rules", "-r", metavar="R",
         help=_("preset, alias or .toml profile (default {rules})").format(rules=DEFAULT_RULES))
     p.add_argument(
-        "--players", "-p", metavar="NAMES",
+        "--players", "-p", metavar=_("NAMES"),
         help=_('comma-separated names (full screen: without it, the setup screen asks; line mode: "{players}")').format(
             players=DEFAULT_PLAYERS
         ),
     )
     p.add_argument("--seed", "-s", metavar="S", help=_("seed for the dice and the bots: the same seed, the same game"))
-    p.add_argument("--save", metavar="FILE", help=_("write the game record to FILE after every move"))
-    p.add_argument("--resume", metavar="FILE", help=_("continue a saved game (saved back there unless --save)"))
+    p.add_argument("--save", metavar=_("FILE"), help=_("write the game record to FILE after every move"))
+    p.add_argument("--resume", metavar=_("FILE"), help=_("continue a saved game (saved back there unless --save)"))
     p.add_argument("--plain", action="store_true", help=_("line mode: typed commands, for pipes and screen readers"))
     p.add_argument("--lang", metavar="L",
         help=_("language: {languages} (default: from the environment)").format(languages=", ".join(LANGUAGES)))

@@ -33,8 +33,9 @@ def register(subparsers: Subcommands) -> None:
         epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", metavar="FILE", help=_("a game record (cubilete play --save FILE)"))
-    p.add_argument("--plot", metavar="OUT", help=_("also draw everyone's chance to win over the game (.png or .svg)"))
+    p.add_argument("file", metavar=_("FILE"), help=_("a game record (cubilete play --save FILE)"))
+    p.add_argument("--plot", metavar=_("OUT"),
+                   help=_("also draw everyone's chance to win over the game (.png or .svg)"))
     p.add_argument("--review", action="store_true",
                    help=_("also judge every decision by the chance to win it gave up (games with opponents)"))
     p.set_defaults(func=run)

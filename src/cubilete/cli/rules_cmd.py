@@ -38,7 +38,7 @@ def register(subparsers: Subcommands) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.set_defaults(func=None, parser=p)
-    actions = p.add_subparsers(title=_("actions"), metavar="ACTION")
+    actions = p.add_subparsers(title=_("actions"), metavar=_("ACTION"))
     lst = actions.add_parser("list", help=_("every preset with its aliases and title"), epilog=_(EXAMPLES),
                              description=paragraph(_("Print every preset rule set: its name, title and aliases.")),
                              formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -56,7 +56,7 @@ def register(subparsers: Subcommands) -> None:
                                                      "first mistake with the line and exit 1 (2 if there is "
                                                      "no such file).")),
                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    check.add_argument("file", metavar="FILE", help=_("the TOML profile"))
+    check.add_argument("file", metavar=_("FILE"), help=_("the TOML profile"))
     check.set_defaults(func=run_check)
 
 

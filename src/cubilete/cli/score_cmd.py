@@ -37,7 +37,7 @@ def register(subparsers: Subcommands) -> None:
         epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("box", nargs="?", metavar="BOX", help=_("one box (default: every open box)"))
+    p.add_argument("box", nargs="?", metavar=_("BOX"), help=_("one box (default: every open box)"))
     p.add_argument("--rules", "-r", default="generala", metavar="R",
         help=_("preset, alias or .toml (default generala)"))
     p.add_argument("--dice", "-d", nargs="+", required=True, metavar="D", help=_("the faces: 3 4 5 6 1 or 34561"))
@@ -54,7 +54,7 @@ def register(subparsers: Subcommands) -> None:
         "-f",
         action="append",
         default=[],
-        metavar="BOXES",
+        metavar=_("BOXES"),
         help=_("boxes already written: generala=50,full=0 (may be repeated)"),
     )
     p.add_argument("--json", action="store_true", help=_("print a JSON object"))

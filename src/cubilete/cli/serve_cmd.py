@@ -58,7 +58,7 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument("--port", type=_port, default=8000, help=_("port (default 8000)"))
     p.add_argument("--db", metavar="URL", default=None,
                    help=_("database URL (default: SQLite file web.sqlite3 in the user data folder)"))
-    p.add_argument("--bot-delay", type=_delay, default=0.6, metavar="SECONDS",
+    p.add_argument("--bot-delay", type=_delay, default=0.6, metavar=_("SECONDS"),
                    help=_("pause before each bot move so people can follow (default 0.6)"))
     p.add_argument("--workers", type=_workers, default=1, metavar="N",
                    help=_("server processes on the one port (default 1; more need PostgreSQL: they form one site)"))

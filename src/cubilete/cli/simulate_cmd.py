@@ -64,7 +64,7 @@ def register(subparsers: Subcommands) -> None:
         "--bots",
         "-b",
         default="optimal,heuristic",
-        metavar="LEVELS",
+        metavar=_("LEVELS"),
         help=_("comma-separated bot levels: {levels} (default optimal,heuristic)").format(levels=", ".join(BOT_LEVELS)),
     )
     p.add_argument("--games", "-n", type=int, default=100, metavar="N",
@@ -79,7 +79,7 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument("--engine", action="store_true",
                    help=_("play through the game engine even where the compiled simulation could"))
     p.add_argument("--json", action="store_true", help=_("print a JSON object"))
-    p.add_argument("--dask", metavar="ADDRESS",
+    p.add_argument("--dask", metavar=_("ADDRESS"),
         help=_("play the games on a Dask cluster (tcp://HOST:PORT; extra [dask])"))
     p.set_defaults(func=run)  # fmt: skip
 

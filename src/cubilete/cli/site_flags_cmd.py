@@ -58,7 +58,7 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument("--min-decisions", metavar="N", type=_count, default=MIN_DECISIONS,
                    help=_("judged decisions a player needs before being judged (default {n})").format(
                        n=MIN_DECISIONS))
-    p.add_argument("--agreement", metavar="SHARE", type=_share, default=AGREEMENT,
+    p.add_argument("--agreement", metavar=_("SHARE"), type=_share, default=AGREEMENT,
                    help=_("the share of optimal choices that is flagged (default {share})").format(share=AGREEMENT))
     p.add_argument("--json", action="store_true", help=_("print JSON"))
     p.set_defaults(func=run)

@@ -72,7 +72,7 @@ def register(subparsers: Subcommands) -> None:
     )
     p.add_argument("--cap", type=int, metavar="K", help=_("maxi-yatzy: saved throws capped at K, certified bounds"))
     p.add_argument("--bound", choices=("lower", "upper", "both"), help=_("with --cap: which bound (default both)"))
-    p.add_argument("--dask", metavar="ADDRESS",
+    p.add_argument("--dask", metavar=_("ADDRESS"),
         help=_("with --cap: split each layer over a Dask cluster (tcp://HOST:PORT, or local:N processes; "
                "extra [dask]; the table's folder must be shared)"))  # fmt: skip
     p.set_defaults(func=run)

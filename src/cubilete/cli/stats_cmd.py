@@ -49,11 +49,11 @@ def register(subparsers: Subcommands) -> None:
         epilog=examples(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--player", "-p", metavar="NAME", help=_("only this player"))
+    p.add_argument("--player", "-p", metavar=_("NAME"), help=_("only this player"))
     p.add_argument("--rules", "-r", metavar="R", help=_("only this rule set (a preset name or alias)"))
     p.add_argument("--json", action="store_true", help=_("print JSON"))
     p.add_argument("--where", action="store_true", help=_("print where the database is and stop"))
-    p.add_argument("--plot", metavar="FILE", help=_("write the score distribution to FILE (.png or .svg)"))
+    p.add_argument("--plot", metavar=_("FILE"), help=_("write the score distribution to FILE (.png or .svg)"))
     p.set_defaults(func=run)
 
 

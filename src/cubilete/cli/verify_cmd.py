@@ -50,12 +50,12 @@ def register(subparsers: Subcommands) -> None:
         epilog=_(EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", metavar="FILE", help=_("a game record (JSON)"))
+    p.add_argument("file", metavar=_("FILE"), help=_("a game record (JSON)"))
     p.add_argument("--commitment", metavar="HEX",
                    help=_("the commitment the table showed before the game (64 hex digits)"))
     p.add_argument("--table", metavar="ID", help=_("the table you played at: the record must be that table's"))
     keys = p.add_mutually_exclusive_group()
-    keys.add_argument("--site-key", metavar="KEY",
+    keys.add_argument("--site-key", metavar=_("KEY"),
                       help=_("the site's public keys: a file saved from GET /api/site-key, or one base64 key"))
     keys.add_argument("--site", metavar="URL",
                       help=_("the site (http or https) whose /api/site-key lists the keys it signs with"))
