@@ -6,17 +6,22 @@ import argparse
 import json
 import os
 import secrets
+import sys
 import textwrap
 
 from cubilete.cli.common import CliError, Subcommands, rules_arg, text_arg
 from cubilete.cli.progress import progress_bar
 from cubilete.engine.errors import SimulationError, UnknownBotError
-from cubilete.i18n import N_, _, ngettext, translate_error
+from cubilete.engine.rules import Rules
+from cubilete.i18n import N_, _, ngettext, rules_title, translate_error
 from cubilete.play.bots import BOT_LEVELS
+from cubilete.play.bots.optimal import is_exact
 from cubilete.present.players import bot_label
 from cubilete.simulate.pool import SimResult, simulate
+from cubilete.solver.cache import shared_solution, table_path
 
 MAX_GAMES = 1_000_000  # hours of play already; more games would only fill the memory with outcomes
+NEEDS_TABLE = {"optimal", "beginner", "casual", "strong", "win", "exact"}  # levels that play from the solved table
 MAX_WORKERS = 64  # each worker is a process, all started at once
 
 EXAMPLES = N_("""\
@@ -90,8 +95,9 @@ def _interval(lo_hi: tuple[float, float] | None, digits: int = 1, scale: float =
     return f"[{lo_hi[0] * scale:.{digits}f}, {lo_hi[1] * scale:.{digits}f}]"
 
 
-def result_lines(result: SimResult, instant_wins: bool = True) -> list[str]:
-    """The result as a table for people (``instant_wins``: the rules have a hand that wins at once)."""
+def result_lines(result: SimResult, instant_wins: bool = True, title: str | None = None) -> list[str]:
+    """The result as a table for people (``instant_wins``: the rules have a hand that wins at once; ``title``:
+    the rules' title in the reader's language, else the stored one)."""
     where = {
         "solo": _("alone (same dice seed per game)"),
         "paired": _("at one table, every deal twice with the seats swapped"),
@@ -99,7 +105,8 @@ def result_lines(result: SimResult, instant_wins: bool = True) -> list[str]:
     workers = ngettext("{count} worker", "{count} workers", result.workers).format(count=result.workers)
     lines = [
         _("{title}: {games} games, bots {where}, seed {seed}, {workers}, {seconds} s").format(
-            title=result.title, games=result.games, where=where, seed=result.seed, workers=workers,
+            title=title if title is not None else result.title, games=result.games, where=where, seed=result.seed,
+            workers=workers,
             seconds=f"{result.seconds:.1f}",
         ),
         "",
@@ -154,6 +161,19 @@ def result_lines(result: SimResult, instant_wins: bool = True) -> list[str]:
     return lines
 
 
+def _solve_first(rules: Rules, specs: list[str], measure_loss: bool, quiet: bool) -> None:
+    """The exact bots and the loss need the rules' solved table: the first run solves it (a minute or more),
+    so say so and show its bar before the games' (later runs load it from the cache at once)."""
+    levels = {spec.lower().removeprefix("bot:") for spec in specs}  # "optimal" or "bot:optimal"
+    if not is_exact(rules) or not (measure_loss or levels & NEEDS_TABLE) or table_path(rules).is_file():
+        return
+    if not quiet and sys.stderr.isatty():  # a person waits at a terminal; pipes and programs get nothing
+        print(_("cubilete: solving {rules} first, once (later runs load it from the cache at once)").format(
+            rules=rules.name), file=sys.stderr)
+    with progress_bar(_("solving {rules}").format(rules=rules.name), enabled=not quiet) as show:
+        shared_solution(rules, show)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the simulation and print the table (or JSON)."""
     rules = rules_arg(args.rules)
@@ -177,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
             bots=repr(args.bots), levels=", ".join(BOT_LEVELS)))
     seed = args.seed if args.seed is not None else secrets.token_hex(4)
     try:
+        _solve_first(rules, specs, measure_loss=not args.no_loss, quiet=args.json)
         with progress_bar(_("games"), enabled=not args.json) as progress:
             result = simulate(rules, specs, args.games, seed, args.workers, progress,
                               mode="solo" if args.solo else ("paired" if args.paired else "table"),
@@ -190,5 +211,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        print(*result_lines(result, any(b.instant_win for b in rules.boxes)), sep="\n")
+        print(*result_lines(result, any(b.instant_win for b in rules.boxes), rules_title(rules)), sep="\n")
     return 0
