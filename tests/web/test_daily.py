@@ -173,3 +173,28 @@ def test_a_game_is_judged_against_optimal_play_on_its_dice(bots_solver_cache: Pa
             first = json.loads(diff or "null")
             assert loss > 0 and first["loss"] > 0 and first["chosen"] != first["best"] and 1 <= first["turn"] <= 11
 
+
+
+def test_after_the_day_the_optimal_players_game_on_the_same_dice_is_shown(
+        db_url: str, bots_solver_cache: Path) -> None:
+    from cubilete.play.coach import solution_for
+
+    solution_for(find_rules("generala"))  # the server only loads solved tables: solved here, once a session
+    yesterday = (datetime.now(UTC).date() - timedelta(days=1)).isoformat()
+    with running_app(db_url) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        early = client.get(f"/api/daily/{_today()}/generala/optimal")
+        assert early.status_code == 409 and "still secret" in early.json()["error"]
+        seed, _committed = daily_store.challenge(hub.store, yesterday, "generala")
+        found = client.get(f"/api/daily/{yesterday}/generala/optimal").json()
+        record = found["record"]
+        assert record["seed"] == seed and record["dice"] == DUPLICATE  # the day's own dice
+        assert verify_record(record).ok
+        assert found["score"] == record["totals"][0] == client.get(f"/api/daily/{yesterday}/generala").json()[
+            "optimal"]
+        # the optimal bot's own game, move for move, on the same dice
+        game = Game(find_rules("generala"), ["optimal"], seed, DuplicateDice(seed))
+        bot = make_bot("bot:optimal", seed=seed)
+        while not game.is_over:
+            game.apply(bot.choose(game))
+        assert found["card"] == list(game.state.seats[0].card) and found["score"] == game.totals()[0]

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from cubilete.engine.dice import DuplicateDice
 from cubilete.engine.errors import CubileteError
 from cubilete.engine.game import Game
-from cubilete.engine.record import DUPLICATE
+from cubilete.engine.record import DUPLICATE, to_record
 from cubilete.engine.rules import Rules, find_rules
 from cubilete.play.bots import make_bot
 from cubilete.solver.cache import tables_only
@@ -151,15 +151,26 @@ async def standings(day: str, preset: str, request: Request) -> dict[str, Any]:
     return out
 
 
+async def optimal_game(hub: Hub, rules: Rules, seed: str) -> dict[str, Any] | None:
+    """The optimal player's game on the day's dice: ``{"record", "card", "score"}`` (its record as a game
+    record, its final card), or None where the rules have no solved table here. Played once per day and
+    rules, in a worker thread."""
+    key = (rules.name, seed)
+    found = hub.daily_optimal.get(key)
+    if found is None:  # (not kept while the rules' tables are not here yet: a later ask may find them)
+        found = await asyncio.to_thread(_optimal, rules, seed)
+        if found is not None:
+            hub.daily_optimal[key] = found
+    return found
+
+
 async def optimal_score(hub: Hub, rules: Rules, seed: str) -> int | None:
     """The optimal player's score on the day's dice (None where the rules have no solved table here)."""
-    key = (rules.name, seed)
-    if key not in hub.daily_optimal:
-        hub.daily_optimal[key] = await asyncio.to_thread(_optimal, rules, seed)
-    return hub.daily_optimal[key]
+    found = await optimal_game(hub, rules, seed)
+    return None if found is None else int(found["score"])
 
 
-def _optimal(rules: Rules, seed: str) -> int | None:
+def _optimal(rules: Rules, seed: str) -> dict[str, Any] | None:
     game = Game(rules, [OPTIMAL_NAME], seed, DuplicateDice(seed))
     bot = make_bot("bot:optimal", seed=seed)
     try:
@@ -168,4 +179,19 @@ def _optimal(rules: Rules, seed: str) -> int | None:
                 game.apply(bot.choose(game))
     except CubileteError:
         return None
-    return game.totals()[0]
+    return {"record": to_record(game), "card": list(game.state.seats[0].card), "score": game.totals()[0]}
+
+
+@router.get("/daily/{day}/{preset}/optimal")
+async def optimal(day: str, preset: str, request: Request) -> dict[str, Any]:
+    """After the day: the optimal player's game on the same dice, to replay beside one's own."""
+    hub = _hub(request)
+    day, rules = _day(day), _preset(hub, preset)
+    if not day_over(day):
+        raise ApiError(409, f"the optimal game of {day} is shown when the day ends (UTC): its dice are still secret")
+    seed, _commitment = await asyncio.to_thread(daily_store.challenge, hub.store, day, preset)
+    found = await optimal_game(hub, rules, seed)
+    if found is None:
+        raise ApiError(503, f"{rules.name}: no solved table on this server yet, so no optimal game: try later",
+                       {"Retry-After": "60"})
+    return found

@@ -103,7 +103,7 @@ class Hub:
         self.site: Site | None = None  # PostgreSQL: this process's part in a site of several (web/site.py)
         self.chances = WinPool(settings.win_workers)  # the seats' chances to win, in a niced process
         self.lobby: Lobby | None = None  # tables open to anyone and quick match (web/lobby.py), set at start
-        self.daily_optimal: dict[tuple[str, str], int | None] = {}  # the optimal score on a past day's dice
+        self.daily_optimal: dict[tuple[str, str], dict[str, Any]] = {}  # the optimal game on a past day's dice
 
     async def resume(self) -> int:
         """Load every unfinished table and let its bots go on; returns how many."""

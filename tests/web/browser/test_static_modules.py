@@ -131,3 +131,37 @@ def test_the_servers_refusals_of_a_new_table_are_shown_in_the_pages_language(pag
         " se sienta vence sola al rato).",
         "Demasiadas comprobaciones de reglas desde esta dirección: esperá un momento.",
     ]
+
+
+def _duplicate_record(rules_name: str, players: list[str], seed: str) -> dict[str, Any]:
+    """A whole game on duplicate dice played by greedy bots, as the site records it."""
+    from cubilete import Game
+    from cubilete.engine.dice import DuplicateDice
+    from cubilete.engine.record import to_record
+    from cubilete.engine.rules import find_rules
+    from cubilete.play.bots import make_bot
+
+    game = Game(find_rules(rules_name), players, seed, DuplicateDice(seed))
+    bots = [make_bot("bot:greedy", seed=f"{seed}{i}") for i in range(len(players))]
+    while not game.is_over:
+        game.apply(bots[game.state.current].choose(game))
+    return to_record(game)
+
+
+def test_duplicate_dice_are_derived_and_checked_as_in_python(page: Page) -> None:
+    from cubilete.engine.dice import DuplicateDice
+
+    cases = [["7", "play:0:0", [0, 1, 2, 3, 4]], ["s3cret", "play:4:2", [1, 3]], ["ñ", "start:0", [0]]]
+    got = _fair(page, "return arg.map(([s, place, pos]) => f.deriveAt(s, place, pos));", cases)
+    assert got == [list(DuplicateDice(s).throw_at(place, pos)) for s, place, pos in cases]
+
+    for rules_name, players in (("generala", ["Ana", "Bea"]), ("yatzy", ["Ana"]), ("bozo", ["Ana", "Bea", "Caro"])):
+        record = _duplicate_record(rules_name, players, new_seed())
+        record["commitment"] = commitment(record["seed"])  # as the site publishes it
+        check = ("const r = await import('/static/replay.js'); "
+                 "return f.verify(arg.seed, arg.commitment, arg.throws, r.throwPlaces(arg));")
+        assert _fair(page, check, record) == {"ok": True, "throws": len(record["throws"]), "problem": None}, rules_name
+        tampered = {**record, "throws": [list(t) for t in record["throws"]]}
+        tampered["throws"][-1][0] = tampered["throws"][-1][0] % 6 + 1
+        bad = _fair(page, check, tampered)
+        assert bad["problem"]["kind"] == "throw" and bad["problem"]["index"] == len(record["throws"])

@@ -94,6 +94,7 @@ export const api = {
   daily: () => request("GET", "/api/daily"),
   playDaily: (day, preset, name) =>
     request("POST", `/api/daily/${encodeURIComponent(day)}/${encodeURIComponent(preset)}/play`, { name }, true),
+  dailyOptimal: (day, preset) => request("GET", `/api/daily/${encodeURIComponent(day)}/${encodeURIComponent(preset)}/optimal`),
   dailyStandings: (day, preset) => request("GET", `/api/daily/${encodeURIComponent(day)}/${encodeURIComponent(preset)}`),
   match: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/match`),
   player: (pid) => request("GET", `/api/players/${encodeURIComponent(pid)}`),

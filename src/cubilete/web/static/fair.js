@@ -86,12 +86,24 @@ export function deriveThrow(seed, index, count) {
   return faces.slice(0, count);
 }
 
+/** Duplicate dice (cubilete.engine.dice.DuplicateDice): each die by its place only, sha256("seed:dup:place:die:block"). */
+export function deriveAt(seed, place, positions) {
+  return positions.map((position) => {
+    for (let block = 0; ; block++) {
+      for (const b of sha256Bytes(encoder.encode(`${seed}:dup:${place}:${position}:${block}`))) {
+        if (b < 252) return (b % 6) + 1;
+      }
+    }
+  });
+}
+
 /**
  * Recheck a finished game: sha256(seed) must equal the commitment and every recorded throw must
- * equal its derivation. Answers {ok, throws, problem}; problem is null or
- * {kind: "noseed"} / {kind: "commitment"} / {kind: "throw", index (1-based), got, want}.
+ * equal its derivation: by throw index, or for duplicate dice (``places``, from replay.js throwPlaces) by
+ * each throw's place. Answers {ok, throws, problem}; problem is null or {kind: "noseed"} /
+ * {kind: "commitment"} / {kind: "throw", index (1-based), got, want} / {kind: "unplaced", index}.
  */
-export function verify(seed, commitment, throws) {
+export function verify(seed, commitment, throws, places = null) {
   const count = Array.isArray(throws) ? throws.length : 0;
   if (typeof seed !== "string" || !seed) return { ok: false, throws: count, problem: { kind: "noseed" } };
   if (typeof commitment !== "string" || sha256Hex(seed) !== commitment.trim().toLowerCase()) {
@@ -99,7 +111,8 @@ export function verify(seed, commitment, throws) {
   }
   for (let i = 0; i < count; i++) {
     const got = throws[i];
-    const want = deriveThrow(seed, i, Array.isArray(got) ? got.length : 0);
+    if (places && !places[i]) return { ok: false, throws: count, problem: { kind: "unplaced", index: i + 1 } };
+    const want = places ? deriveAt(seed, places[i].place, places[i].positions) : deriveThrow(seed, i, Array.isArray(got) ? got.length : 0);
     if (!Array.isArray(got) || got.length !== want.length || got.some((f, j) => f !== want[j])) {
       return { ok: false, throws: count, problem: { kind: "throw", index: i + 1, got, want } };
     }
@@ -113,6 +126,7 @@ export function describe(result, t) {
   const p = result.problem;
   if (p.kind === "noseed") return t("fair.noseed");
   if (p.kind === "commitment") return t("fair.badcommit");
+  if (p.kind === "unplaced") return t("fair.unplaced", { i: p.index });
   const show = (faces) => (Array.isArray(faces) ? faces.join(" ") : String(faces));
   return t("fair.badthrow", { i: p.index, got: show(p.got), want: show(p.want) });
 }

@@ -52,12 +52,21 @@ export function buildSteps(record, finalCards) {
   let dice = [];
   let tp = openingCount;
   let turnNo = 1;
+  let throwsInTurn = 0; // for duplicate dice: a throw's place is (turn of the seat, throw of the turn)
+  let round = 1; // the tie-break round (engine: tiebreak_round, from 1)
   const out = [];
   const totals = record.totals || [];
   for (const action of actions) {
     const entry = { seat: known ? current : null, action, turn: turnNo, tiebreak: Boolean(tiebreak) };
     if ("roll" in action) {
       const keep = Array.isArray(action.roll) ? action.roll : [];
+      const sizeNow = rules.dice || (throws[tp] || []).length + keep.length;
+      let place = null; // as cubilete.engine.game.duplicate_place; unknown where the seat is not known
+      if (known && current !== null) {
+        place = tiebreak ? `tiebreak:${round}:${current}:${throwsInTurn}` : `play:${taken[current]}:${throwsInTurn}`;
+      }
+      entry.place = place === null ? null : { place, positions: [...Array(sizeNow).keys()].filter((p) => !keep.includes(p)) };
+      throwsInTurn += 1;
       const thrown = (throws[tp++] || []).map((f) => (action.face_down ? 7 - f : f));
       const size = rules.dice || thrown.length + keep.length;
       const next = [];
@@ -83,6 +92,7 @@ export function buildSteps(record, finalCards) {
       }
       dice = [];
       turnNo += 1;
+      throwsInTurn = 0;
     } else if ("stand" in action) {
       Object.assign(entry, { dice: [...dice], stand: true });
       if (tiebreak) {
@@ -91,14 +101,23 @@ export function buildSteps(record, finalCards) {
         else if (tiebreak.contenders.length === 2) {
           tiebreak.stood = 0; // still tied (the game went on): the same two throw again
           current = tiebreak.contenders[0];
+          round += 1;
         } else current = null; // who stays tied needs the hands' values: not shown
       }
       dice = [];
       turnNo += 1;
+      throwsInTurn = 0;
     }
     out.push(entry);
   }
   return { opening, steps: out, known };
+}
+
+/** For a duplicate-dice record: each recorded throw's place and dice thrown (null where not known), in order. */
+export function throwPlaces(record) {
+  const built = buildSteps(record, null);
+  const opening = built.opening.map((faces, i) => ({ place: `start:${i}`, positions: faces.map((_f, p) => p) }));
+  return [...opening, ...built.steps.filter((s) => "roll" in s.action).map((s) => s.place)];
 }
 
 function slotIds(rules) {
@@ -149,6 +168,7 @@ export function mount(root, { id }) {
       const cards = info && info.state ? info.state.seats.map((s) => s.card) : null;
       data.built = buildSteps(record, cards);
       data.at = data.built.steps.length;
+      loadOptimal(info);
     })
     .catch((exc) => {
       data.error = exc;
@@ -170,6 +190,49 @@ export function mount(root, { id }) {
     })
     .finally(() => alive && data.record && render());
 
+  // a daily challenge game, after its day: the optimal player's game on the same dice, beside this one
+  function loadOptimal(info) {
+    const daily = info && info.state && info.state.daily;
+    if (!daily) return;
+    const [day, preset] = String(daily).split("/");
+    api
+      .dailyOptimal(day, preset)
+      .then((found) => {
+        data.optimal = { built: buildSteps(found.record, [found.card]), score: found.score };
+        if (alive) render();
+      })
+      .catch(() => {}); // no solved table on the server yet: the replay is shown alone
+  }
+
+  /** How many boxes seat 0 has written in the first ``k`` steps (a daily game has one seat). */
+  function writesIn(steps, k) {
+    return steps.slice(0, k).filter((s) => s.slot !== undefined && s.seat === 0).length;
+  }
+
+  /** The optimal game's column and what it did in the turn shown, aligned by turns (the same dice). */
+  function optimalBeside(k) {
+    const opt = data.optimal;
+    if (!opt) return null;
+    const steps = opt.built.steps;
+    const done = writesIn(data.built.steps, k);
+    let end = 0; // the optimal game's steps up to its ``done``-th box; all of them once this game is over
+    while (end < steps.length && (k >= data.built.steps.length || writesIn(steps, end) < done)) end += 1;
+    const card = new Array((rulesInfo().slots || []).length).fill(null);
+    for (const s of steps.slice(0, end)) if (s.slot !== undefined && s.slotIndex >= 0) card[s.slotIndex] = s.points;
+    const over = end >= steps.length;
+    const total = over ? opt.score : card.reduce((a, v) => a + (v || 0), 0);
+    // the turn being played on the left, as the optimal player played it
+    let turnEnd = end;
+    while (turnEnd < steps.length) {
+      turnEnd += 1;
+      if (steps[turnEnd - 1].slot !== undefined) break; // the turn ends with its box
+    }
+    const turn = steps
+      .slice(end, turnEnd)
+      .map((s) => `${describeStep(s, t("replay.optimal"))}${"roll" in s.action && s.dice ? `: ${s.dice.join(" ")}` : ""}`);
+    return { column: { index: 1, name: t("replay.optimal"), tag: "", card, total, current: false, you: false }, turn };
+  }
+
   // a bot's name in the page's language ("Strong bot" is stored; "Bot fuerte" is shown)
   const names = () =>
     (data.record.players || []).map((name, i) => {
@@ -182,8 +245,7 @@ export function mount(root, { id }) {
     return (data.info && data.info.table && data.info.table.rules) || { slots: [], title: data.record.rules.title };
   }
 
-  function describeStep(s) {
-    const who = nameOf(s.seat);
+  function describeStep(s, who = nameOf(s.seat)) {
     if ("roll" in s.action) {
       // the faces kept (the dice at those positions did not move), never the positions: "apartó 5 5"
       const kept = (s.kept || []).map((p) => (s.dice || [])[p]).filter((f) => f !== undefined);
@@ -195,6 +257,19 @@ export function mount(root, { id }) {
     if (s.points === 0) return `${who}: ${t("replay.scratched", { slot: label })}`;
     const points = s.points === null || s.points === undefined ? "" : ` = ${s.points}`;
     return `${who}: ${t("replay.wrote", { slot: label })}${points}`;
+  }
+
+  /** What the optimal player did in the turn shown (a daily game after its day). */
+  function besideBox(beside) {
+    if (!beside) return null;
+    return el(
+      "section",
+      { class: "card beside", "data-testid": "optimal-beside" },
+      el("h2", {}, t("replay.optimal.turn")),
+      beside.turn.length
+        ? el("ul", { class: "beside-turn" }, beside.turn.map((line) => el("li", {}, line)))
+        : el("p", { class: "muted" }, t("replay.optimal.done", { score: num(data.optimal.score) })),
+    );
   }
 
   function stepButton(testid, text, onclick, disabled, label = null, cls = "btn") {
@@ -256,6 +331,8 @@ export function mount(root, { id }) {
       current: current ? current.seat === i : false,
       you: false,
     }));
+    const beside = optimalBeside(k);
+    if (beside) columns.push(beside.column);
     const players = (rec.players || []).map(String);
     const winners = (Array.isArray(rec.winners) ? rec.winners : []).map((w) =>
       players.indexOf(String(w)) >= 0 ? names()[players.indexOf(String(w))] : shownName(w),
@@ -320,7 +397,7 @@ export function mount(root, { id }) {
         el(
           "div",
           { class: "play-area" },
-          el("div", { class: "felt-col" }, stepper, fairBox(rec), reviewBox()),
+          el("div", { class: "felt-col" }, stepper, besideBox(beside), fairBox(rec), reviewBox()),
           el(
             "div",
             { class: "sheet-col" },
@@ -399,7 +476,7 @@ export function mount(root, { id }) {
     const res =
       rec.commitment && committed && rec.commitment !== committed
         ? { ok: false, throws: 0, problem: { kind: "commitment" } }
-        : verify(rec.seed, committed, rec.throws);
+        : verify(rec.seed, committed, rec.throws, rec.dice === "duplicate" ? throwPlaces(rec) : null);
     return el(
       "section",
       { class: "card fair" },

@@ -7,6 +7,7 @@ import { navigate } from "./nav.js";
 import { dieSvg } from "./dice.js";
 import { describe as describeFair, sha256Hex, verify } from "./fair.js";
 import { apiErrorText, botName, joinNames, lang, num, pick, t } from "./i18n.js";
+import { throwPlaces } from "./replay.js";
 import { renderSheet, slotLabel } from "./sheet.js";
 
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
@@ -407,7 +408,7 @@ export function mount(root, { id }) {
       const res =
         record.commitment && record.commitment !== committed
           ? { ok: false, throws: 0, problem: { kind: "commitment" } }
-          : verify(record.seed, committed, record.throws);
+          : verify(record.seed, committed, record.throws, record.dice === "duplicate" ? throwPlaces(record) : null);
       page.fair = { result: res, ok: res.ok };
     } catch (exc) {
       page.fair = { text: apiErrorText(exc), ok: false };
