@@ -194,3 +194,40 @@ def test_without_exact_tables_a_game_is_judged_at_once_with_no_decision_rating(
     while not game.is_over:
         game.apply(game.legal_actions()[-1])
     assert ratings.judge(game, ["Ana", "Bea"]) == {"Ana": (None, None, 0, None), "Bea": (None, None, 0, None)}
+
+
+DUO = 'base = "generala"\nname = "duo"\nremove = ["1", "2", "3", "4", "5", "escalera", "full", "poker", "doble"]\n'
+
+
+def _heads_up(rules: Any, seed: str) -> Game:
+    game = Game(rules, ["Win", "Rand"], seed)
+    bots = [make_bot("bot:win", seed="a"), make_bot("bot:random", seed="b")]
+    while not game.is_over:
+        game.apply(bots[game.state.current].choose(game))
+    return game
+
+
+def test_heads_up_the_chance_to_win_given_up_is_rated_against_the_exact_two_player_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cubilete.engine.rules.profile import rules_from_toml
+    from cubilete.play.coach import solution_for
+    from cubilete.win.chance import duel_table
+
+    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path / "cache"))
+    rules = rules_from_toml(DUO)
+    game = _heads_up(rules, "5")
+    assert ratings.judge_win(game, ["Win", "Rand"]) is None  # no two-player table here: never an estimate
+    assert duel_table(rules) is not None and solution_for(rules) is not None  # built here (a second), as a site's
+    won = ratings.judge_win(game, ["Win", "Rand"])
+    assert won is not None
+    assert won["Win"][0] == pytest.approx(0.0, abs=1e-12) and won["Win"][1] > 0  # playing to win gives up nothing
+    assert won["Rand"][0] > 0 and won["Rand"][1] > 0
+    store = WebStore(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    store.migrate()
+    assert ratings.apply_game(store, "duo", "t1", 1.0, game, ["a" * 16, "b" * 16])
+    lines = ratings.stored.history(store, "duo", ["b" * 16])["b" * 16]
+    found = ratings.decision_rating(lines, "duo")
+    assert found is not None and found["win_decisions"] == won["Rand"][1]
+    assert found["win_given_up_per_decision"] == pytest.approx(won["Rand"][0] / won["Rand"][1], abs=1e-6)
+    three = Game(rules, ["A", "B", "C"], "5")
+    assert ratings.judge_win(three, ["A", "B", "C"]) is None  # heads-up only

@@ -34,6 +34,8 @@ class Played:
     loss_sq: float | None
     decisions: int
     agreed: int | None = None  # decisions that were the optimal choice (None: no exact table)
+    win_loss: float | None = None  # chance to win given up over its decisions (exact two-player table only)
+    win_decisions: int = 0
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class GameLine:
     loss_sum: float | None
     loss_sq: float | None
     decisions: int
+    win_loss: float | None = None
+    win_decisions: int = 0
 
 
 def apply(store: WebStore, preset: str, table_id: str, finished_at: float, people: Sequence[Played],
@@ -87,7 +91,8 @@ def apply(store: WebStore, preset: str, table_id: str, finished_at: float, peopl
                                                      sigma=sigma, games=1, updated_at=now))
             conn.execute(rating_games.insert().values(
                 preset=preset, pid=person.pid, table_id=table_id, finished_at=finished_at, mu=mu, sigma=sigma,
-                loss_sum=person.loss_sum, loss_sq=person.loss_sq, decisions=person.decisions, agreed=person.agreed))
+                loss_sum=person.loss_sum, loss_sq=person.loss_sq, decisions=person.decisions, agreed=person.agreed,
+                win_loss=person.win_loss, win_decisions=person.win_decisions))
         return True
 
 
@@ -115,7 +120,8 @@ def history(store: WebStore, preset: str, pids: Sequence[str], recent: int | Non
              .order_by(rating_games.c.finished_at, rating_games.c.table_id))
     with store.engine.connect() as conn:
         for r in conn.execute(query):
-            out[r.pid].append(GameLine(r.table_id, r.finished_at, r.mu, r.sigma, r.loss_sum, r.loss_sq, r.decisions))
+            out[r.pid].append(GameLine(r.table_id, r.finished_at, r.mu, r.sigma, r.loss_sum, r.loss_sq, r.decisions,
+                                       r.win_loss, r.win_decisions or 0))
     if recent is not None:
         out = {p: lines[-recent:] for p, lines in out.items()}
     return out

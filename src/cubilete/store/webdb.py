@@ -154,6 +154,8 @@ rating_games = sa.Table(
     sa.Column("loss_sq", sa.Float, nullable=True),
     sa.Column("decisions", sa.Integer, nullable=False),
     sa.Column("agreed", sa.Integer, nullable=True),  # decisions that were the optimal choice (fair play)
+    sa.Column("win_loss", sa.Float, nullable=True),  # chance to win given up (exact two-player table; else null)
+    sa.Column("win_decisions", sa.Integer, nullable=False, server_default="0"),
 )
 sa.Index("ix_web_rating_games_recent", rating_games.c.preset, rating_games.c.pid, rating_games.c.finished_at)
 

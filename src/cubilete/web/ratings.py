@@ -25,8 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
 
+from cubilete.duel.cache import duel_path
 from cubilete.engine.game import Game
 from cubilete.play import coach
+from cubilete.play.win_review import win_review
 from cubilete.solver.cache import table_path, tables_only
 from cubilete.store import ratings as stored
 from cubilete.store.ratings import GameLine, Played, Skill
@@ -76,8 +78,13 @@ def decision_rating(lines: Sequence[GameLine], preset: str) -> dict[str, Any] | 
     var = max(0.0, sum(g.loss_sq or 0.0 for g in exact) / n - mean * mean)
     half = Z95 * math.sqrt(var / n)
     per_game = mean * n / len(exact)
+    won = [g for g in lines if g.win_loss is not None and g.win_decisions]
+    win_n = sum(g.win_decisions for g in won)
     return {"loss_per_decision": round(mean, 4), "ci": [round(max(0.0, mean - half), 4), round(mean + half, 4)],
-            "decisions": n, "loss_per_game": round(per_game, 2), "plays_like": plays_like(preset, per_game)}
+            "decisions": n, "loss_per_game": round(per_game, 2), "plays_like": plays_like(preset, per_game),
+            # heads-up, against the exact two-player table: the chance to win given up per decision
+            "win_given_up_per_decision": round(sum(g.win_loss or 0.0 for g in won) / win_n, 6) if win_n else None,
+            "win_decisions": win_n}
 
 
 def plays_like(preset: str, loss_per_game: float) -> str | None:
@@ -109,13 +116,29 @@ def judge(game: Game, names: Sequence[str]) -> dict[str, Judged]:
     return out
 
 
+def judge_win(game: Game, names: Sequence[str]) -> dict[str, tuple[float, int]] | None:
+    """Heads-up: each person's chance to win given up in the game (sum over their decisions) and how many
+    decisions, against the exact two-player table; None where it is not built here (never estimated: an
+    estimate of the chance to win would rate the model, not the player)."""
+    if len(game.players) != 2 or not duel_path(game.rules).is_file():
+        return None
+    with tables_only():
+        review = win_review(game, list(names))
+    if review is None or not review.exact:
+        return None
+    return {name: (review.total.get(name, 0.0), sum(1 for d in review.decisions if d.player == name))
+            for name in names}
+
+
 def apply_game(store: WebStore, preset: str, table_id: str, finished_at: float, game: Game,
                pids: Sequence[str]) -> bool:
     """Rate one ranked game (in a worker thread): its review, then both ratings in one transaction."""
     judged = judge(game, list(game.players))
+    won = judge_win(game, list(game.players))
     totals = game.totals()
-    people = [Played(pid, name, totals[i], *judged[name]) for i, (pid, name) in enumerate(zip(pids, game.players,
-                                                                                            strict=True))]
+    people = [Played(pid, name, totals[i], *judged[name], win_loss=won[name][0] if won else None,
+                     win_decisions=won[name][1] if won else 0)
+              for i, (pid, name) in enumerate(zip(pids, game.players, strict=True))]
     return stored.apply(store, preset, table_id, finished_at, people, rate)
 
 

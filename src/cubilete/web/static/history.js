@@ -367,7 +367,10 @@ export function mountPlayer(root, { pid }) {
               {},
               r.decision
                 ? `${t("daily.loss")}: ${num(r.decision.loss_per_decision, 3)} [${num(r.decision.ci[0], 3)}, ${num(r.decision.ci[1], 3)}] (${r.decision.decisions})` +
-                    (r.decision.plays_like ? ` · ${t("ratings.playslike", { level: t(`level.${r.decision.plays_like}`) })}` : "")
+                    (r.decision.plays_like ? ` · ${t("ratings.playslike", { level: t(`level.${r.decision.plays_like}`) })}` : "") +
+                    (r.decision.win_given_up_per_decision !== null && r.decision.win_given_up_per_decision !== undefined
+                      ? ` · ${t("ratings.wingivenup", { pct: num(100 * r.decision.win_given_up_per_decision, 2), n: r.decision.win_decisions })}`
+                      : "")
                 : t("ratings.nodecisions"),
             ),
             r.history && r.history.length ? ratingChart(r.history) : null,

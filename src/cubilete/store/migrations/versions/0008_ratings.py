@@ -3,7 +3,8 @@
 ``web_ratings``: each person's results rating (openskill's Plackett-Luce mu and sigma) per preset and how
 many ranked games it has seen. ``web_rating_games``: one row per person and ranked game, with the rating
 after it (the history chart) and the points that person lost against optimal play in that game (sum and
-sum of squares over their decisions, and how many, and how many were the optimal choice), from which the
+sum of squares over their decisions, and how many, and how many were the optimal choice; heads-up, the chance
+to win given up against the exact two-player table where it is built), from which the
 decision rating is made and implausible agreement with the optimal player flagged (``cubilete site-flags``). A game is
 applied once (its rows' key), so two processes finishing games at once cannot count one twice.
 
@@ -46,6 +47,10 @@ def upgrade() -> None:
         sa.Column("loss_sq", sa.Float, nullable=True),
         sa.Column("decisions", sa.Integer, nullable=False),
         sa.Column("agreed", sa.Integer, nullable=True),  # decisions that were the optimal one (fair play)
+        # the chance to win given up over those decisions, against the exact two-player table (heads-up
+        # rules where it is built here; null elsewhere), and how many decisions it judged
+        sa.Column("win_loss", sa.Float, nullable=True),
+        sa.Column("win_decisions", sa.Integer, nullable=False, server_default="0"),
     )
     op.create_index("ix_web_rating_games_recent", "web_rating_games", ["preset", "pid", "finished_at"])
 
