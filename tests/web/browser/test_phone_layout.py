@@ -87,16 +87,19 @@ def ranked_game(web: LiveServer) -> dict[str, str]:
     return {"table": match.table, "pid": pid}
 
 
-def hold_all(page: Page, n: int = 5) -> None:
-    for i in range(n):
+def toggle_all(page: Page, held: bool) -> None:
+    """Click each of the five dice; each ends held (or let go)."""
+    for i in range(5):
         page.get_by_test_id(f"die-{i}").click()
-        expect(page.get_by_test_id(f"die-{i}")).to_have_attribute("aria-pressed", "true")
+        expect(page.get_by_test_id(f"die-{i}")).to_have_attribute("aria-pressed", "true" if held else "false")
 
 
 def check_dice_in_one_row(page: Page, what: str) -> None:
     dice = boxes(page, [f"die-{i}" for i in range(5)])
     tops = {round(box["y"]) for box in dice.values() if box is not None}
     assert len(tops) == 1 and None not in dice.values(), (what, "the five dice are not on one row", dice)
+    cut = page.eval_on_selector_all(".die .held-label", "els => els.filter(e => e.scrollWidth > e.clientWidth).length")
+    assert cut == 0, (what, "a held label is cut short")
 
 
 def check_table_in_play(page: Page, web: LiveServer, code: str) -> None:
@@ -109,13 +112,13 @@ def check_table_in_play(page: Page, web: LiveServer, code: str) -> None:
     sit(page, 0, "Teléfono")
     assert wait_my_turn_or_end(page)
     roll(page)
-    hold_all(page)
+    toggle_all(page, held=True)
     for width, height in PHONES:
         page.set_viewport_size({"width": width, "height": height})
         what = f"{code} table {width}x{height}"
         assert_fits(page, what)
         check_dice_in_one_row(page, what)
-    hold_all(page)  # the second click lets go of each die: all five are thrown again
+    toggle_all(page, held=False)  # all five are thrown again
     roll(page)
     roll(page)  # the last throw: the coach's advice is where to score
     page.get_by_test_id("hint").click()
@@ -162,7 +165,11 @@ def test_every_page_fits_a_phone(web: LiveServer, new_page: NewPage, ranked_game
             assert_fits(page, what)
             if path.startswith("/t/"):  # the end screen: every player's score without scrolling
                 for seat in range(2):
-                    assert in_first_screen(page, f"result-total-{seat}"), (what, seat)
+                    assert in_first_screen(page, f"result-total-{seat}"), (
+                        what,
+                        seat,
+                        boxes(page, ["dice", "result-box"]),
+                    )
             if path.startswith("/replay/"):  # the sheet right below the stepper, not past the review
                 gap = page.evaluate("""() => {
                     const stepper = document.querySelector('.replay-felt').getBoundingClientRect();

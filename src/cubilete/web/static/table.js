@@ -750,6 +750,14 @@ export function mount(root, { id }) {
     );
   }
 
+  /** The sheet's entry for a slot this player may write now (its points, 0 for a scratch), else null. */
+  function writable(slot) {
+    if (!slot || !myTurn() || busy()) return null;
+    const entry = (page.st.sheet || []).find((e) => e.slot === slot);
+    if (!entry || (entry.state !== "usable" && entry.state !== "scratch-only")) return null;
+    return { points: entry.state === "scratch-only" ? 0 : Number(entry.points ?? 0) };
+  }
+
   function renderHints() {
     const hint = page.hint;
     if (!hint) {
@@ -777,7 +785,20 @@ export function mount(root, { id }) {
               },
               a.text,
             )
-          : el("span", { class: "advice-text" }, a.text),
+          : writable(a.slot)
+            ? el(
+                "button",
+                {
+                  type: "button",
+                  class: "advice-text linklike",
+                  "data-slot": a.slot,
+                  title: t("table.hint.write"),
+                  // the coach's "score Sixes (18)" writes it, as the sheet's button would (a zero asks first)
+                  onclick: () => pickSlot(a.slot, writable(a.slot).points, slotLabel(page.table.rules, a.slot)),
+                },
+                a.text,
+              )
+            : el("span", { class: "advice-text" }, a.text),
         el(
           "span",
           { class: "advice-nums" },
@@ -878,6 +899,7 @@ export function mount(root, { id }) {
     $.result.replaceChildren(
       el("h2", {}, t("table.result")),
       el("p", { class: "result", "data-testid": "result" }, headline, reason ? ` — ${reason}` : ""),
+      standings(st),
       el(
         "div",
         { class: "result-actions" },
@@ -900,6 +922,25 @@ export function mount(root, { id }) {
       ),
       ...(verdict ? [verdict] : []), // replaceChildren would print a null as the text "null"
       ...matchLines(st),
+    );
+  }
+
+  /** Every player's final score, best first, in the result box: a phone sees them without scrolling to the sheet. */
+  function standings(st) {
+    const totals = st.result.totals || st.seats.map((s) => s.total);
+    const order = totals.map((_, i) => i).sort((a, b) => totals[b] - totals[a] || a - b);
+    const won = new Set(st.result.winners || []);
+    return el(
+      "ol",
+      { class: "standings", "data-testid": "standings" },
+      order.map((i) =>
+        el(
+          "li",
+          { class: won.has(i) ? "winner" : "" },
+          el("span", { class: "standing-name" }, seatName(i)),
+          el("span", { class: "standing-total", "data-testid": `result-total-${i}` }, num(totals[i])),
+        ),
+      ),
     );
   }
 
