@@ -204,6 +204,7 @@ const S = {
     "table.replay": "Ver la repetición",
     "table.newgame": "Otra partida",
     "table.commitment": "Compromiso de los dados",
+    "replay.seed": "Semilla revelada",
     "fair.ok": "Las {n} tiradas coinciden con el compromiso.",
     "fair.badcommit": "La semilla no coincide con el compromiso publicado.",
     "fair.badthrow": "La tirada {i} figura como {got} pero la semilla da {want}.",
@@ -485,6 +486,7 @@ const S = {
     "table.replay": "Ver a reprise",
     "table.newgame": "Outra partida",
     "table.commitment": "Compromisso dos dados",
+    "replay.seed": "Semente revelada",
     "fair.ok": "Os {n} lances conferem com o compromisso.",
     "fair.badcommit": "A semente não confere com o compromisso publicado.",
     "fair.badthrow": "O lance {i} está registrado como {got} mas a semente dá {want}.",
@@ -766,6 +768,7 @@ const S = {
     "table.replay": "Watch the replay",
     "table.newgame": "Another game",
     "table.commitment": "Dice commitment",
+    "replay.seed": "Revealed seed",
     "fair.ok": "All {n} throws match the commitment.",
     "fair.badcommit": "The seed does not match the published commitment.",
     "fair.badthrow": "Throw {i} is recorded as {got} but the seed gives {want}.",
@@ -944,10 +947,21 @@ export function pick(labels, fallback = "") {
   return labels[current] ?? labels.en ?? labels.es ?? fallback;
 }
 
-/** A number in the current language (decimal comma in es/pt). */
+const formats = new Map();
+
+/** A number in the current language (decimal comma in es/pt): every number the pages show goes through here. */
 export function num(value, digits = 0) {
   const tag = current === "pt" ? "pt-BR" : current === "es" ? "es-AR" : "en";
-  return Number(value).toLocaleString(tag, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const key = `${tag}|${digits}`;
+  if (!formats.has(key)) {
+    formats.set(key, new Intl.NumberFormat(tag, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  }
+  return formats.get(key).format(Number(value));
+}
+
+/** A text the server wrote with decimal points ("expected 160.6, 45.3% to win"), its decimals in the current language. */
+export function numbersIn(text) {
+  return String(text).replace(/\d+\.\d+/g, (m) => num(Number(m), m.length - m.indexOf(".") - 1));
 }
 
 /** A list of names joined the way the language does ("Ana y Bea"). */

@@ -6,7 +6,7 @@ import { api, el, link, savedName, saveName, toast, token } from "./api.js";
 import { navigate } from "./nav.js";
 import { dieSvg } from "./dice.js";
 import { describe as describeFair, sha256Hex, verify } from "./fair.js";
-import { apiErrorText, botName, joinNames, lang, num, pick, t } from "./i18n.js";
+import { apiErrorText, botName, joinNames, lang, num, numbersIn, pick, t } from "./i18n.js";
 import { renderSheet, slotLabel } from "./sheet.js";
 
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
@@ -71,6 +71,8 @@ export function mount(root, { id }) {
     copy: el("button", { type: "button", class: "btn small ghost", "data-testid": "copy-link" }),
     shareLabel: el("span", { class: "share-label" }),
     conn: el("div", { class: "conn-banner", "data-testid": "conn", role: "status", hidden: true }),
+    // no such table: a way home instead of an empty felt
+    gone: el("p", { class: "gone", "data-testid": "gone", hidden: true }),
     status: el("p", { class: "status", "data-testid": "status", role: "status", "aria-live": "polite" }),
     timer: el("span", { class: "timer", "data-testid": "timer", hidden: true }),
     // the last word about a move made for someone ("time's up: a bot played for Beto"), for everyone
@@ -102,6 +104,7 @@ export function mount(root, { id }) {
         $.invite,
       ),
       $.conn,
+      $.gone,
       el(
         "div",
         { class: "play-area" },
@@ -254,6 +257,12 @@ export function mount(root, { id }) {
       page.heldSig = sig;
       page.held = new Set(st.turn && st.turn.throws > 0 ? st.turn.held || [] : []);
       page.hint = null;
+      // a reload keeps the dice this player chose to hold for this very throw (same table, same version)
+      const kept = savedHeld(st.version);
+      if (kept && myTurn()) {
+        const locked = page.table && page.table.rules.locked_holds ? st.turn.held || [] : [];
+        page.held = new Set([...locked, ...kept]);
+      }
     }
     if (!prev || prev.status !== st.status) page.fair = null;
     maybeAutoSit();
@@ -338,8 +347,31 @@ export function mount(root, { id }) {
     if (locked) return;
     if (page.held.has(pos)) page.held.delete(pos);
     else page.held.add(pos);
+    saveHeld();
     renderDice();
     renderButtons();
+  }
+
+  // the selection survives a reload of this tab only (sessionStorage), keyed by table and version
+  const HELD_KEY = `cubilete.held.${id}`;
+
+  function saveHeld() {
+    try {
+      sessionStorage.setItem(HELD_KEY, JSON.stringify({ version: page.st.version, held: [...page.held] }));
+    } catch {
+      // storage disabled: the selection lasts until a reload, as before
+    }
+  }
+
+  function savedHeld(version) {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(HELD_KEY) || "null");
+      const n = page.table ? page.table.rules.dice : 0;
+      if (!saved || saved.version !== version || !Array.isArray(saved.held)) return null;
+      return saved.held.filter((p) => Number.isInteger(p) && p >= 0 && p < n);
+    } catch {
+      return null;
+    }
   }
 
   function canHold() {
@@ -498,6 +530,10 @@ export function mount(root, { id }) {
     } else {
       $.conn.hidden = true;
     }
+    const gone = Boolean(page.fatal) && !table;
+    $.gone.hidden = !gone;
+    $.gone.replaceChildren(...(gone ? [link("/", t("nav.new"), { class: "btn primary", "data-testid": "gone-home" })] : []));
+    root.querySelector(".play-area").hidden = gone;
     // a seated player in a game in play: phones lay the table out to fit one screen
     root.firstChild.classList.toggle("in-game", Boolean(st && st.status === "playing" && mySeat() !== null));
     // the invite is for a table that exists and still has a game to join or watch
@@ -780,10 +816,11 @@ export function mount(root, { id }) {
                 onclick: () => {
                   // hold exactly the dice the coach keeps; the player still presses Roll
                   page.held = new Set(a.keep);
+                  saveHeld();
                   renderDice();
                 },
               },
-              a.text,
+              numbersIn(a.text),
             )
           : writable(a.slot)
             ? el(
@@ -796,7 +833,7 @@ export function mount(root, { id }) {
                   // the coach's "score Sixes (18)" writes it, as the sheet's button would (a zero asks first)
                   onclick: () => pickSlot(a.slot, writable(a.slot).points, slotLabel(page.table.rules, a.slot)),
                 },
-                a.text,
+                numbersIn(a.text),
               )
             : el("span", { class: "advice-text" }, a.text),
         el(
@@ -815,7 +852,7 @@ export function mount(root, { id }) {
       el("h2", {}, t("table.hints"), hint.exact ? "" : ` ${t("table.hint.approx")}`),
       items.length ? el("ol", {}, items) : el("p", {}, t("table.hint.none")),
       ...(hint.to_win && hint.to_win.length
-        ? [el("ul", { class: "to-win", "data-testid": "to-win" }, hint.to_win.map((line) => el("li", {}, line)))]
+        ? [el("ul", { class: "to-win", "data-testid": "to-win" }, hint.to_win.map((line) => el("li", {}, numbersIn(line))))]
         : []),
     );
   }
