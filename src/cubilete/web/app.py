@@ -60,6 +60,14 @@ async def _unload_now_and_then(hub: Hub, every: float) -> None:
             log.info("%d idle table(s) left memory; %d loaded", gone, len(hub.rooms))
 
 
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page (it accepts HTML), not a program calling the API or fetching a file."""
+    path = request.url.path
+    if path.startswith(("/api/", "/static/", "/ws/")) or path == "/api":
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
+
 def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
     """The app: resumes unfinished tables at start. It uses ``opened`` (a store already migrated)
     when given, else opens and migrates the database of the settings itself."""
@@ -136,7 +144,10 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
         return JSONResponse({"error": f"{where}: {first['msg']}"}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse | FileResponse:
+        if exc.status_code == 404 and _wants_page(request):
+            # a person's browser: the page shell, whose router says "no such page" in their language
+            return FileResponse(STATIC / "index.html", status_code=404, headers={"Cache-Control": "no-cache"})
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Exception)

@@ -145,7 +145,7 @@ export function mountLeaderboard(root) {
     if (data.rows === null) body = el("p", { class: "loading" }, t("common.loading"));
     else if (!data.rows.length) body = el("p", { class: "muted", "data-testid": "board-empty" }, t("common.none"));
     else {
-      body = el(
+      body = el("div", { class: "table-scroll" }, el(
         "table",
         { class: "board", "data-testid": "board" },
         el(
@@ -154,7 +154,7 @@ export function mountLeaderboard(root) {
           el(
             "tr",
             {},
-            el("th", { scope: "col" }, "#"),
+            el("th", { scope: "col", class: "rank" }, "#"),
             el("th", { scope: "col" }, t("board.name")),
             el("th", { scope: "col", class: "n" }, t("board.games")),
             el("th", { scope: "col", class: "n" }, t("board.wins")),
@@ -169,7 +169,7 @@ export function mountLeaderboard(root) {
             el(
               "tr",
               { "data-testid": `board-row-${i}` },
-              el("td", {}, String(i + 1)),
+              el("td", { class: "rank" }, String(i + 1)),
               el("td", {}, link(`/p/${encodeURIComponent(r.pid)}`, r.name)),
               el("td", { class: "n" }, String(r.games)),
               el("td", { class: "n" }, String(r.wins)),
@@ -178,7 +178,7 @@ export function mountLeaderboard(root) {
             ),
           ),
         ),
-      );
+      ));
     }
     root.replaceChildren(
       el(
@@ -313,7 +313,7 @@ export function mountPlayer(root, { pid }) {
         names.length > 1 ? el("p", { class: "muted" }, t("player.names", { names: names.slice(1).join(", ") })) : null,
         el("h2", {}, t("player.stats")),
         stats.length
-          ? el(
+          ? el("div", { class: "table-scroll" }, el(
               "table",
               { class: "board", "data-testid": "player-stats" },
               el(
@@ -349,7 +349,7 @@ export function mountPlayer(root, { pid }) {
                   ),
                 ),
               ),
-            )
+            ))
           : el("p", { class: "muted" }, t("common.none")),
         Object.keys(p.ratings || {}).length ? el("h2", {}, t("ratings.heading")) : null,
         Object.entries(p.ratings || {}).map(([preset, r]) =>

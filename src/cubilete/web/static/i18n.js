@@ -215,6 +215,7 @@ const S = {
     "table.hint.value": "valor {value}",
     "table.hint.loss": "pierde {value}",
     "table.hint.apply": "Apartar estos dados",
+    "table.hint.write": "Anotar aquí",
     "table.hint.none": "No hay consejo para esta jugada.",
     "table.result": "Resultado",
     "table.winner": "Ganó {names}",
@@ -231,6 +232,7 @@ const S = {
     "table.replay": "Ver la repetición",
     "table.newgame": "Otra partida",
     "table.commitment": "Compromiso de los dados",
+    "replay.seed": "Semilla revelada",
     "fair.ok": "Las {n} tiradas coinciden con el compromiso.",
     "fair.badcommit": "La semilla no coincide con el compromiso publicado.",
     "fair.unplaced": "No se sabe aquí dónde cayó el tiro {i} (un desempate entre más de dos): `cubilete verify` lo revisa.",
@@ -527,6 +529,7 @@ const S = {
     "table.hint.value": "valor {value}",
     "table.hint.loss": "perde {value}",
     "table.hint.apply": "Guardar estes dados",
+    "table.hint.write": "Marcar aqui",
     "table.hint.none": "Não há dica para esta jogada.",
     "table.result": "Resultado",
     "table.winner": "Venceu {names}",
@@ -543,6 +546,7 @@ const S = {
     "table.replay": "Ver a reprise",
     "table.newgame": "Outra partida",
     "table.commitment": "Compromisso dos dados",
+    "replay.seed": "Semente revelada",
     "fair.ok": "Os {n} lances conferem com o compromisso.",
     "fair.badcommit": "A semente não confere com o compromisso publicado.",
     "fair.unplaced": "Não se sabe aqui onde caiu o lance {i} (um desempate entre mais de dois): `cubilete verify` confere.",
@@ -839,6 +843,7 @@ const S = {
     "table.hint.value": "value {value}",
     "table.hint.loss": "loses {value}",
     "table.hint.apply": "Hold these dice",
+    "table.hint.write": "Score here",
     "table.hint.none": "No advice for this move.",
     "table.result": "Result",
     "table.winner": "{names} won",
@@ -855,6 +860,7 @@ const S = {
     "table.replay": "Watch the replay",
     "table.newgame": "Another game",
     "table.commitment": "Dice commitment",
+    "replay.seed": "Revealed seed",
     "fair.ok": "All {n} throws match the commitment.",
     "fair.badcommit": "The seed does not match the published commitment.",
     "fair.unplaced": "Where throw {i} fell is not known here (a tie-break among more than two): `cubilete verify` checks it.",
@@ -1037,10 +1043,21 @@ export function pick(labels, fallback = "") {
   return labels[current] ?? labels.en ?? labels.es ?? fallback;
 }
 
-/** A number in the current language (decimal comma in es/pt). */
+const formats = new Map();
+
+/** A number in the current language (decimal comma in es/pt): every number the pages show goes through here. */
 export function num(value, digits = 0) {
   const tag = current === "pt" ? "pt-BR" : current === "es" ? "es-AR" : "en";
-  return Number(value).toLocaleString(tag, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const key = `${tag}|${digits}`;
+  if (!formats.has(key)) {
+    formats.set(key, new Intl.NumberFormat(tag, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  }
+  return formats.get(key).format(Number(value));
+}
+
+/** A text the server wrote with decimal points ("expected 160.6, 45.3% to win"), its decimals in the current language. */
+export function numbersIn(text) {
+  return String(text).replace(/\d+\.\d+/g, (m) => num(Number(m), m.length - m.indexOf(".") - 1));
 }
 
 /** A list of names joined the way the language does ("Ana y Bea"). */

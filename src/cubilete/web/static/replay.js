@@ -496,7 +496,9 @@ export function mount(root, { id }) {
         },
         describeSignature(data.signature, t),
       ),
-      el("p", { class: "commitment" }, `${t("table.commitment")}: `, el("code", {}, committed || "")),
+      el("p", { class: "commitment" }, `${t("table.commitment")}: `, el("code", { "data-testid": "replay-commitment" }, committed || "")),
+      // the revealed seed: with the commitment, anyone can recheck every throw
+      el("p", { class: "commitment" }, `${t("replay.seed")}: `, el("code", { "data-testid": "replay-seed" }, rec.seed || "")),
     );
   }
 

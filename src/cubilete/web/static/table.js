@@ -6,7 +6,7 @@ import { api, el, link, savedName, saveName, toast, token } from "./api.js";
 import { navigate } from "./nav.js";
 import { dieSvg } from "./dice.js";
 import { describe as describeFair, sha256Hex, verify } from "./fair.js";
-import { apiErrorText, botName, joinNames, lang, num, pick, t } from "./i18n.js";
+import { apiErrorText, botName, joinNames, lang, num, numbersIn, pick, t } from "./i18n.js";
 import { throwPlaces } from "./replay.js";
 import { renderSheet, slotLabel } from "./sheet.js";
 
@@ -75,6 +75,8 @@ export function mount(root, { id }) {
     copy: el("button", { type: "button", class: "btn small ghost", "data-testid": "copy-link" }),
     shareLabel: el("span", { class: "share-label" }),
     conn: el("div", { class: "conn-banner", "data-testid": "conn", role: "status", hidden: true }),
+    // no such table: a way home instead of an empty felt
+    gone: el("p", { class: "gone", "data-testid": "gone", hidden: true }),
     status: el("p", { class: "status", "data-testid": "status", role: "status", "aria-live": "polite" }),
     timer: el("span", { class: "timer", "data-testid": "timer", hidden: true }),
     // the last word about a move made for someone ("time's up: a bot played for Beto"), for everyone
@@ -108,6 +110,7 @@ export function mount(root, { id }) {
         $.invite,
       ),
       $.conn,
+      $.gone,
       el(
         "div",
         { class: "play-area" },
@@ -261,6 +264,12 @@ export function mount(root, { id }) {
       page.heldSig = sig;
       page.held = new Set(st.turn && st.turn.throws > 0 ? st.turn.held || [] : []);
       page.hint = null;
+      // a reload keeps the dice this player chose to hold for this very throw (same table, same version)
+      const kept = savedHeld(st.version);
+      if (kept && myTurn()) {
+        const locked = page.table && page.table.rules.locked_holds ? st.turn.held || [] : [];
+        page.held = new Set([...locked, ...kept]);
+      }
     }
     if (!prev || prev.status !== st.status) page.fair = null;
     maybeAutoSit();
@@ -345,8 +354,31 @@ export function mount(root, { id }) {
     if (locked) return;
     if (page.held.has(pos)) page.held.delete(pos);
     else page.held.add(pos);
+    saveHeld();
     renderDice();
     renderButtons();
+  }
+
+  // the selection survives a reload of this tab only (sessionStorage), keyed by table and version
+  const HELD_KEY = `cubilete.held.${id}`;
+
+  function saveHeld() {
+    try {
+      sessionStorage.setItem(HELD_KEY, JSON.stringify({ version: page.st.version, held: [...page.held] }));
+    } catch {
+      // storage disabled: the selection lasts until a reload, as before
+    }
+  }
+
+  function savedHeld(version) {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(HELD_KEY) || "null");
+      const n = page.table ? page.table.rules.dice : 0;
+      if (!saved || saved.version !== version || !Array.isArray(saved.held)) return null;
+      return saved.held.filter((p) => Number.isInteger(p) && p >= 0 && p < n);
+    } catch {
+      return null;
+    }
   }
 
   function canHold() {
@@ -527,6 +559,10 @@ export function mount(root, { id }) {
     } else {
       $.conn.hidden = true;
     }
+    const gone = Boolean(page.fatal) && !table;
+    $.gone.hidden = !gone;
+    $.gone.replaceChildren(...(gone ? [link("/", t("nav.new"), { class: "btn primary", "data-testid": "gone-home" })] : []));
+    root.querySelector(".play-area").hidden = gone;
     // a seated player in a game in play: phones lay the table out to fit one screen
     root.firstChild.classList.toggle("in-game", Boolean(st && st.status === "playing" && mySeat() !== null));
     // the invite is for a table that exists and still has a game to join or watch
@@ -801,6 +837,14 @@ export function mount(root, { id }) {
     );
   }
 
+  /** The sheet's entry for a slot this player may write now (its points, 0 for a scratch), else null. */
+  function writable(slot) {
+    if (!slot || !myTurn() || busy()) return null;
+    const entry = (page.st.sheet || []).find((e) => e.slot === slot);
+    if (!entry || (entry.state !== "usable" && entry.state !== "scratch-only")) return null;
+    return { points: entry.state === "scratch-only" ? 0 : Number(entry.points ?? 0) };
+  }
+
   function renderHints() {
     const hint = page.hint;
     if (!hint) {
@@ -823,12 +867,26 @@ export function mount(root, { id }) {
                 onclick: () => {
                   // hold exactly the dice the coach keeps; the player still presses Roll
                   page.held = new Set(a.keep);
+                  saveHeld();
                   renderDice();
                 },
               },
-              a.text,
+              numbersIn(a.text),
             )
-          : el("span", { class: "advice-text" }, a.text),
+          : writable(a.slot)
+            ? el(
+                "button",
+                {
+                  type: "button",
+                  class: "advice-text linklike",
+                  "data-slot": a.slot,
+                  title: t("table.hint.write"),
+                  // the coach's "score Sixes (18)" writes it, as the sheet's button would (a zero asks first)
+                  onclick: () => pickSlot(a.slot, writable(a.slot).points, slotLabel(page.table.rules, a.slot)),
+                },
+                numbersIn(a.text),
+              )
+            : el("span", { class: "advice-text" }, a.text),
         el(
           "span",
           { class: "advice-nums" },
@@ -845,7 +903,7 @@ export function mount(root, { id }) {
       el("h2", {}, t("table.hints"), hint.exact ? "" : ` ${t("table.hint.approx")}`),
       items.length ? el("ol", {}, items) : el("p", {}, t("table.hint.none")),
       ...(hint.to_win && hint.to_win.length
-        ? [el("ul", { class: "to-win", "data-testid": "to-win" }, hint.to_win.map((line) => el("li", {}, line)))]
+        ? [el("ul", { class: "to-win", "data-testid": "to-win" }, hint.to_win.map((line) => el("li", {}, numbersIn(line))))]
         : []),
     );
   }
@@ -970,7 +1028,7 @@ export function mount(root, { id }) {
           { class: `standing${winners.has(i) ? " winner" : ""}${i === mySeat() ? " me" : ""}`, "data-testid": `standing-${i}` },
           el("span", { class: "standing-mark", "aria-hidden": "true" }, winners.has(i) ? "★" : ""),
           el("span", { class: "standing-name" }, seatName(i), winners.has(i) ? el("span", { class: "sr-only" }, ` (${t("table.won")})`) : null),
-          el("span", { class: "standing-total" }, num(totals[i])),
+          el("span", { class: "standing-total", "data-testid": `result-total-${i}` }, num(totals[i])),
         ),
       ),
     );
