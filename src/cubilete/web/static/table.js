@@ -84,6 +84,9 @@ export function mount(root, { id }) {
     // the rules are being solved: the server's own words (es/pt/en) until the tables land
     solving: el("p", { class: "solving", "data-testid": "solving", role: "status", hidden: true }),
     last: el("p", { class: "last", "data-testid": "last" }),
+    // the last move for screen readers, read out as it changes: a throw with its faces (drawn, not written
+    // on the felt), a box with its points
+    announce: el("p", { class: "sr-only", "data-testid": "announce", "aria-live": "polite", "aria-atomic": "true" }),
     dice: el("div", { class: "dice-tray", "data-testid": "dice" }),
     buttons: el("div", { class: "actions" }),
     keys: el("p", { class: "keys-help muted", "data-testid": "keys-help", hidden: true }),
@@ -124,6 +127,7 @@ export function mount(root, { id }) {
             $.notice,
             $.solving,
             $.last,
+            $.announce,
             $.dice,
             $.buttons,
             $.keys,
@@ -673,6 +677,9 @@ export function mount(root, { id }) {
       text = t("table.last.stand", { name });
     }
     $.last.textContent = text;
+    const faces = "roll" in a && st.turn && st.turn.dice ? st.turn.dice.join(" ") : "";
+    const heard = faces ? `${text} — ${t("table.sr.faces", { faces })}` : text;
+    if ($.announce.textContent !== heard) $.announce.textContent = heard; // a re-render is not a new move
   }
 
   function renderDice() {
