@@ -37,6 +37,18 @@ def bot_label(label: str) -> str:
     return level_label(level) + dash + number if number.isdigit() or not dash else label
 
 
+def shown_name(name: str) -> str:
+    """A seat's name for people: a bot's in the current language (``bot:strong-2`` -> ``bot fuerte 2`` in
+    Spanish, ``strong bot 2`` in English; ``bot`` is the random bot), a person's as they typed it."""
+    m = _BOT_NAME.match(name.lower())
+    if not m:
+        return name
+    level = (m.group(1) or f":{DEFAULT_LEVEL}")[1:]
+    number = (m.group(2) or "")[1:]
+    words = _("{level} bot").format(level=level_label(level))
+    return f"{words} {number}" if number else words
+
+
 def bot_name(spec: str) -> str:
     """The name a bot plays under: ``bot`` for the default level, ``bot:LEVEL`` otherwise."""
     level = bot_level(spec)

@@ -25,12 +25,13 @@ from cubilete.i18n import _, explain_illegal, file_reason, rules_title, servida_
 from cubilete.play.bots import make_bot
 from cubilete.play.sheet import SlotState, SlotView, slot_views
 from cubilete.present.narrate import describe_step
+from cubilete.present.players import shown_name
 from cubilete.present.render import instant_win_box, start_lines
 from cubilete.tui.navigation import END, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialog
 from cubilete.tui.screens.game_chances import ChancesFeed
-from cubilete.tui.screens.layout import BREAKPOINTS, card_and_side_css
+from cubilete.tui.screens.layout import BREAKPOINTS, SHORT, VERTICAL_BREAKPOINTS, card_and_side_css
 from cubilete.tui.session import Session, snapshot
 from cubilete.tui.widgets.chances import ChancesPanel
 from cubilete.tui.widgets.dice import DiceRow, Die
@@ -61,8 +62,11 @@ class GameScreen(ChancesFeed):
     #title { height: 1; background: $primary; color: $text; text-style: bold; padding: 0 1; }
     #table-top { height: auto; }
     #turn-side { width: 1fr; height: auto; }
+    #fit { height: 1; color: $warning; padding: 0 1; display: none; }
+    #fit.-shown { display: block; }
     """ + card_and_side_css("GameScreen")
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
+    VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"digit({n})", show=False) for n in range(10)),
@@ -106,6 +110,7 @@ class GameScreen(ChancesFeed):
                 yield ChancesPanel(id="chances")
                 yield CoachPanel(id="coach")
                 yield GameLog(id="log")
+        yield Static(id="fit")  # shown only when the sheet is taller than the terminal leaves it
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
@@ -113,18 +118,39 @@ class GameScreen(ChancesFeed):
         log = self.query_one(GameLog)
         game = self.game
         log.write(_("{title}: {players} (seed {seed})").format(
-            title=rules_title(game.rules), players=" · ".join(game.players), seed=game.seed
+            title=rules_title(game.rules), players=" · ".join(map(shown_name, game.players)), seed=game.seed
         ))
         for line in start_lines(game):
             log.write(line)
         if game.history:
             log.write(_("Resumed: {count} moves so far.").format(count=len(game.history)))
-        self.query_one(CoachPanel).show_lines(_("Coach"), [_("h: the best options now · c: coach mode")])
+        self.query_one(CoachPanel).show_lines(_("Coach"), [_("h: the best options now · c: coach mode")], active=False)
         self.query_one(ScoreCard).focus()
         chances = self.query_one(ChancesPanel)
         chances.display = self.chances_shown
-        chances.waiting(game.players)
+        chances.waiting([shown_name(name) for name in game.players])
         self.after_change()
+
+    def on_resize(self) -> None:
+        """Small dice under ``SHORT`` lines, large ones above (the CSS breakpoints follow by themselves)."""
+        if self.is_mounted and self.query(DiceRow):
+            self.query_one(DiceRow).show(self.game.state.turn.dice, sorted(self.held), small=self.size.height < SHORT)
+            self.call_after_refresh(self.check_fit)
+
+    def check_fit(self) -> None:
+        """Say how large the terminal must be when the sheet does not fit (Maxi Yatzy's 20 boxes at 80x24, a
+        4-column sheet); the sheet still scrolls with the cursor."""
+        if not self.is_mounted or not self.query("#fit") or not self.query(ScoreCard):
+            return  # the screen was left (the end screen) before this ran
+        sheet, fit = self.query_one(ScoreCard), self.query_one("#fit", Static)
+        missing = sheet.row_count + 1 - sheet.size.height  # the rows and the header line
+        if fit.has_class("-shown"):
+            missing -= 1  # the line of this notice goes when it is no longer needed
+        shown = missing > 0 and sheet.size.height > 0
+        fit.set_class(shown, "-shown")
+        if shown:
+            fit.update(_("Enlarge the terminal to at least {width}x{height} to see the whole sheet.").format(
+                width=self.size.width, height=self.size.height + missing + 1))
 
     # --- drawing -----------------------------------------------------------------------
     def human_deciding(self) -> bool:
@@ -137,15 +163,16 @@ class GameScreen(ChancesFeed):
         turn = st.turn
         title = f"{rules_title(game.rules)} · {round_words(game)}"
         if not game.is_over:
-            title += f" · {game.current_player}"
+            title += f" · {shown_name(game.current_player)}"
         self.query_one("#title", Static).update(title)
-        self.query_one(DiceRow).show(turn.dice, sorted(self.held))
+        self.query_one(DiceRow).show(turn.dice, sorted(self.held), small=self.size.height < SHORT)
         self.query_one(TurnPanel).update("\n".join(self.turn_lines()))
         deciding = self.human_deciding() and st.phase is Phase.PLAY and turn.throws > 0
         card = game.seat().card
         self.views = slot_views(game.rules, card, turn.dice, turn.first_throw) if deciding else None
         self.query_one(ScoreCard).show(SheetData.of_game(game, self.views))
         self.query_one(KeyBar).show(self.key_hints())
+        self.call_after_refresh(self.check_fit)
         self.request_chances()
 
     def turn_lines(self) -> list[str]:
@@ -153,7 +180,7 @@ class GameScreen(ChancesFeed):
         game = self.game
         if game.is_over:
             return [_("Game over.")]
-        name = game.current_player
+        name = shown_name(game.current_player)
         bot = self.session.bot_to_move()
         lines = [
             _("{name} (bot) is playing…").format(name=name) if bot else _("Your turn, {name}.").format(name=name),
@@ -312,7 +339,7 @@ class GameScreen(ChancesFeed):
         if self.game.is_over:
             return False
         if not self.human_deciding():
-            self.say(_("Wait: {name} is playing.").format(name=self.game.current_player))
+            self.say(_("Wait: {name} is playing.").format(name=shown_name(self.game.current_player)))
             return False
         return True
 
@@ -402,7 +429,7 @@ class GameScreen(ChancesFeed):
             return
         self.held ^= {position}
         self.say("")
-        self.query_one(DiceRow).show(turn.dice, sorted(self.held))
+        self.query_one(DiceRow).show(turn.dice, sorted(self.held), small=self.size.height < SHORT)
 
     def on_die_toggled(self, message: Die.Toggled) -> None:
         """A click on a die."""

@@ -14,6 +14,7 @@ from cubilete.engine.actions import Action
 from cubilete.engine.errors import CubileteError
 from cubilete.engine.game import Game
 from cubilete.i18n import _, translate_error
+from cubilete.present.players import shown_name
 from cubilete.tui.screens.game_coach import CoachKeys
 from cubilete.tui.session import snapshot
 from cubilete.tui.widgets.chances import ChancesPanel
@@ -88,4 +89,4 @@ class ChancesFeed(CoachKeys):
         if problem:
             panel.unavailable(_("Not available: {reason}").format(reason=problem))
         else:
-            panel.show_chances(self.game.players, probabilities, exact)
+            panel.show_chances([shown_name(name) for name in self.game.players], probabilities, exact)

@@ -4,6 +4,10 @@ docks below the card on a narrow terminal (where the log hides and the coach sho
 from __future__ import annotations
 
 BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+# a terminal under 30 lines (80x24 is the classic): small dice, one line of keys, the chances without a frame,
+# so a whole Generala sheet fits beside them
+SHORT = 30
+VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT, "-tall")]
 
 
 def card_and_side_css(screen: str) -> str:
@@ -16,4 +20,9 @@ def card_and_side_css(screen: str) -> str:
     {screen}.-narrow GameLog {{ display: none; }}
     {screen}.-narrow CoachPanel {{ display: none; }}
     {screen}.-narrow CoachPanel.-active {{ display: block; }}
+    {screen}.-short TurnPanel {{ height: 3; }}
+    {screen}.-short MessageLine {{ height: 1; }}
+    {screen}.-short KeyBar {{ max-height: 1; }}
+    {screen}.-short ChancesPanel {{ border: none; }}
+    {screen}.-short.-narrow #side {{ max-height: 6; }}
     """

@@ -36,6 +36,18 @@ DOUBLE = "╔═╗║╚╝"
 PIP = "●"
 
 
+def small_die_art(face: int | None, held: bool) -> list[str]:
+    """Three lines of a die for a short terminal: its face as a digit (a double frame when held).
+
+    >>> print("\\n".join(small_die_art(6, held=True)))
+    ╔═══╗
+    ║ 6 ║
+    ╚═══╝
+    """
+    tl, h, tr, v, bl, br = tuple(DOUBLE if held else SINGLE)
+    return [f"{tl}{h * 3}{tr}", f"{v} {face if face else '·'} {v}", f"{bl}{h * 3}{br}"]
+
+
 def die_art(face: int | None, held: bool) -> list[str]:
     """Five lines of a die; ``face`` None draws an empty die (not thrown yet)."""
     tl, h, tr, v, bl, br = tuple(DOUBLE if held else SINGLE)
@@ -55,6 +67,7 @@ class Die(Static):
     DEFAULT_CSS = """
     Die { width: 11; height: 7; content-align: center top; }
     Die.held { color: $warning; text-style: bold; }
+    Die.-small { height: 4; }
     Die.empty { color: $text-muted; }
     """
 
@@ -69,12 +82,16 @@ class Die(Static):
         super().__init__(id=f"die-{position + 1}")
         self.position = position
 
-    def show(self, face: int | None, held: bool) -> None:
-        """Draw the die."""
+    def show(self, face: int | None, held: bool, small: bool = False) -> None:
+        """Draw the die (``small``: three lines, on a short terminal, its number and HELD on one line)."""
         self.set_class(held, "held")
         self.set_class(face is None, "empty")
+        self.set_class(small, "-small")
         word = _("HELD") if held else ""
-        lines = [*die_art(face, held), f"{self.position + 1}".center(9), word.center(9)[:9]]
+        if small:
+            lines = [*(f"  {row}" for row in small_die_art(face, held)), f"{self.position + 1} {word}".center(9)[:9]]
+        else:
+            lines = [*die_art(face, held), f"{self.position + 1}".center(9), word.center(9)[:9]]
         self.update(Text("\n".join(f" {line}" for line in lines)))
 
     def on_click(self, event: Click) -> None:
@@ -87,6 +104,7 @@ class DiceRow(Horizontal):
 
     DEFAULT_CSS = """
     DiceRow { height: 7; width: auto; }
+    DiceRow.-small { height: 4; }
     """
 
     def __init__(self, count: int, **kwargs: str) -> None:
@@ -98,8 +116,10 @@ class DiceRow(Horizontal):
         for p in range(self.count):
             yield Die(p)
 
-    def show(self, dice: Sequence[int], held: Sequence[int]) -> None:
-        """Draw the dice (an empty tuple: nothing thrown yet) and mark the held positions."""
+    def show(self, dice: Sequence[int], held: Sequence[int], small: bool = False) -> None:
+        """Draw the dice (an empty tuple: nothing thrown yet) and mark the held positions (``small``: three
+        lines each, for a short terminal)."""
+        self.set_class(small, "-small")
         for die in self.query(Die):
             p = die.position
-            die.show(dice[p] if p < len(dice) else None, p in held)
+            die.show(dice[p] if p < len(dice) else None, p in held, small)

@@ -37,12 +37,13 @@ class CoachPanel(Static):
     CoachPanel { height: auto; max-height: 16; padding: 0 1; border: round $primary; }
     """
 
-    def show_lines(self, title: str, lines: Sequence[str]) -> None:
-        """A title and some lines (no lines: the panel is idle, and hidden on a narrow screen)."""
+    def show_lines(self, title: str, lines: Sequence[str], active: bool | None = None) -> None:
+        """A title and some lines (no lines, or ``active`` False for a mere reminder of the keys: the panel
+        is idle, and hidden on a narrow screen, where the key bar says the same)."""
         text = Text(title, style="bold")
         for line in lines:
             text.append("\n" + line)
-        self.set_class(bool(lines), "-active")
+        self.set_class(bool(lines) if active is None else active, "-active")
         self.update(text)
 
     def show_options(self, title: str, options: Sequence[tuple[str, float, float]], notes: Sequence[str]) -> None:

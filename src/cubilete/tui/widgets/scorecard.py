@@ -17,6 +17,7 @@ from cubilete.engine.game import Game
 from cubilete.engine.rules import Rules
 from cubilete.i18n import _
 from cubilete.play.sheet import SlotState, SlotView, slot_label, upper_progress
+from cubilete.present.players import shown_name
 
 UPPER_ROW = "_upper"
 EXTRA_ROW = "_extra"
@@ -48,7 +49,7 @@ class SheetData:
         seats = game.state.seats
         return cls(
             game.rules,
-            game.players,
+            tuple(shown_name(name) for name in game.players),  # "bot fuerte", not "bot:strong"
             tuple(s.card for s in seats),
             tuple(s.extra_bonuses for s in seats),
             tuple(game.totals()),
