@@ -142,9 +142,9 @@ def final_table(game: Game) -> list[str]:
     ]
 
 
-def start_lines(game: Game) -> list[str]:
+def start_lines(game: Game, shown: Sequence[str] | None = None) -> list[str]:
     """Who starts and why (the start throws), and the playing order."""
-    names, st = game.players, game.state
+    names, st = shown or game.players, game.state  # ``shown``: the seats as a screen names them
     if len(names) == 1:
         return []
     playing = ", ".join(names[i] for i in st.order)

@@ -120,7 +120,7 @@ class GameScreen(ChancesFeed):
         log.write(_("{title}: {players} (seed {seed})").format(
             title=rules_title(game.rules), players=" · ".join(map(shown_name, game.players)), seed=game.seed
         ))
-        for line in start_lines(game):
+        for line in start_lines(game, [shown_name(name) for name in game.players]):
             log.write(line)
         if game.history:
             log.write(_("Resumed: {count} moves so far.").format(count=len(game.history)))
@@ -235,7 +235,8 @@ class GameScreen(ChancesFeed):
 
     def log_step(self, action: Action, before: GameState) -> None:
         """Write what an action did in the log."""
-        for line in describe_step(self.game, action, before):
+        names = [shown_name(name) for name in self.game.players]
+        for line in describe_step(self.game, action, before, ids=False, names=names):  # boxes by letter here
             self.query_one(GameLog).write(line)
 
     # --- the flow of the game ----------------------------------------------------------------

@@ -65,7 +65,8 @@ class GameLog(RichLog):
     """Every action, one line each, newest at the bottom."""
 
     DEFAULT_CSS = """
-    GameLog { height: 1fr; border: round $panel; padding: 0 1; overflow-y: auto; scrollbar-size-vertical: 1; }
+    GameLog { height: 1fr; border: round $panel; padding: 0 1; overflow-y: auto; scrollbar-size-vertical: 1;
+              scrollbar-gutter: stable; }
     """
 
     def __init__(self, **kwargs: str) -> None:
