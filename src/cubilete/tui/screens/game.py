@@ -80,6 +80,7 @@ class GameScreen(ChancesFeed):
         Binding("c", "coach_mode", show=False),
         Binding("s", "save", show=False),
         Binding("q", "leave", show=False),
+        Binding("f", "hurry", show=False),
     ]
 
     def __init__(self, session: Session, options: AppOptions) -> None:
@@ -93,6 +94,7 @@ class GameScreen(ChancesFeed):
         self.views: list[SlotView] | None = None
         self.line_typed = ""  # the digits of a line number being typed (no throws left)
         self.line_typed_at = 0.0
+        self.hurry = False  # f: the bots play their turns at once, until a person must decide again
         self.init_chances()
 
     # --- layout ------------------------------------------------------------------------
@@ -219,6 +221,8 @@ class GameScreen(ChancesFeed):
         else:
             last = box_letter(min(len(rules.slots), len(BOX_LETTERS)) - 1)
             hints.append((f"↑↓ A-{last} ⏎", _("score")))
+        if self.session.bot_to_move() is not None and not self.game.is_over:
+            hints.append(("f", _("bots at once")))
         hints += [
             ("u", _("undo")),
             ("h", _("hint")),
@@ -265,7 +269,7 @@ class GameScreen(ChancesFeed):
         """Bots move one action at a time, pausing between actions; their thinking runs in a thread."""
         session = self.session
         while (bot := session.bot_to_move()) is not None:
-            await asyncio.sleep(self.options.bot_delay)
+            await self.bot_pause()
             game = session.game
             try:
                 action = await asyncio.to_thread(bot.choose, game)
@@ -284,7 +288,23 @@ class GameScreen(ChancesFeed):
             self.log_step(action, before)
             self.held = set(game.state.turn.held)
             self.refresh_view()
+        self.hurry = False
         self.after_change()
+
+    async def bot_pause(self) -> None:
+        """The pause before a bot's action (so a person can follow it), cut short when f is pressed."""
+        waited, step = 0.0, 0.05
+        while waited < self.options.bot_delay and not self.hurry:
+            await asyncio.sleep(min(step, self.options.bot_delay - waited))
+            waited += step
+
+    def action_hurry(self) -> None:
+        """f: the bots play their turns at once (no pause between their actions) until a person decides."""
+        if self.game.is_over or self.human_deciding():
+            self.say(_("f plays the bots' turns at once, while they play."))
+            return
+        self.hurry = True
+        self.say(_("The bots play at once."))
 
     def play(self, action: Action) -> None:
         """Play a person's action: check it, judge it in coach mode, apply it, go on."""
@@ -340,7 +360,8 @@ class GameScreen(ChancesFeed):
         if self.game.is_over:
             return False
         if not self.human_deciding():
-            self.say(_("Wait: {name} is playing.").format(name=shown_name(self.game.current_player)))
+            self.say(_("Wait: {name} is playing (f: the bots play at once).").format(
+                name=shown_name(self.game.current_player)))
             return False
         return True
 
@@ -406,6 +427,7 @@ class GameScreen(ChancesFeed):
             ("u", _("undo your last move (a die thrown again shows the same faces)")),
             ("h", _("the coach: the best options now, with what each one loses")),
             ("c", _("coach mode on or off: a warning after each decision that loses points")),
+            ("f", _("while the bots play: their turns at once, without the pause")),
             ("s", _("save the game (then it is saved after every move)")),
             ("q", _("quit")),
             ("?", _("this help")),

@@ -1,0 +1,37 @@
+"""Keys during the bots' turns: a key that cannot act says why and what can (it was silently dropped), and
+f lets the bots play their turns at once (their pause here is far longer than any test waits)."""
+
+from __future__ import annotations
+
+from tests.tui.pilot import pilot_test, wait_until
+from textual.widgets import Static
+
+from cubilete.tui import make_app
+from cubilete.tui.screens.game import GameScreen
+from cubilete.tui.widgets.panels import MessageLine
+
+
+class TestHurry:
+    @pilot_test
+    async def test_f_lets_the_bots_play_at_once(self) -> None:
+        app = make_app(lang="en", bot_delay=1000, players="Ana,bot:greedy,bot:greedy", seed="11")
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            if not screen.session.is_decision():  # a bot starts: hurry it too
+                await pilot.press("f")
+            await wait_until(pilot, lambda: screen.session.is_decision())
+            turns = screen.game.state.seats[0].turns_taken
+            await pilot.press("r")
+            await wait_until(pilot, lambda: screen.views is not None)
+            await pilot.press("enter")
+            await pilot.press("y")  # a scratch asks first
+            await wait_until(pilot, lambda: screen.session.bot_to_move() is not None)
+            await pilot.press("r")  # a key the bots' turn cannot take: it says why, and what can be done
+            message = str(screen.query_one(MessageLine).render())
+            assert message.startswith("Wait: greedy bot") and "f: the bots play at once" in message
+            assert "bots at once" in str(screen.query_one("#keys", Static).render())
+            await pilot.press("f")
+            await wait_until(pilot, lambda: screen.session.is_decision())  # both bots played (1000 s pauses)
+            assert screen.game.state.seats[0].turns_taken == turns + 1
+            assert not screen.hurry  # the next bots' turns pause again, to be followed
