@@ -35,3 +35,28 @@ class TestHurry:
             await wait_until(pilot, lambda: screen.session.is_decision())  # both bots played (1000 s pauses)
             assert screen.game.state.seats[0].turns_taken == turns + 1
             assert not screen.hurry  # the next bots' turns pause again, to be followed
+
+
+class TestCoachPick:
+    @pilot_test
+    async def test_the_coachs_box_is_put_under_the_cursor(self) -> None:
+        from cubilete.play import coach
+        from cubilete.tui.widgets.panels import CoachPanel
+        from cubilete.tui.widgets.scorecard import ScoreCard
+
+        app = make_app(lang="en", bot_delay=0, players="Ana", seed="11")
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            for _throw in range(3):  # no throws left: every option is a box
+                await wait_until(pilot, lambda: screen.session.is_decision())
+                await pilot.press("r")
+            await wait_until(pilot, lambda: screen.game.state.turn.throws == 3)
+            sheet = screen.query_one(ScoreCard)
+            sheet.focus_slot(len(screen.game.rules.slots) - 1)  # the cursor elsewhere first
+            best, _exact = coach.hint(screen.game, top=1)
+            assert best and best[0].kind == "score"
+            await pilot.press("h")
+            panel = screen.query_one(CoachPanel)
+            await wait_until(pilot, lambda: "best options" in str(panel.render()))
+            assert sheet.selected_slot == best[0].slot

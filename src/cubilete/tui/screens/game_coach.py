@@ -19,6 +19,7 @@ from cubilete.tui.options import AppOptions
 from cubilete.tui.session import Session, snapshot
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.panels import CoachPanel
+from cubilete.tui.widgets.scorecard import ScoreCard
 from cubilete.tui.words import dice_words
 
 
@@ -95,6 +96,9 @@ class CoachKeys(Screen[None]):
             notes = [*to_win, _("Expected final score with best play from here.")]
         shown = advice[:3] if to_win else advice  # room in the panel for the advice to win
         panel.show_options(_("Coach: best options"), advice_rows(shown, self.game.rules), notes)
+        best = advice[0]
+        if best.kind == "score" and best.slot is not None:  # the coach's box under the cursor: enter writes it
+            self.query_one(ScoreCard).focus_slot(self.game.rules.slot_index(best.slot))
 
     def show_hint_problem(self, reason: str, moment: int) -> None:
         """The coach could not answer."""
