@@ -60,3 +60,16 @@ class TestCoachPick:
             panel = screen.query_one(CoachPanel)
             await wait_until(pilot, lambda: "best options" in str(panel.render()))
             assert sheet.selected_slot == best[0].slot
+
+
+class TestEndChart:
+    def test_the_chart_is_bars_on_a_fixed_scale_and_ends_at_the_result(self) -> None:
+        from cubilete.play.win_review import Timeline
+        from cubilete.tui.screens.end import chance_chart_lines
+
+        line = Timeline(("Ana", "bot:greedy"), (0, 1, 2), ((0.5, 0.5), (0.9, 0.1), (1.0, 0.0)), exact=True)
+        assert chance_chart_lines(line) == [
+            "Chances to win, turn by turn:",
+            "  Ana         ▅██  100%",  # 50% is the fifth of eight steps; 90% and 100% the highest
+            "  greedy bot  ▅▁▁  0%",
+        ]

@@ -19,7 +19,8 @@ from cubilete.engine.errors import CubileteError
 from cubilete.engine.game import Game
 from cubilete.i18n import _, file_reason, rules_title, translate_error
 from cubilete.play import coach
-from cubilete.play.win_review import chance_timeline, win_review, win_review_lines, write_chart
+from cubilete.play.win_review import Timeline, chance_timeline, win_review, win_review_lines, write_chart
+from cubilete.present.players import shown_name
 from cubilete.present.render import end_line
 from cubilete.tui.navigation import SETUP, go
 from cubilete.tui.options import AppOptions
@@ -63,6 +64,23 @@ def review_lines(game: Game, review: coach.Review) -> list[str]:
     if not review.exact:
         lines.append(_("Approximate values: these rules are too large to solve exactly."))
     return lines
+
+
+SPARK = "▁▂▃▄▅▆▇█"  # an eighth of the chance to win per step: 0% is the lowest bar, 100% the highest
+
+
+def chance_chart_lines(line: Timeline) -> list[str]:
+    """Everyone's chance to win turn by turn as a line of bars in the terminal (the c key writes it as a
+    picture): one bar per moment, on a fixed 0-100% scale, then the chance at the end."""
+    names = [shown_name(name) for name in line.players]
+    width = max(len(name) for name in names)
+    title = _("Chances to win, turn by turn:") if line.exact else _("Chances to win, turn by turn (estimated):")
+    out = [title]
+    for seat, name in enumerate(names):
+        values = [row[seat] for row in line.chances]
+        bars = "".join(SPARK[min(len(SPARK) - 1, int(p * len(SPARK)))] for p in values)
+        out.append(f"  {name:<{width}}  {bars}  {round(100 * values[-1])}%")
+    return out
 
 
 class EndScreen(Screen[None]):
@@ -123,7 +141,7 @@ class EndScreen(Screen[None]):
         table.add_column("", key="mark")
         for place, name, total, winner in ranking_rows(self.game):
             mark = Text(_("winner"), style="bold green") if winner else Text("")
-            table.add_row(f"{place}.", name, Text(str(total), justify="right"), mark, key=name)
+            table.add_row(f"{place}.", shown_name(name), Text(str(total), justify="right"), mark, key=name)
         self.query_one(ScoreCard).show(SheetData.of_game(self.game))
         self.query_one(KeyBar).show(
             [("s", _("save / export the record")), *self.chart_key(), ("n", _("new game")), ("q", _("quit"))]
@@ -147,11 +165,13 @@ class EndScreen(Screen[None]):
         try:
             review = coach.review(self.game, humans, progress)
             win = win_review(self.game, humans) if len(self.game.players) > 1 else None
+            chart = chance_chart_lines(chance_timeline(self.game)) if len(self.game.players) > 1 else []
         except Exception as exc:  # the review must never take the end screen down: say what went wrong
             reason = translate_error(str(exc)) if isinstance(exc, CubileteError) else repr(exc)
             self.app.call_from_thread(self.show_review_problem, reason)
             return
-        self.app.call_from_thread(self.show_review, review, win_review_lines(win) if win is not None else [])
+        win_lines = win_review_lines(win) if win is not None else []
+        self.app.call_from_thread(self.show_review, review, [*win_lines, "", *chart] if chart else win_lines)
 
     def show_progress(self, done: int, total: int) -> None:
         """Move the progress bar."""
