@@ -177,6 +177,12 @@ def test_every_page_fits_a_phone(web: LiveServer, new_page: NewPage, ranked_game
                     return sheet.top - stepper.bottom;
                 }""")
                 assert gap < 120, (what, "the sheet is far below the stepper", gap)
+    page.goto(f"{web.url}/")  # the house rules' fields (their box table scrolls inside its own frame)
+    page.get_by_test_id("rules").select_option("__profile__")
+    expect(page.get_by_test_id("house-on-doble")).to_be_visible()
+    for width, height in PHONES:
+        page.set_viewport_size({"width": width, "height": height})
+        assert_fits(page, f"{code} house rules {width}x{height}")
     check_table_in_play(page, web, code)
 
 
