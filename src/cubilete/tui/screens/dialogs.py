@@ -30,7 +30,7 @@ class ConfirmDialog(ModalScreen[bool]):
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmDialog")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", show=False),
+        Binding("y,s", "answer(True)", show=False),  # s: sí, sim (the button says the key of its language)
         Binding("n,escape", "answer(False)", show=False),
     ]
 
