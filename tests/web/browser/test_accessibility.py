@@ -7,6 +7,7 @@ DevTools evaluation, which the CSP does not apply to).
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -14,7 +15,19 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 from tests.web.browser.conftest import NewPage
-from tests.web.browser.play import SHORT_PROFILE, create_table, open_table, play_to_end, roll, sit, table_state
+from tests.web.browser.play import (
+    NO_SUDDEN_END,
+    SHORT_PROFILE,
+    create_table,
+    open_table,
+    options,
+    play_to_end,
+    roll,
+    sit,
+    table_state,
+    wait_my_turn_or_end,
+    write_best,
+)
 from tests.web.servers import LiveServer
 
 BLOCKING = ("serious", "critical")
@@ -85,3 +98,52 @@ def test_no_serious_violation_on_any_page(web: LiveServer, new_page: NewPage, lo
     check("replay")
 
     assert not problems, "axe found serious or critical violations:\n" + "\n".join(problems)
+
+
+FACE_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def test_dice_boxes_and_moves_have_names_a_screen_reader_says(web: LiveServer, new_page: NewPage) -> None:
+    table_id = create_table(web.url, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], rules=NO_SUDDEN_END)
+    page = new_page()
+    open_table(page, web.url, table_id)
+    sit(page, 0, "Ana")
+    assert wait_my_turn_or_end(page)
+    faces = roll(page)
+    # the live region says the throw with every face, then whose turn it is
+    expect(page.get_by_test_id("announce")).to_have_attribute("aria-live", "polite")
+    expect(page.get_by_test_id("announce")).to_have_text(
+        f"Ana threw {' '.join(map(str, faces))}. Your turn — throw 1 of 3"
+    )
+
+    # each die is a toggle button named with its position and face word
+    die = page.get_by_test_id("die-2")
+    expect(die).to_have_accessible_name(f"Die 3: {FACE_WORDS[faces[2]]}")
+    expect(die).to_have_attribute("aria-pressed", "false")
+    die.click()
+    expect(die).to_have_accessible_name(f"Die 3: {FACE_WORDS[faces[2]]}, held")
+    expect(die).to_have_attribute("aria-pressed", "true")
+    die.click()
+    expect(die).to_have_attribute("aria-pressed", "false")
+
+    # each open box names itself, the points it would score and that it is not written yet
+    page.locator("button[data-testid^=slot-]").first.wait_for()
+    for slot, points in options(page).items():
+        label = page.locator(f"tr[data-slot='{slot}'] th").inner_text().strip()
+        name = f"{label}: scratch (0 points), not written" if points == 0 else f"{label}: {points} points, not written"
+        expect(page.get_by_test_id(f"slot-{slot}")).to_have_accessible_name(name)
+    # every text the live region takes from now on (the bot plays at once, so the write is said only briefly)
+    page.evaluate("""() => {
+        window.said = [];
+        const region = document.querySelector('[data-testid=announce]');
+        new MutationObserver(() => window.said.push(region.textContent))
+            .observe(region, { childList: true, characterData: true, subtree: true });
+    }""")
+    slot, points = write_best(page)
+    label = page.locator(f"tr[data-slot='{slot}'] th").inner_text().strip()
+    expect(page.get_by_test_id(f"cell-0-{slot}")).to_have_attribute("aria-label", f"{label}: {points} points, written")
+    said = f"Ana scratched {label}" if points == 0 else f"Ana wrote {points} in {label}"
+    page.wait_for_function("(said) => window.said.some((text) => text.startsWith(said + '. '))", arg=said)
+    # the turn passing is said too: the bot's turn, then Ana's again
+    assert wait_my_turn_or_end(page)
+    expect(page.get_by_test_id("announce")).to_have_text(re.compile(r"\. Your turn: throw the dice$"))

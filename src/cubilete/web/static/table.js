@@ -71,7 +71,9 @@ export function mount(root, { id }) {
     copy: el("button", { type: "button", class: "btn small ghost", "data-testid": "copy-link" }),
     shareLabel: el("span", { class: "share-label" }),
     conn: el("div", { class: "conn-banner", "data-testid": "conn", role: "status", hidden: true }),
-    status: el("p", { class: "status", "data-testid": "status", role: "status", "aria-live": "polite" }),
+    status: el("p", { class: "status", "data-testid": "status" }),
+    // what a screen reader says: the last move and whose turn (the status line would repeat it)
+    say: el("div", { class: "sr-only", "data-testid": "announce", "aria-live": "polite", "aria-atomic": "true" }),
     timer: el("span", { class: "timer", "data-testid": "timer", hidden: true }),
     // the last word about a move made for someone ("time's up: a bot played for Beto"), for everyone
     notice: el("p", { class: "notice", "data-testid": "notice", role: "status", hidden: true }),
@@ -112,6 +114,7 @@ export function mount(root, { id }) {
             "div",
             { class: "felt" },
             el("div", { class: "status-line" }, $.status, $.timer),
+            $.say,
             $.notice,
             $.solving,
             $.last,
@@ -516,6 +519,7 @@ export function mount(root, { id }) {
     );
     renderStatus();
     renderLast();
+    renderSay();
     renderDice();
     renderButtons();
     renderChances();
@@ -596,6 +600,18 @@ export function mount(root, { id }) {
     $.last.textContent = text;
   }
 
+  // "Ana threw 1 4 5 1 6. Your turn — throw 1 of 3": set only when it changes, so it is said once
+  function renderSay() {
+    const st = page.st;
+    const last = st.last;
+    let move = $.last.textContent;
+    if (last && last.action && "roll" in last.action && st.turn && st.turn.dice) {
+      move = t("table.say.threw", { name: seatName(last.seat), dice: st.turn.dice.join(" ") });
+    }
+    const text = [move, $.status.textContent].filter(Boolean).join(". ");
+    if ($.say.textContent !== text) $.say.textContent = text;
+  }
+
   function renderDice() {
     const st = page.st;
     const n = page.table.rules.dice;
@@ -606,7 +622,7 @@ export function mount(root, { id }) {
       const face = dice[i] || 0;
       const held = face > 0 && page.held.has(i) && st.status !== "finished";
       const locked = held && page.table.rules.locked_holds && (st.turn.held || []).includes(i);
-      let label = face ? t("table.die", { n: i + 1, face }) : t("table.nodice");
+      let label = face ? t("table.die", { n: i + 1, face: t(`table.face.${face}`) }) : t("table.nodice");
       if (held) label += `, ${t("table.held")}`;
       items.push(
         el(
