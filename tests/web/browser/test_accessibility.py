@@ -19,6 +19,8 @@ from tests.web.browser.play import (
     NO_SUDDEN_END,
     SHORT_PROFILE,
     create_table,
+    dice,
+    http_json,
     open_table,
     options,
     play_to_end,
@@ -77,6 +79,8 @@ def test_no_serious_violation_on_any_page(web: LiveServer, new_page: NewPage, lo
     roll(page)
     page.get_by_test_id("hint").click()
     expect(page.get_by_test_id("advice-0")).to_be_visible()
+    page.keyboard.press("?")  # the keys' help open too
+    expect(page.get_by_test_id("keys-help")).to_be_visible()
     check("table in play, hints open")
 
     play_to_end(page)
@@ -147,3 +151,71 @@ def test_dice_boxes_and_moves_have_names_a_screen_reader_says(web: LiveServer, n
     # the turn passing is said too: the bot's turn, then Ana's again
     assert wait_my_turn_or_end(page)
     expect(page.get_by_test_id("announce")).to_have_text(re.compile(r"\. Your turn: throw the dice$"))
+
+
+def test_every_table_action_has_a_key(web: LiveServer, new_page: NewPage) -> None:
+    table_id = create_table(web.url, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}],
+                            rules=NO_SUDDEN_END, coach=True)  # fmt: skip
+    page = new_page()
+    open_table(page, web.url, table_id)
+    sit(page, 0, "Kiko")
+    assert wait_my_turn_or_end(page)
+    expect(page).to_have_title(re.compile(r"^Your turn · "))  # the tab says so while the page is elsewhere
+    page.locator("body").click(position={"x": 1, "y": 1})  # focus on no button: Space is the table's
+
+    status = page.get_by_test_id("status")
+    page.keyboard.press(" ")
+    expect(status).to_have_text("Your turn — throw 1 of 3")
+    page.keyboard.press("2")
+    expect(page.get_by_test_id("die-1")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("2")
+    expect(page.get_by_test_id("die-1")).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("5")
+    expect(page.get_by_test_id("die-4")).to_have_attribute("aria-pressed", "true")
+    kept = dice(page)[4]
+    page.keyboard.press("r")
+    expect(status).to_have_text("Your turn — throw 2 of 3")
+    assert dice(page)[4] == kept  # the held die stayed
+    page.keyboard.press("r")
+    expect(status).to_have_text("Your turn — throw 3 of 3")
+
+    # the coach's advice now is a box: H asks for it, W writes it
+    page.keyboard.press("h")
+    expect(page.get_by_test_id("advice-0")).to_be_visible()
+    slot = page.get_by_test_id("advice-0").get_attribute("data-slot")
+    assert slot
+    page.keyboard.press("w")
+    if page.get_by_test_id("confirm").count():  # a scratch asks first; Enter on its focused Yes confirms
+        page.keyboard.press("Enter")
+    expect(page.get_by_test_id(f"cell-0-{slot}")).to_have_class(re.compile(r"\bwritten\b"))
+
+    # ? shows the keys and hides them again
+    help_line = page.get_by_test_id("keys-help")
+    expect(help_line).to_be_hidden()
+    page.keyboard.press("?")
+    expect(help_line).to_have_text(re.compile(r"^Keys: space or R throws, 1 to 5 holds a die"))
+    expect(page.get_by_test_id("keys-toggle")).to_have_attribute("aria-expanded", "true")
+    page.keyboard.press("?")
+    expect(help_line).to_be_hidden()
+
+
+def test_the_replay_steps_with_arrows_home_and_end(web: LiveServer, new_page: NewPage) -> None:
+    table_id = create_table(web.url, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], profile=SHORT_PROFILE)
+    page = new_page()
+    open_table(page, web.url, table_id)
+    sit(page, 0, "Remo")
+    play_to_end(page)
+    steps = len(http_json(f"{web.url}/api/tables/{table_id}/record")["actions"])
+    page.goto(f"{web.url}/replay/{table_id}")
+    step = page.get_by_test_id("replay-step")
+    expect(step).to_have_text(f"Step {steps} of {steps}")
+    page.keyboard.press("Home")
+    expect(step).to_have_text(f"Step 0 of {steps}")
+    page.keyboard.press("ArrowRight")
+    expect(step).to_have_text(f"Step 1 of {steps}")
+    page.keyboard.press("ArrowRight")
+    expect(step).to_have_text(f"Step 2 of {steps}")
+    page.keyboard.press("ArrowLeft")
+    expect(step).to_have_text(f"Step 1 of {steps}")
+    page.keyboard.press("End")
+    expect(step).to_have_text(f"Step {steps} of {steps}")

@@ -508,11 +508,23 @@ export function mount(root, { id }) {
     return parts;
   }
 
+  // the stepper's keys: arrows step, Home and End jump (not while typing or choosing in a field)
+  function onKey(ev) {
+    if (!data.built || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
+    const moves = { ArrowLeft: data.at - 1, ArrowRight: data.at + 1, Home: 0, End: data.built.steps.length };
+    if (!(ev.key in moves)) return;
+    go(moves[ev.key]);
+    ev.preventDefault();
+  }
+  document.addEventListener("keydown", onKey);
+
   render();
   return {
     rerender: render,
     destroy: () => {
       alive = false;
+      document.removeEventListener("keydown", onKey);
     },
   };
 }

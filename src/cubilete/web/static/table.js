@@ -83,6 +83,11 @@ export function mount(root, { id }) {
     dice: el("div", { class: "dice-tray", "data-testid": "dice" }),
     buttons: el("div", { class: "actions" }),
     hints: el("div", { class: "hints", "data-testid": "hints", hidden: true }),
+    keys: el("p", { class: "keys-help", id: "keys-help", "data-testid": "keys-help", hidden: true }),
+    keysToggle: el("button", {
+      type: "button", class: "btn small ghost keys-toggle", "data-testid": "keys-toggle",
+      "aria-controls": "keys-help", "aria-expanded": "false", "aria-keyshortcuts": "?",
+    }),
     chances: el("div", { class: "chances", "data-testid": "chances", hidden: true }),
     join: el("div", { class: "join" }),
     result: el("div", { class: "result-box", "data-testid": "result-box", hidden: true }),
@@ -92,6 +97,7 @@ export function mount(root, { id }) {
   };
   $.invite = el("div", { class: "share", "data-testid": "invite" }, $.shareLabel, el("div", { class: "share-row" }, $.share, $.copy));
   $.copy.addEventListener("click", copyLink);
+  $.keysToggle.addEventListener("click", toggleKeys);
   $.share.addEventListener("focus", () => $.share.select());
   root.replaceChildren(
     el(
@@ -120,6 +126,8 @@ export function mount(root, { id }) {
             $.last,
             $.dice,
             $.buttons,
+            $.keysToggle,
+            $.keys,
           ),
           $.chances,
           $.hints,
@@ -471,15 +479,50 @@ export function mount(root, { id }) {
       }
       return;
     }
+    // Space and Enter on a focused button press that button, not the table's shortcut
+    const onButton = ev.target instanceof HTMLButtonElement || ev.target instanceof HTMLAnchorElement;
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
     const n = Number(ev.key);
     if (Number.isInteger(n) && n >= 1 && page.table && n <= page.table.rules.dice) {
       toggle(n - 1);
       ev.preventDefault();
-    } else if (ev.key === "r" && page.st.can_roll) {
-      roll(false);
+    } else if (key === "r" || (key === " " && !onButton)) {
+      pressButton("roll");
+      ev.preventDefault();
+    } else if (key === "h") {
+      pressButton("hint");
+    } else if (key === "w" || (key === "Enter" && !onButton)) {
+      writeSuggested();
       ev.preventDefault();
     }
   }
+
+  // a key does what its button does, only when that button is there and enabled (same rules as a click)
+  function pressButton(testid) {
+    const button = $.buttons.querySelector(`[data-testid="${testid}"]`);
+    if (button && !button.disabled) button.click();
+  }
+
+  // the coach's first advice, when it is a box and still for this state: the box's own button writes it
+  function writeSuggested() {
+    const hint = page.hint;
+    const best = hint && hint.version === page.st.version ? hint.advice[0] : null;
+    if (!best || !best.slot) return;
+    const button = $.sheet.querySelector(`button[data-testid="slot-${best.slot}"]`);
+    if (button && !button.disabled) button.click();
+  }
+
+  function onHelpKey(ev) {
+    if (ev.key !== "?" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
+    toggleKeys();
+  }
+
+  function toggleKeys() {
+    $.keys.hidden = !$.keys.hidden;
+    $.keysToggle.setAttribute("aria-expanded", String(!$.keys.hidden));
+  }
+  document.addEventListener("keydown", onHelpKey);
   document.addEventListener("keydown", onKey);
 
   // --- rendering -----------------------------------------------------------------------
@@ -511,6 +554,10 @@ export function mount(root, { id }) {
     }
     $.title.textContent = pick(table.rules.title, table.rules.name);
     document.title = `${pick(table.rules.title, table.rules.name)} · ${t("app.title")}`;
+    if (st.status === "playing" && myTurn()) document.title = `${t("table.title.yourturn")} · ${document.title}`;
+    $.keysToggle.textContent = `${t("table.keys.button")} (?)`;
+    $.keysToggle.hidden = st.status !== "playing" || mySeat() === null;
+    $.keys.textContent = t("table.keys", { n: table.rules.dice });
     const showRound = st.status === "playing" && st.phase === "play" && st.rounds && st.round > 0;
     $.round.textContent = showRound ? t("table.round", { n: Math.min(st.round, st.rounds), m: st.rounds }) : "";
     $.commit.replaceChildren(
@@ -663,6 +710,7 @@ export function mount(root, { id }) {
           type: "button",
           class: "btn primary big",
           "data-testid": "roll",
+          "aria-keyshortcuts": "R Space",
           disabled: !(mine && st.can_roll && idle),
           onclick: () => roll(false),
         },
@@ -707,6 +755,7 @@ export function mount(root, { id }) {
             type: "button",
             class: "btn ghost",
             "data-testid": "hint",
+            "aria-keyshortcuts": "H",
             disabled: !(mine && idle) || page.hintPending,
             onclick: askHint,
           },
@@ -777,7 +826,7 @@ export function mount(root, { id }) {
     const items = hint.advice.map((a, i) =>
       el(
         "li",
-        { class: i === 0 ? "best" : "", "data-testid": `advice-${i}` },
+        { class: i === 0 ? "best" : "", "data-testid": `advice-${i}`, "data-slot": a.slot || null },
         Array.isArray(a.keep) && canApply
           ? el(
               "button",
@@ -997,6 +1046,7 @@ export function mount(root, { id }) {
       clearInterval(pingTimer);
       clearInterval(tickTimer);
       document.removeEventListener("keydown", onKey);
+      document.removeEventListener("keydown", onHelpKey);
       if (ws) ws.close(1000);
       ws = null;
     },
