@@ -1,4 +1,7 @@
-"""axe-core on every page of the site, in English and Spanish: no ``serious`` or ``critical`` violation.
+"""The site for screen readers and keyboards.
+
+axe-core on every page of the site, in English and Spanish: no ``serious`` or ``critical`` violation; the
+names of the dice and boxes and the live region's words; the table's and the replay's keys.
 
 axe's JavaScript comes from the ``axe-playwright-python`` package (the ``test`` extra). The site's CSP
 (``script-src 'self'``) blocks injected script tags, so the source is run through ``page.evaluate`` (a
@@ -70,6 +73,7 @@ def test_no_serious_violation_on_any_page(web: LiveServer, new_page: NewPage, lo
 
     page.goto(f"{web.url}/")
     expect(page.locator("main h1").first).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", locale[:2])  # a screen reader's voice follows it
     check("home")
 
     table_id = create_table(web.url, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}],
@@ -100,6 +104,12 @@ def test_no_serious_violation_on_any_page(web: LiveServer, new_page: NewPage, lo
     page.goto(f"{web.url}/replay/{table_id}")
     expect(page.get_by_test_id("replay-step")).to_be_visible()
     check("replay")
+    page.goto(f"{web.url}/lobby")
+    expect(page.locator("main h1").first).to_be_visible()
+    check("lobby")
+    page.goto(f"{web.url}/daily")
+    expect(page.locator("main h1").first).to_be_visible()
+    check("daily")
 
     assert not problems, "axe found serious or critical violations:\n" + "\n".join(problems)
 
