@@ -20,7 +20,6 @@ def test_the_table_plays_from_the_keyboard(web: LiveServer, new_page: NewPage) -
     open_table(page, web.url, table)
     sit(page, 0, "Ana")
     assert wait_my_turn_or_end(page)
-    expect(page.get_by_test_id("keys-help")).to_contain_text("R roll")
     page.locator("body").press("r")
     expect(page.locator("[data-testid=die-0]")).not_to_have_attribute("data-face", "0")  # thrown
     page.locator("body").press("1")

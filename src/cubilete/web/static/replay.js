@@ -113,9 +113,13 @@ export function buildSteps(record, finalCards) {
   return { opening, steps: out, known };
 }
 
-/** For a duplicate-dice record: each recorded throw's place and dice thrown (null where not known), in order. */
-export function throwPlaces(record) {
-  const built = buildSteps(record, null);
+/**
+ * For a duplicate-dice record: each recorded throw's place and dice thrown (null where not known), in order.
+ * ``finalCards`` (each seat's final card) tell which boxes a scratch closed, so the end of a seat's turns and
+ * a tie-break come where the engine has them.
+ */
+export function throwPlaces(record, finalCards = null) {
+  const built = buildSteps(record, finalCards);
   const opening = built.opening.map((faces, i) => ({ place: `start:${i}`, positions: faces.map((_f, p) => p) }));
   return [...opening, ...built.steps.filter((s) => "roll" in s.action).map((s) => s.place)];
 }
@@ -471,12 +475,16 @@ export function mount(root, { id }) {
     }
   }
 
+  function finalCards() {
+    return data.info && data.info.state ? data.info.state.seats.map((s) => s.card) : null;
+  }
+
   function fairBox(rec) {
     const committed = data.info && data.info.table ? data.info.table.commitment : rec.commitment;
     const res =
       rec.commitment && committed && rec.commitment !== committed
         ? { ok: false, throws: 0, problem: { kind: "commitment" } }
-        : verify(rec.seed, committed, rec.throws, rec.dice === "duplicate" ? throwPlaces(rec) : null);
+        : verify(rec.seed, committed, rec.throws, rec.dice === "duplicate" ? throwPlaces(rec, finalCards()) : null);
     return el(
       "section",
       { class: "card fair" },

@@ -64,6 +64,7 @@ function cell(rules, slot, si, column, preview, bySlot) {
   const attrs = { class: column.current ? "current" : "", "data-testid": `cell-${column.index}-${slot.slot}` };
   if (written !== null && written !== undefined) {
     attrs.class += written === 0 ? " written scratched" : " written";
+    attrs["aria-label"] = t("table.box.written", { slot: pick(slot.labels, slot.slot), points: written });
     return el("td", attrs, String(written));
   }
   const entry = preview && preview.seat === column.index ? bySlot.get(slot.slot) : null;
@@ -84,7 +85,7 @@ function cell(rules, slot, si, column, preview, bySlot) {
         type: "button",
         class: "write",
         "data-testid": `slot-${slot.slot}`,
-        "aria-label": points === 0 ? `${t("table.scratch")} ${label}` : t("table.write", { points, slot: label }),
+        "aria-label": t(points === 0 ? "table.box.scratch" : "table.box.option", { points, slot: label }),
         onclick: () => preview.onPick(slot.slot, points, label),
       },
       String(points),

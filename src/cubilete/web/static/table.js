@@ -77,20 +77,23 @@ export function mount(root, { id }) {
     conn: el("div", { class: "conn-banner", "data-testid": "conn", role: "status", hidden: true }),
     // no such table: a way home instead of an empty felt
     gone: el("p", { class: "gone", "data-testid": "gone", hidden: true }),
-    status: el("p", { class: "status", "data-testid": "status", role: "status", "aria-live": "polite" }),
+    status: el("p", { class: "status", "data-testid": "status" }),
+    // what a screen reader says: the last move and whose turn (the status line would repeat it)
+    say: el("div", { class: "sr-only", "data-testid": "announce", "aria-live": "polite", "aria-atomic": "true" }),
     timer: el("span", { class: "timer", "data-testid": "timer", hidden: true }),
     // the last word about a move made for someone ("time's up: a bot played for Beto"), for everyone
     notice: el("p", { class: "notice", "data-testid": "notice", role: "status", hidden: true }),
     // the rules are being solved: the server's own words (es/pt/en) until the tables land
     solving: el("p", { class: "solving", "data-testid": "solving", role: "status", hidden: true }),
     last: el("p", { class: "last", "data-testid": "last" }),
-    // the last move for screen readers, read out as it changes: a throw with its faces (drawn, not written
-    // on the felt), a box with its points
-    announce: el("p", { class: "sr-only", "data-testid": "announce", "aria-live": "polite", "aria-atomic": "true" }),
     dice: el("div", { class: "dice-tray", "data-testid": "dice" }),
     buttons: el("div", { class: "actions" }),
-    keys: el("p", { class: "keys-help muted", "data-testid": "keys-help", hidden: true }),
     hints: el("div", { class: "hints", "data-testid": "hints", hidden: true }),
+    keys: el("p", { class: "keys-help", id: "keys-help", "data-testid": "keys-help", hidden: true }),
+    keysToggle: el("button", {
+      type: "button", class: "btn small ghost keys-toggle", "data-testid": "keys-toggle",
+      "aria-controls": "keys-help", "aria-expanded": "false", "aria-keyshortcuts": "?",
+    }),
     chances: el("div", { class: "chances", "data-testid": "chances", hidden: true }),
     join: el("div", { class: "join" }),
     result: el("div", { class: "result-box", "data-testid": "result-box", hidden: true }),
@@ -100,6 +103,7 @@ export function mount(root, { id }) {
   };
   $.invite = el("div", { class: "share", "data-testid": "invite" }, $.shareLabel, el("div", { class: "share-row" }, $.share, $.copy));
   $.copy.addEventListener("click", copyLink);
+  $.keysToggle.addEventListener("click", toggleKeys);
   $.share.addEventListener("focus", () => $.share.select());
   root.replaceChildren(
     el(
@@ -124,12 +128,13 @@ export function mount(root, { id }) {
             "div",
             { class: "felt" },
             el("div", { class: "status-line" }, $.status, $.timer),
+            $.say,
             $.notice,
             $.solving,
             $.last,
-            $.announce,
             $.dice,
             $.buttons,
+            $.keysToggle,
             $.keys,
           ),
           $.chances,
@@ -444,7 +449,8 @@ export function mount(root, { id }) {
       const res =
         record.commitment && record.commitment !== committed
           ? { ok: false, throws: 0, problem: { kind: "commitment" } }
-          : verify(record.seed, committed, record.throws, record.dice === "duplicate" ? throwPlaces(record) : null);
+          : verify(record.seed, committed, record.throws,
+              record.dice === "duplicate" ? throwPlaces(record, page.st ? page.st.seats.map((s) => s.card) : null) : null);
       page.fair = { result: res, ok: res.ok };
     } catch (exc) {
       page.fair = { text: apiErrorText(exc), ok: false };
@@ -511,16 +517,20 @@ export function mount(root, { id }) {
       }
       return;
     }
+    // Space and Enter on a focused button press that button, not the table's shortcut
+    const onButton = ev.target instanceof HTMLButtonElement || ev.target instanceof HTMLAnchorElement;
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
     const n = Number(ev.key);
-    const key = ev.key.toLowerCase();
     if (Number.isInteger(n) && n >= 1 && page.table && n <= page.table.rules.dice) {
       toggle(n - 1);
       ev.preventDefault();
-    } else if (key === "r" && page.st.can_roll) {
-      roll(false);
+    } else if (key === "r" || (key === " " && !onButton)) {
+      pressButton("roll");
       ev.preventDefault();
-    } else if (key === "h" && page.table && page.table.coach && !busy()) {
-      askHint();
+    } else if (key === "h") {
+      pressButton("hint");
+    } else if (key === "w" || (key === "Enter" && !onButton)) {
+      writeSuggested();
       ev.preventDefault();
     } else if (key === "s" && page.st.can_stand) {
       act({ stand: true });
@@ -542,6 +552,33 @@ export function mount(root, { id }) {
       if (box && !box.disabled) box.click(); // the same path as a tap: a scratch still asks to confirm
     }
   }
+
+  // a key does what its button does, only when that button is there and enabled (same rules as a click)
+  function pressButton(testid) {
+    const button = $.buttons.querySelector(`[data-testid="${testid}"]`);
+    if (button && !button.disabled) button.click();
+  }
+
+  // the coach's first advice, when it is a box and still for this state: the box's own button writes it
+  function writeSuggested() {
+    const hint = page.hint;
+    const best = hint && hint.version === page.st.version ? hint.advice[0] : null;
+    if (!best || !best.slot) return;
+    const button = $.sheet.querySelector(`button[data-testid="slot-${best.slot}"]`);
+    if (button && !button.disabled) button.click();
+  }
+
+  function onHelpKey(ev) {
+    if (ev.key !== "?" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
+    toggleKeys();
+  }
+
+  function toggleKeys() {
+    $.keys.hidden = !$.keys.hidden;
+    $.keysToggle.setAttribute("aria-expanded", String(!$.keys.hidden));
+  }
+  document.addEventListener("keydown", onHelpKey);
   document.addEventListener("keydown", onKey);
 
   // --- rendering -----------------------------------------------------------------------
@@ -580,6 +617,9 @@ export function mount(root, { id }) {
     const turnMark = myTurn() ? `(${t("table.tab.yourturn")}) ` : "";
     document.title = `${turnMark}${pick(table.rules.title, table.rules.name)} · ${t("app.title")}`;
     renderHouse(st.status === "finished" ? null : table.rules.house); // what matters before playing, not after
+    $.keysToggle.textContent = `${t("table.keys.button")} (?)`;
+    $.keysToggle.hidden = st.status !== "playing" || mySeat() === null;
+    $.keys.textContent = t("table.keys", { n: table.rules.dice });
     const showRound = st.status === "playing" && st.phase === "play" && st.rounds && st.round > 0;
     $.round.textContent = showRound ? t("table.round", { n: Math.min(st.round, st.rounds), m: st.rounds }) : "";
     $.commit.replaceChildren(
@@ -588,6 +628,7 @@ export function mount(root, { id }) {
     );
     renderStatus();
     renderLast();
+    renderSay();
     renderDice();
     renderButtons();
     renderChances();
@@ -677,9 +718,18 @@ export function mount(root, { id }) {
       text = t("table.last.stand", { name });
     }
     $.last.textContent = text;
-    const faces = "roll" in a && st.turn && st.turn.dice ? st.turn.dice.join(" ") : "";
-    const heard = faces ? `${text} — ${t("table.sr.faces", { faces })}` : text;
-    if ($.announce.textContent !== heard) $.announce.textContent = heard; // a re-render is not a new move
+  }
+
+  // "Ana threw 1 4 5 1 6. Your turn — throw 1 of 3": set only when it changes, so it is said once
+  function renderSay() {
+    const st = page.st;
+    const last = st.last;
+    let move = $.last.textContent;
+    if (last && last.action && "roll" in last.action && st.turn && st.turn.dice) {
+      move = t("table.say.threw", { name: seatName(last.seat), dice: st.turn.dice.join(" ") });
+    }
+    const text = [move, $.status.textContent].filter(Boolean).join(". ");
+    if ($.say.textContent !== text) $.say.textContent = text;
   }
 
   function renderDice() {
@@ -698,7 +748,7 @@ export function mount(root, { id }) {
       const face = dice[i] || 0;
       const held = face > 0 && page.held.has(i) && st.status !== "finished";
       const locked = held && page.table.rules.locked_holds && (st.turn.held || []).includes(i);
-      let label = face ? t("table.die", { n: i + 1, face }) : t("table.nodice");
+      let label = face ? t("table.die", { n: i + 1, face: t(`table.face.${face}`) }) : t("table.nodice");
       if (held) label += `, ${t("table.held")}`;
       items.push(
         el(
@@ -727,8 +777,6 @@ export function mount(root, { id }) {
     const mine = myTurn();
     const idle = !busy();
     const buttons = [];
-    $.keys.hidden = st.status !== "playing" || mySeat() === null;
-    $.keys.textContent = t("table.keys", { n: table.rules.dice });
     if (st.status !== "playing" || mySeat() === null) {
       $.buttons.replaceChildren(); // nothing to press before everyone sits, after the end, or when watching
       return;
@@ -741,6 +789,7 @@ export function mount(root, { id }) {
           type: "button",
           class: "btn primary big",
           "data-testid": "roll",
+          "aria-keyshortcuts": "R Space",
           disabled: !(mine && st.can_roll && idle),
           onclick: () => roll(false),
         },
@@ -785,6 +834,7 @@ export function mount(root, { id }) {
             type: "button",
             class: "btn ghost",
             "data-testid": "hint",
+            "aria-keyshortcuts": "H",
             disabled: !(mine && idle) || page.hintPending,
             onclick: askHint,
           },
@@ -863,7 +913,7 @@ export function mount(root, { id }) {
     const items = hint.advice.map((a, i) =>
       el(
         "li",
-        { class: i === 0 ? "best" : "", "data-testid": `advice-${i}` },
+        { class: i === 0 ? "best" : "", "data-testid": `advice-${i}`, "data-slot": a.slot || null },
         Array.isArray(a.keep) && canApply
           ? el(
               "button",
@@ -1136,6 +1186,7 @@ export function mount(root, { id }) {
       clearInterval(pingTimer);
       clearInterval(tickTimer);
       document.removeEventListener("keydown", onKey);
+      document.removeEventListener("keydown", onHelpKey);
       if (ws) ws.close(1000);
       ws = null;
     },
