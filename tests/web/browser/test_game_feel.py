@@ -86,3 +86,21 @@ def test_the_end_shows_standings_and_celebrates_an_instant_win(web: LiveServer, 
     expect(rows.first).to_contain_text("★")
     expect(rows.nth(1)).not_to_contain_text("★")
     expect(rows.first).to_contain_text("Ana" if winner == 0 else "Bot goloso")
+
+
+def test_sounds_are_off_until_asked_for_and_then_follow_the_throws(web: LiveServer, new_page: NewPage) -> None:
+    table = create_table(web.url, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], profile=SHORT_PROFILE)
+    page = new_page()
+    open_table(page, web.url, table)
+    sit(page, 0, "Ana")
+    assert wait_my_turn_or_end(page)
+    toggle = page.get_by_test_id("sound-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "false")  # off by default
+    page.get_by_test_id("roll").click()
+    expect(page.get_by_test_id("die-0")).not_to_have_attribute("data-face", "0")
+    assert page.evaluate("() => document.body.dataset.sounds") is None  # nothing played while off
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("() => localStorage.getItem('cubilete-sound')") == "on"  # kept for the next game
+    page.get_by_test_id("roll").click()
+    page.wait_for_function("() => Number(document.body.dataset.sounds || 0) >= 1")

@@ -8,6 +8,7 @@ import { dieSvg } from "./dice.js";
 import { describe as describeFair, sha256Hex, verify } from "./fair.js";
 import { apiErrorText, botName, joinNames, lang, num, numbersIn, pick, t } from "./i18n.js";
 import { throwPlaces } from "./replay.js";
+import { play as playSound, setSound, soundOn } from "./sound.js";
 import { renderSheet, slotLabel } from "./sheet.js";
 
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
@@ -104,6 +105,16 @@ export function mount(root, { id }) {
   $.invite = el("div", { class: "share", "data-testid": "invite" }, $.shareLabel, el("div", { class: "share-row" }, $.share, $.copy));
   $.copy.addEventListener("click", copyLink);
   $.keysToggle.addEventListener("click", toggleKeys);
+  // sounds: off until asked for (aria-pressed says which)
+  $.sound = el("button", { type: "button", class: "btn small ghost sound-toggle", "data-testid": "sound-toggle" });
+  $.sound.addEventListener("click", () => {
+    setSound(!soundOn());
+    renderSoundButton();
+  });
+  function renderSoundButton() {
+    $.sound.textContent = soundOn() ? t("table.sound.on") : t("table.sound.off");
+    $.sound.setAttribute("aria-pressed", String(soundOn()));
+  }
   $.share.addEventListener("focus", () => $.share.select());
   root.replaceChildren(
     el(
@@ -135,6 +146,7 @@ export function mount(root, { id }) {
             $.dice,
             $.buttons,
             $.keysToggle,
+            $.sound,
             $.keys,
           ),
           $.chances,
@@ -619,6 +631,8 @@ export function mount(root, { id }) {
     renderHouse(st.status === "finished" ? null : table.rules.house); // what matters before playing, not after
     $.keysToggle.textContent = `${t("table.keys.button")} (?)`;
     $.keysToggle.hidden = st.status !== "playing" || mySeat() === null;
+    $.sound.hidden = st.status === "finished" || mySeat() === null; // a phone turns it on while waiting
+    renderSoundButton();
     $.keys.textContent = t("table.keys", { n: table.rules.dice });
     const showRound = st.status === "playing" && st.phase === "play" && st.rounds && st.round > 0;
     $.round.textContent = showRound ? t("table.round", { n: Math.min(st.round, st.rounds), m: st.rounds }) : "";
@@ -739,7 +753,10 @@ export function mount(root, { id }) {
     const clickable = canHold() && !busy();
     // a new throw (the game's throw counter moved): the dice thrown tumble for a moment (never under
     // prefers-reduced-motion: style.css); a re-render in that moment keeps them tumbling
-    if (page.seenThrows !== undefined && (st.throws || 0) > page.seenThrows) page.rolledAt = performance.now();
+    if (page.seenThrows !== undefined && (st.throws || 0) > page.seenThrows) {
+      page.rolledAt = performance.now();
+      playSound("throw");
+    }
     page.seenThrows = st.throws || 0;
     const tumbling = page.rolledAt !== undefined && performance.now() - page.rolledAt < ROLL_MS;
     const kept = new Set((st.turn && st.turn.held) || []);
