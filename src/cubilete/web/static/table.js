@@ -732,6 +732,8 @@ export function mount(root, { id }) {
       text = t("table.last.stand", { name });
     }
     $.last.textContent = text;
+    if ("score" in a && page.chimed !== undefined && page.chimed !== st.version) playSound("write");
+    page.chimed = st.version; // once per move, whatever frames repeat it
   }
 
   // "Ana threw 1 4 5 1 6. Your turn — throw 1 of 3": set only when it changes, so it is said once
