@@ -1,11 +1,11 @@
 """Keys on the web, as in the terminal: R rolls, 1-5 hold, H asks the coach, A follows its first advice (the
-same holds as tapping it), and the replay steps with the arrows, Home and End."""
+same holds as tapping it). The replay's keys: test_accessibility.py."""
 
 from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 from tests.web.browser.conftest import NewPage
-from tests.web.browser.play import SHORT_PROFILE, create_table, open_table, play_to_end, sit, wait_my_turn_or_end
+from tests.web.browser.play import SHORT_PROFILE, create_table, open_table, sit, wait_my_turn_or_end
 from tests.web.servers import LiveServer
 
 
@@ -39,23 +39,3 @@ def test_the_table_plays_from_the_keyboard(web: LiveServer, new_page: NewPage) -
     expect(page.locator("[data-testid^=die-][aria-pressed=true]")).to_have_count(sum(tapped))
     assert _held(page) == tapped
 
-
-def test_the_replay_steps_with_the_arrows(web: LiveServer, new_page: NewPage) -> None:
-    table = create_table(web.url, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], profile=SHORT_PROFILE)
-    page = new_page()
-    open_table(page, web.url, table)
-    sit(page, 0, "Ana")
-    play_to_end(page)
-    page.goto(f"{web.url}/replay/{table}")
-    first, last = page.get_by_test_id("replay-first"), page.get_by_test_id("replay-last")
-    expect(page.get_by_test_id("replay-next")).to_be_visible()
-    page.locator("body").press("Home")
-    expect(first).to_be_disabled()
-    page.locator("body").press("End")
-    expect(last).to_be_disabled()
-    page.locator("body").press("ArrowLeft")
-    expect(last).to_be_enabled()
-    page.locator("body").press("Home")
-    expect(first).to_be_disabled()
-    page.locator("body").press("ArrowRight")
-    expect(first).to_be_enabled()

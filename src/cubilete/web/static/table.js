@@ -560,8 +560,7 @@ export function mount(root, { id }) {
       page.held = new Set(advice.keep);
       renderDice();
     } else if (advice.slot) {
-      const box = document.querySelector(`button[data-testid="slot-${CSS.escape(advice.slot)}"]`);
-      if (box && !box.disabled) box.click(); // the same path as a tap: a scratch still asks to confirm
+      writeSuggested(); // the same path as W: the box's own button (a scratch still asks to confirm)
     }
   }
 
