@@ -140,6 +140,30 @@ function append(node, children) {
   }
 }
 
+/**
+ * A render that replaces a form must not take the caret from someone typing in it (a list arriving
+ * while a name is typed): the focused field, found again by its id, gets the focus and selection back.
+ */
+export function keepingFocus(draw) {
+  return (...args) => {
+    const before = document.activeElement;
+    const id = before && before.id;
+    const range = id && typeof before.selectionStart === "number" ? [before.selectionStart, before.selectionEnd] : null;
+    draw(...args);
+    if (!id || (before.isConnected && document.activeElement === before)) return;
+    const again = document.getElementById(id);
+    if (!again || again === document.activeElement) return;
+    again.focus({ preventScroll: true });
+    if (range && typeof again.setSelectionRange === "function") {
+      try {
+        again.setSelectionRange(range[0], range[1]);
+      } catch {
+        // a field kind without a caret (number, checkbox): the focus is enough
+      }
+    }
+  };
+}
+
 /** An in-app link: the router intercepts clicks on a[data-link]. */
 export function link(href, text, attrs = {}) {
   return el("a", { href, "data-link": "", ...attrs }, text);

@@ -1,6 +1,6 @@
 // The daily duplicate challenge: today's games (everyone plays the same dice alone) and each day's standings.
 
-import { api, el, link, savedName, saveName, toast } from "./api.js";
+import { api, el, keepingFocus, link, savedName, saveName, toast } from "./api.js";
 import { apiErrorText, num, pick, t } from "./i18n.js";
 import { navigate } from "./nav.js";
 
@@ -34,7 +34,9 @@ export function mountDaily(root) {
     }
   }
 
-  function render() {
+  const render = keepingFocus(draw);
+
+  function draw() {
     document.title = `${t("nav.daily")} · ${t("app.title")}`;
     const name = el("input", {
       id: "daily-name",

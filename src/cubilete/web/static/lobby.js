@@ -1,6 +1,6 @@
 // The lobby page: quick match ("Play now"), tables open to anyone, games to watch (a WebSocket to /ws/lobby).
 
-import { api, el, link, savedName, saveName, toast, token } from "./api.js";
+import { api, el, keepingFocus, link, savedName, saveName, toast, token } from "./api.js";
 import { apiErrorText, lang, pick, t } from "./i18n.js";
 import { navigate } from "./nav.js";
 import { planAutoSit } from "./table.js";
@@ -211,7 +211,9 @@ export function mount(root) {
     );
   }
 
-  function render() {
+  const render = keepingFocus(draw);
+
+  function draw() {
     if (destroyed) return;
     document.title = `${t("nav.lobby")} · ${t("app.title")}`;
     const lobby = page.lobby || { open: [], live: [], seeking: [] };
