@@ -50,6 +50,7 @@ tables = sa.Table(
     sa.Column("dice", sa.String(16), nullable=True),  # "duplicate": faces follow each die's place (0007)
     sa.Column("daily", sa.String(80), nullable=True),  # "<date>/<preset>": a daily challenge game (0007)
     sa.Column("match_of", sa.String(16), nullable=True),  # a duplicate match's first game (this is the second)
+    sa.Column("tournament", sa.String(16), nullable=True),  # the tournament this table is part of (0009)
 )
 
 seats = sa.Table(
@@ -127,6 +128,56 @@ daily_games = sa.Table(
     sa.Column("loss", sa.Float, nullable=True),  # exact points lost per decision (None: no exact tables)
     sa.Column("decisions", sa.Integer, nullable=True),
     sa.Column("first_diff", sa.Text, nullable=True),  # JSON: where the game first left optimal play
+)
+
+# tournaments (web/tournaments.py, store/tournaments.py; docs/CLUBS.md)
+tournaments = sa.Table(
+    "web_tournaments",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("preset", sa.String(64), nullable=False),
+    sa.Column("rules_json", sa.Text, nullable=False),
+    sa.Column("format", sa.String(16), nullable=False),  # round-robin, swiss, knockout
+    sa.Column("swiss_rounds", sa.Integer, nullable=True),
+    sa.Column("table_size", sa.Integer, nullable=False),
+    sa.Column("same_dice", sa.Boolean, nullable=False),
+    sa.Column("timer", sa.Integer, nullable=True),
+    sa.Column("coach", sa.Boolean, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # open, playing, finished
+    sa.Column("round", sa.Integer, nullable=False),  # the round in play (0 before the start)
+    sa.Column("organiser_hash", sa.String(64), nullable=False),
+    sa.Column("seed", sa.String(64), nullable=False),  # the draw, and each round's dice with same_dice
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("starts_at", sa.Float, nullable=True),  # started then by the server (else by the organiser)
+    sa.Column("finished_at", sa.Float, nullable=True),
+    sa.Column("version", sa.Integer, nullable=False),  # compare-and-set: one process makes each round
+    sa.Column("creator_net", sa.String(64), nullable=True),
+)
+sa.Index("ix_web_tournaments_status", tournaments.c.status, tournaments.c.created_at)
+tournament_entrants = sa.Table(
+    "web_tournament_entrants",
+    metadata,
+    sa.Column("tournament", sa.String(16), sa.ForeignKey("web_tournaments.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("entrant", sa.Integer, primary_key=True),  # 0, 1, ... in the order they joined
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("kind", sa.String(8), nullable=False),  # human, bot
+    sa.Column("level", sa.String(16), nullable=True),
+    sa.Column("pid", sa.String(16), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("joined_at", sa.Float, nullable=False),
+)
+sa.Index("ux_web_tournament_entrants_pid", tournament_entrants.c.tournament, tournament_entrants.c.pid, unique=True)
+tournament_tables = sa.Table(
+    "web_tournament_tables",
+    metadata,
+    sa.Column("tournament", sa.String(16), sa.ForeignKey("web_tournaments.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("table_no", sa.Integer, primary_key=True),
+    sa.Column("table_id", sa.String(16), nullable=True),  # null: a bye
+    sa.Column("entrants", sa.Text, nullable=False),  # JSON list of entrant numbers, in seat order
 )
 
 # two ratings per official preset (web/ratings.py, store/ratings.py; docs/RATINGS.md)
@@ -225,6 +276,7 @@ class TableRow:
     dice: str | None = None  # "duplicate": engine/dice.py DuplicateDice; None: by throw index
     daily: str | None = None  # "<date>/<preset>" for a daily challenge game (web/daily.py)
     match_of: str | None = None  # the first game of a duplicate head-to-head match (this is the second)
+    tournament: str | None = None  # the tournament this table is part of (web/tournaments.py)
 
 
 @dataclass(frozen=True)
@@ -451,6 +503,7 @@ class WebStore:
                 dice=row.dice,
                 daily=row.daily,
                 match_of=row.match_of,
+                tournament=row.tournament,
             )
         )
         conn.execute(
@@ -580,7 +633,7 @@ class WebStore:
         return TableRow(
             r.id, r.created_at, r.preset, r.rules_json, r.seed, r.commitment, r.timer, bool(r.coach), r.status,
             r.version, r.finished_at, self._seats(conn, r.id), moves, r.ended, r.creator_net, r.rematch, r.undos,
-            bool(r.listed), r.dice, r.daily, r.match_of,
+            bool(r.listed), r.dice, r.daily, r.match_of, r.tournament,
         )
 
     def load_table(self, table_id: str) -> TableRow | None:

@@ -48,12 +48,12 @@ class AbsenceClock:
             return None
         return max(self.gone_since[seat] for seat in people)
 
-    def next_due(self, people: Iterable[int], now: float, grace: float, abandon_after: float) -> float | None:
+    def next_due(self, people: Iterable[int], now: float, grace: float, abandon_after: float | None) -> float | None:
         """The next moment something changes with no connection coming or going: a seat passing the grace
         time, or the table passing ``abandon_after`` with nobody (None: nothing is due)."""
         due = [since + grace for since in self.gone_since.values() if since + grace > now]
         nobody = self.nobody_since(people)
-        if nobody is not None:
+        if nobody is not None and abandon_after is not None:  # None: a table that is never abandoned
             due.append(nobody + abandon_after)
         return min(due) if due else None
 
@@ -103,10 +103,11 @@ class AbsenceWatch:
             people = self.people()
             self.clock.update(people, room.connected_seats(), now)
             nobody = self.clock.nobody_since(people)
-            if nobody is not None and now - nobody >= settings.abandon_after:
+            if nobody is not None and now - nobody >= settings.abandon_after and room.tournament is None:
                 await room.abandon()
                 break
             room.mark_away(self.clock.away(now, settings.away_grace))
-            due = self.clock.next_due(people, now, settings.away_grace, settings.abandon_after)
+            due = self.clock.next_due(people, now, settings.away_grace,
+                                      settings.abandon_after if room.tournament is None else None)
             await wait_event(self.changed, None if due is None else max(0.0, due - now) + 0.01)
         self.task = None

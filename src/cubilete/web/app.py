@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cubilete.store.webdb import WebStore
-from cubilete.web import daily, duplicate, lobby_api, profiles, pwa, ratings_api, signing_api, ws
+from cubilete.web import daily, duplicate, lobby_api, profiles, pwa, ratings_api, signing_api, tournaments_api, ws
 from cubilete.web.api import ApiError, router
 from cubilete.web.expiry import expire_now_and_then, expire_once
 from cubilete.web.guard import Gate, Guard
@@ -25,10 +25,11 @@ from cubilete.web.hub import Hub
 from cubilete.web.lobby import Lobby
 from cubilete.web.settings import Settings
 from cubilete.web.signing import load_or_create, site_key_path
+from cubilete.web.tournaments import TournamentDesk
 
 STATIC = Path(__file__).parent / "static"
 PAGES = ("/", "/t/{table_id}", "/games", "/leaderboard", "/p/{pid}", "/replay/{table_id}", "/lobby", "/daily",
-         "/daily/{day}/{preset}")
+         "/daily/{day}/{preset}", "/tournaments", "/tournaments/{tid}")
 log = logging.getLogger("cubilete.web")
 
 
@@ -96,6 +97,8 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
         if resumed:
             log.info("resumed %d unfinished table(s)", resumed)
         hub.lobby.start()
+        hub.tournaments = TournamentDesk(hub)
+        hub.tournaments.start()
         checkpoints = asyncio.create_task(_checkpoint_now_and_then(store, settings))
         unloads = asyncio.create_task(_unload_now_and_then(hub, max(0.5, min(30.0, settings.idle_unload / 2))))
         expiries = asyncio.create_task(expire_now_and_then(hub, max(0.5, min(30.0, settings.waiting_expiry / 10))))
@@ -107,6 +110,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
             unloads.cancel()
             expiries.cancel()
             await hub.lobby.close()
+            await hub.tournaments.close()
             await hub.close()
             try:
                 await asyncio.to_thread(store.checkpoint, 0)  # the log file is left empty at shutdown
@@ -121,6 +125,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
     app.include_router(lobby_api.router)  # GET /api/lobby
     app.include_router(daily.router)  # /api/daily: the daily duplicate challenge
     app.include_router(ratings_api.router)  # GET /api/ratings: both ratings per official preset
+    app.include_router(tournaments_api.router)  # /api/tournaments: tournaments (docs/CLUBS.md)
     app.include_router(duplicate.router)  # GET /api/tables/<id>/match: a duplicate match of two games
     app.include_router(pwa.router())  # /manifest.webmanifest and /sw.js: the site installs on a phone
     app.add_api_websocket_route("/ws/lobby", ws.lobby_socket)  # before the tables' route: "lobby" is no table id

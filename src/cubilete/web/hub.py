@@ -31,6 +31,7 @@ from cubilete.web.winpool import WinPool
 if TYPE_CHECKING:
     from cubilete.web.lobby import Lobby
     from cubilete.web.site import Site
+    from cubilete.web.tournaments import TournamentDesk
 
 log = logging.getLogger("cubilete.web")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,16}$")
@@ -104,6 +105,7 @@ class Hub:
         self.chances = WinPool(settings.win_workers)  # the seats' chances to win, in a niced process
         self.lobby: Lobby | None = None  # tables open to anyone and quick match (web/lobby.py), set at start
         self.daily_optimal: dict[tuple[str, str], dict[str, Any]] = {}  # the optimal game on a past day's dice
+        self.tournaments: TournamentDesk | None = None  # rounds made and moved on (web/tournaments.py), at start
 
     async def resume(self) -> int:
         """Load every unfinished table and let its bots go on; returns how many."""
@@ -134,7 +136,7 @@ class Hub:
                 if row is None or row.status == "expired":  # an expired table is never loaded again
                     return None
                 rules = rules_from_dict(json.loads(row.rules_json), "stored rules")
-                room = Room(row, rules, self.store, self.settings, solver=self.solver, chances=self.chances)
+                room = self._room(row, rules)
                 if self.site is not None:
                     await self.site.attach(room)
                 self.rooms.setdefault(table_id, room)  # a table created here meanwhile is the one that counts
@@ -145,7 +147,8 @@ class Hub:
                      creator: str | None = None, held: list[tuple[str, str] | None] | None = None,
                      rematch_of: tuple[str, str | None] | None = None, table_id: str | None = None,
                      listed: bool = False, seed: str | None = None, dice: str | None = None,
-                     daily: str | None = None, match_of: str | None = None) -> Room:
+                     daily: str | None = None, match_of: str | None = None, tournament: str | None = None,
+                     bot_names: list[str] | None = None) -> Room:
         """A new table: seats are (kind, level); bots are named after their level. ``people`` (a rematch)
         sits someone in a human seat at once: (name, token hash, player id), or None to leave it open;
         ``held`` keeps an open seat for (name, token hash) for ``settings.rematch_hold`` seconds.
@@ -154,15 +157,16 @@ class Hub:
         :meth:`WebStore.create_rematch` (:class:`RematchTaken` if it has a live one). ``table_id``: the id a
         lobby match chose (else a new one); ``listed``: open to anyone, shown in the lobby. ``seed``, ``dice``
         (``duplicate``) and ``daily`` (``<date>/<preset>``): a daily challenge game (web/daily.py);
-        ``match_of``: the first game of a duplicate match of two (web/duplicate.py)."""
+        ``match_of``: the first game of a duplicate match of two (web/duplicate.py). ``tournament``: the
+        tournament the table is part of, whose bots are named ``bot_names`` (web/tournaments.py)."""
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise CubileteError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
                                 f"not {len(seats)}")
         for kind, level in seats:
             if kind == "bot" and level not in BOT_LEVELS:
                 raise CubileteError(f"unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
-        bot_names = numbered([f"{BOT_NAMES[level or 'random']} bot" for kind, level in seats if kind == "bot"])
-        names = iter(bot_names)
+        names = iter(bot_names or numbered([f"{BOT_NAMES[level or 'random']} bot" for kind, level in seats
+                                            if kind == "bot"]))
         sitting = people if people is not None else [None] * len(seats)
         kept = held if held is not None else [None] * len(seats)
         until = time.time() + self.settings.rematch_hold
@@ -180,7 +184,7 @@ class Hub:
             id=table_id or new_table_id(), created_at=time.time(), preset=rules.name,
             rules_json=json.dumps(rules_to_dict(rules)), seed=seed, commitment=fairness.commitment(seed),
             timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows, creator_net=creator,
-            listed=listed, dice=dice, daily=daily, match_of=match_of,
+            listed=listed, dice=dice, daily=daily, match_of=match_of, tournament=tournament,
         )
         if self.site is not None:  # the lease first: no other process's lease round takes the new table
             await self.site.claim(row.id)
@@ -193,12 +197,22 @@ class Hub:
             if self.site is not None:
                 await self.site.release(row.id)
             raise
-        room = Room(row, rules, self.store, self.settings, solver=self.solver, chances=self.chances)
+        room = self._room(row, rules)
         self.rooms[row.id] = room
         if self.site is not None:
             await self.site.attach(room)
         room.schedule()
         return room
+
+    def _room(self, row: TableRow, rules: Rules) -> Room:
+        room = Room(row, rules, self.store, self.settings, solver=self.solver, chances=self.chances)
+        room.on_finished = self.tournament_table_done
+        return room
+
+    def tournament_table_done(self, tournament: str) -> None:
+        """A tournament's table has ended: the tournament may move to its next round (web/tournaments.py)."""
+        if self.tournaments is not None:
+            self.tournaments.poke(tournament)
 
     async def unload_idle(self, now: float | None = None) -> int:
         """Let tables leave memory when nobody is connected and nothing is going on (no bot or timer

@@ -129,6 +129,10 @@ class Room:
         self.dice = row.dice  # "duplicate": a die's face follows its place (engine/dice.py)
         self.daily = row.daily  # "<date>/<preset>": a daily challenge game, private until the day ends
         self.match_of = row.match_of  # the first game of the duplicate match this table ends (web/duplicate.py)
+        # a tournament's table (web/tournaments.py): the stand-in plays for anyone away, the table is never
+        # abandoned, and its end moves the tournament on
+        self.tournament = row.tournament
+        self.on_finished: Callable[[str], None] | None = None
         self.game: Game | None = None
         self.last: tuple[int, Action] | None = None
         self.clients: set[Client] = set()
@@ -221,6 +225,7 @@ class Room:
         view["daily"] = self.daily
         view["same_dice"] = self.dice == DUPLICATE
         view["match_of"] = self.match_of
+        view["tournament"] = self.tournament
         if self.private():  # everyone plays the same dice today: the seed is told when the day ends
             view["seed"] = None
         return view
@@ -384,7 +389,9 @@ class Room:
         if self.seats[seat].kind == "bot":
             return True
         connected = self._connected()
-        return seat in self.away and seat not in connected and bool(connected - {seat})  # back: theirs at once
+        if seat not in self.away or seat in connected:  # back: theirs at once
+            return False
+        return bool(connected - {seat}) or self.tournament is not None  # a tournament's rounds never wait
 
     def mark_away(self, seats: set[int]) -> None:
         """The driver's judgement of who is away (the stand-in's label): shown, told to the other processes,
@@ -553,6 +560,8 @@ class Room:
                 self._result_task = asyncio.create_task(daily_result(self.store, self.id, game))
             elif ratings.rankable(self):  # both ratings, in a worker thread (web/ratings.py)
                 self._result_task = asyncio.create_task(ratings.rate_room(self))
+            if self.tournament is not None and self.on_finished is not None:
+                self.on_finished(self.tournament)
         self._update_deadline()
         self.broadcast()
 

@@ -87,6 +87,11 @@ class Settings:
     quick_timer: int = 120  # the turn timer of a table made by quick match (seconds)
     lobby_list: int = 50  # tables of each kind (open, live) the lobby lists
     daily_presets: tuple[str, ...] = ("generala", "yahtzee", "yatzy")  # the daily challenge's games (web/daily.py)
+    # tournaments (web/tournaments.py; docs/CLUBS.md)
+    tournament_poll: float = 5.0  # seconds between rounds of looking for tournaments to start or move on
+    max_entrants: int = 64  # entrants of one tournament
+    max_tournaments: int = 200  # tournaments not finished on the site; creation answers 503 beyond
+    tournaments_per_network: int = 5  # tournaments not finished made from one network (429 beyond)
 
     @classmethod
     def from_environment(cls, db_url: str | None = None, bot_delay: float | None = None) -> Settings:
