@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
+import time
 import urllib.request
 from typing import Any
 
@@ -21,10 +23,13 @@ instant_win = false
 NO_SUDDEN_END = "generala-sin-gana"
 
 
-def http_json(url: str, body: object | None = None) -> Any:
-    """GET (or POST a JSON body to) the server; the parsed answer."""
+def http_json(url: str, body: object | None = None, token: str | None = None) -> Any:
+    """GET (or POST a JSON body to) the server, as the browser holding ``token`` if given; the parsed answer."""
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"} if data else {})
+    headers = {"Content-Type": "application/json"} if data else {}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(url, data=data, headers=headers)
     with urllib.request.urlopen(req, timeout=10) as resp:
         return json.loads(resp.read())
 
@@ -151,3 +156,18 @@ def boxes(page: Page, testids: list[str]) -> dict[str, dict[str, float] | None]:
         testids,
     )
     return dict(zip(testids, found, strict=True))
+
+
+def bot_tournament(base: str, bots: int = 3) -> str:
+    """A knock-out of random bots made and started through the HTTP API, played to its end; its id."""
+    organiser = secrets.token_hex(16)
+    made = http_json(f"{base}/api/tournaments", {"name": "Copa de bots", "rules": "generala", "format": "knockout"},
+                     organiser)
+    tid = str(made["id"])
+    http_json(f"{base}/api/tournaments/{tid}/bots", {"level": "random", "count": bots}, organiser)
+    http_json(f"{base}/api/tournaments/{tid}/start", {}, organiser)
+    end = time.monotonic() + 180  # a bound for a loaded machine: the bots play at once
+    while http_json(f"{base}/api/tournaments/{tid}")["status"] != "finished":
+        assert time.monotonic() < end, "the bots' tournament did not finish"
+        time.sleep(0.1)
+    return tid

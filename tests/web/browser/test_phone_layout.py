@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from tests.web.browser.conftest import NewPage
 from tests.web.browser.play import (
     NO_SUDDEN_END,
+    bot_tournament,
     boxes,
     create_table,
     http_json,
@@ -155,6 +156,8 @@ def test_every_page_fits_a_phone(web: LiveServer, new_page: NewPage, ranked_game
         (f"/p/{pid}", "player-stats"),
         (f"/t/{table_id}", "result"),
         (f"/replay/{table_id}", "replay-step"),
+        ("/tournaments", "tour-form"),
+        (f"/tournaments/{bot_tournament(web.url)}", "tour-standings"),
     ]
     for path, ready in pages:
         page.goto(f"{web.url}{path}")

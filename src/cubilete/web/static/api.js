@@ -98,6 +98,14 @@ export const api = {
   dailyStandings: (day, preset) => request("GET", `/api/daily/${encodeURIComponent(day)}/${encodeURIComponent(preset)}`),
   match: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/match`),
   player: (pid) => request("GET", `/api/players/${encodeURIComponent(pid)}`),
+  tournaments: () => request("GET", "/api/tournaments"),
+  createTournament: (body) => request("POST", "/api/tournaments", body, true),
+  tournament: (id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}`, undefined, true),
+  joinTournament: (id, name) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/join`, { name }, true),
+  leaveTournament: (id) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/leave`, {}, true),
+  addTournamentBots: (id, level, count) =>
+    request("POST", `/api/tournaments/${encodeURIComponent(id)}/bots`, { level, count }, true),
+  startTournament: (id) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/start`, {}, true),
 };
 
 /**

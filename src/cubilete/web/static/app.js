@@ -3,6 +3,7 @@
 import { el, link } from "./api.js";
 import { mountGames, mountLeaderboard, mountPlayer } from "./history.js";
 import { mountDaily, mountStandings } from "./daily.js";
+import { mountTournament, mountTournaments } from "./tournament.js";
 import { mount as mountHome } from "./home.js";
 import { mount as mountLobby } from "./lobby.js";
 import { LANG_NAMES, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
@@ -17,6 +18,8 @@ const ROUTES = [
   [/^\/lobby\/?$/, () => mountLobby],
   [/^\/daily\/?$/, () => mountDaily],
   [/^\/daily\/([^/]+)\/([^/]+)\/?$/, (m) => (root) => mountStandings(root, { day: decodeURIComponent(m[1]), preset: decodeURIComponent(m[2]) })],
+  [/^\/tournaments\/?$/, () => mountTournaments],
+  [/^\/tournaments\/([^/]+)\/?$/, (m) => (root) => mountTournament(root, { id: decodeURIComponent(m[1]) })],
   [/^\/games\/?$/, () => mountGames],
   [/^\/leaderboard\/?$/, () => mountLeaderboard],
   [/^\/p\/([^/]+)\/?$/, (m) => (root) => mountPlayer(root, { pid: decodeURIComponent(m[1]) })],
@@ -72,6 +75,7 @@ function renderHeader() {
         nav("/", "nav.new"),
         nav("/lobby", "nav.lobby"),
         nav("/daily", "nav.daily"),
+        nav("/tournaments", "nav.tournaments"),
         nav("/games", "nav.games"),
         nav("/leaderboard", "nav.leaderboard"),
       ),

@@ -72,6 +72,8 @@ export function mount(root, { id }) {
     round: el("span", { class: "round", "data-testid": "round" }),
     // house rules: what they change from the preset they are closest to, before anyone sits down
     house: el("div", { class: "house-changes", "data-testid": "house-changes", hidden: true }),
+    // a tournament's table: the way back to its standings and next round
+    tour: el("p", { class: "tour-back", hidden: true }),
     share: el("input", { class: "share-input", readonly: true, "data-testid": "share-link", "aria-label": "" }),
     copy: el("button", { type: "button", class: "btn small ghost", "data-testid": "copy-link" }),
     shareLabel: el("span", { class: "share-label" }),
@@ -124,6 +126,7 @@ export function mount(root, { id }) {
         "header",
         { class: "table-head" },
         el("div", { class: "title-line" }, $.title, $.round),
+        $.tour,
         $.house,
         $.invite,
       ),
@@ -628,6 +631,10 @@ export function mount(root, { id }) {
     const turnMark = myTurn() ? `(${t("table.tab.yourturn")}) ` : "";
     document.title = `${turnMark}${pick(table.rules.title, table.rules.name)} · ${t("app.title")}`;
     renderHouse(st.status === "finished" ? null : table.rules.house); // what matters before playing, not after
+    $.tour.hidden = !st.tournament;
+    $.tour.replaceChildren(...(st.tournament
+      ? [link(`/tournaments/${encodeURIComponent(st.tournament)}`, t("table.tournament"), { class: "btn small ghost", "data-testid": "tournament-link" })]
+      : []));
     $.keysToggle.textContent = `${t("table.keys.button")} (?)`;
     $.keysToggle.hidden = st.status !== "playing" || mySeat() === null;
     $.sound.hidden = st.status === "finished" || mySeat() === null; // a phone turns it on while waiting
@@ -890,6 +897,7 @@ export function mount(root, { id }) {
     const shown = percentages(win.chances);
     $.chances.hidden = false;
     $.chances.classList.toggle("stale", win.version !== st.version); // the new numbers are on their way
+    $.chances.setAttribute("aria-busy", String(win.version !== st.version));
     $.chances.replaceChildren(
       el("h2", {}, t("table.chances"), win.exact ? "" : ` ${t("table.chances.estimated")}`),
       el(
