@@ -98,7 +98,7 @@ def _two_people_play(client: Any, rules: str = "generala-sin-gana") -> str:
 
 
 def _rated(client: Any, preset: str, count: int) -> list[dict[str, Any]]:
-    deadline = time.monotonic() + 120  # rated in a worker thread after the last move
+    deadline = time.monotonic() + 600  # rated in a worker thread after the last move (a bound for a hang only)
     while len(found := client.get(f"/api/ratings?preset={preset}").json()) < count:
         assert time.monotonic() < deadline, f"only {len(found)} rated"
         time.sleep(0.05)

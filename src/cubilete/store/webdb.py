@@ -51,6 +51,7 @@ tables = sa.Table(
     sa.Column("daily", sa.String(80), nullable=True),  # "<date>/<preset>": a daily challenge game (0007)
     sa.Column("match_of", sa.String(16), nullable=True),  # a duplicate match's first game (this is the second)
     sa.Column("tournament", sa.String(16), nullable=True),  # the tournament this table is part of (0009)
+    sa.Column("turn_hours", sa.Float, nullable=True),  # a turn-based game's time per turn, in hours (0009)
 )
 
 seats = sa.Table(
@@ -128,6 +129,16 @@ daily_games = sa.Table(
     sa.Column("loss", sa.Float, nullable=True),  # exact points lost per decision (None: no exact tables)
     sa.Column("decisions", sa.Integer, nullable=True),
     sa.Column("first_diff", sa.Text, nullable=True),  # JSON: where the game first left optimal play
+)
+
+# "your turn" e-mails of turn-based games (web/turnbased.py, store/turns.py)
+notices = sa.Table(
+    "web_notices",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("email", sa.String(254), nullable=False),
+    sa.Column("sent_version", sa.Integer, nullable=True),  # the table's version of the last notice sent
 )
 
 # tournaments (web/tournaments.py, store/tournaments.py; docs/CLUBS.md)
@@ -277,6 +288,7 @@ class TableRow:
     daily: str | None = None  # "<date>/<preset>" for a daily challenge game (web/daily.py)
     match_of: str | None = None  # the first game of a duplicate head-to-head match (this is the second)
     tournament: str | None = None  # the tournament this table is part of (web/tournaments.py)
+    turn_hours: float | None = None  # a turn-based game: hours per turn (web/turnbased.py)
 
 
 @dataclass(frozen=True)
@@ -504,6 +516,7 @@ class WebStore:
                 daily=row.daily,
                 match_of=row.match_of,
                 tournament=row.tournament,
+                turn_hours=row.turn_hours,
             )
         )
         conn.execute(
@@ -633,7 +646,7 @@ class WebStore:
         return TableRow(
             r.id, r.created_at, r.preset, r.rules_json, r.seed, r.commitment, r.timer, bool(r.coach), r.status,
             r.version, r.finished_at, self._seats(conn, r.id), moves, r.ended, r.creator_net, r.rematch, r.undos,
-            bool(r.listed), r.dice, r.daily, r.match_of, r.tournament,
+            bool(r.listed), r.dice, r.daily, r.match_of, r.tournament, r.turn_hours,
         )
 
     def load_table(self, table_id: str) -> TableRow | None:
@@ -671,10 +684,14 @@ class WebStore:
             return [r.id for r in rows]
 
     # --- waiting tables expire (docs/WEB.md, "Limits"): the database decides, for every process ---------
-    def expire_waiting(self, before: float) -> int:
-        """Mark expired the waiting tables (open seats, no move) untouched since ``before``; their version
-        moves on, so a seat taken meanwhile through another process is refused (stale). Returns how many."""
-        idle = sa.func.coalesce(tables.c.touched_at, tables.c.created_at) < before
+    def expire_waiting(self, before: float, now: float | None = None) -> int:
+        """Mark expired the waiting tables (open seats, no move) untouched since ``before`` (a turn-based game's:
+        for one turn's time until ``now``); their version moves on, so a seat taken meanwhile through another
+        process is refused (stale). Returns how many."""
+        touched = sa.func.coalesce(tables.c.touched_at, tables.c.created_at)
+        idle = sa.or_(sa.and_(tables.c.turn_hours.is_(None), touched < before),
+                      sa.and_(tables.c.turn_hours.is_not(None), touched + tables.c.turn_hours * 3600.0 < (
+                          now if now is not None else before)))
         no_move = ~sa.exists().where(actions.c.table_id == tables.c.id)
         with self._write() as conn:
             done = conn.execute(tables.update().where(tables.c.status == "waiting", idle, no_move)

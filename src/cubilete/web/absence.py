@@ -97,7 +97,8 @@ class AbsenceWatch:
         room = self.room
         loop = asyncio.get_running_loop()
         settings = room.settings
-        while room.drives and room.status == "playing" and self.people():
+        # a turn-based game's players come and go: nobody is away, nothing is abandoned (web/turnbased.py)
+        while room.drives and room.status == "playing" and self.people() and room.turn_hours is None:
             self.changed.clear()
             now = loop.time()
             people = self.people()

@@ -76,6 +76,13 @@ class SeatSpec(BaseModel):
     level: str | None = None
 
 
+class TurnBased(BaseModel):
+    """A turn-based game: each player has ``hours`` for a turn (web/turnbased.py)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    hours: float = Field(gt=0)
+
+
 class NewTable(BaseModel):
     """The body of ``POST /api/tables``."""
 
@@ -87,6 +94,7 @@ class NewTable(BaseModel):
     coach: bool = True
     listed: bool = False  # open to anyone: shown in the lobby (web/lobby.py); by link only otherwise
     same_dice: bool = False  # duplicate dice: every seat's turn n sees the same throws (web/duplicate.py)
+    turn_based: TurnBased | None = None  # hours per turn instead of a timer in seconds
 
 
 async def json_body(request: Request) -> object:
@@ -153,6 +161,13 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
         raise ApiError(422, f"{where}: {first['msg']}") from None
     if (spec.rules is None) == (spec.profile is None):
         raise ApiError(422, "give either \"rules\" (a preset name) or \"profile\" (house rules as TOML), not both")
+    if spec.turn_based is not None:
+        if spec.timer is not None:
+            raise ApiError(422, "turn_based: a turn-based game has hours per turn, not a timer in seconds: give one")
+        if spec.turn_based.hours > hub.settings.max_turn_hours:
+            raise ApiError(422, f"turn_based.hours: at most {hub.settings.max_turn_hours:g} hours per turn here")
+        if not any(s.kind == "human" for s in spec.seats):
+            raise ApiError(422, "turn_based: a game of bots only has nobody to wait for")
     for i, seat in enumerate(spec.seats):
         if seat.kind == "bot" and seat.level in REFUSED_LEVELS:
             raise ApiError(422, f"seats.{i}.level: bot level {seat.level!r} is not offered here: "
@@ -171,7 +186,8 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
             except SolverBusy as exc:  # the table plays with the approximate bots and coach all along
                 not_queued = str(exc)
         room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach,
-                                creator=network, listed=spec.listed, dice=DUPLICATE if spec.same_dice else None)
+                                creator=network, listed=spec.listed, dice=DUPLICATE if spec.same_dice else None,
+                                turn_hours=spec.turn_based.hours if spec.turn_based is not None else None)
     except SiteFull as exc:
         raise ApiError(503, str(exc), {"Retry-After": "60"}) from None
     except TooManyWaiting as exc:

@@ -17,7 +17,18 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cubilete.store.webdb import WebStore
-from cubilete.web import daily, duplicate, lobby_api, profiles, pwa, ratings_api, signing_api, tournaments_api, ws
+from cubilete.web import (
+    daily,
+    duplicate,
+    lobby_api,
+    profiles,
+    pwa,
+    ratings_api,
+    signing_api,
+    tournaments_api,
+    turns_api,
+    ws,
+)
 from cubilete.web.api import ApiError, router
 from cubilete.web.expiry import expire_now_and_then, expire_once
 from cubilete.web.guard import Gate, Guard
@@ -26,6 +37,7 @@ from cubilete.web.lobby import Lobby
 from cubilete.web.settings import Settings
 from cubilete.web.signing import load_or_create, site_key_path
 from cubilete.web.tournaments import TournamentDesk
+from cubilete.web.turnbased import TurnDesk
 
 STATIC = Path(__file__).parent / "static"
 PAGES = ("/", "/t/{table_id}", "/games", "/leaderboard", "/p/{pid}", "/replay/{table_id}", "/lobby", "/daily",
@@ -99,6 +111,8 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
         hub.lobby.start()
         hub.tournaments = TournamentDesk(hub)
         hub.tournaments.start()
+        hub.turns = TurnDesk(hub)
+        hub.turns.start()
         checkpoints = asyncio.create_task(_checkpoint_now_and_then(store, settings))
         unloads = asyncio.create_task(_unload_now_and_then(hub, max(0.5, min(30.0, settings.idle_unload / 2))))
         expiries = asyncio.create_task(expire_now_and_then(hub, max(0.5, min(30.0, settings.waiting_expiry / 10))))
@@ -111,6 +125,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
             expiries.cancel()
             await hub.lobby.close()
             await hub.tournaments.close()
+            await hub.turns.close()
             await hub.close()
             try:
                 await asyncio.to_thread(store.checkpoint, 0)  # the log file is left empty at shutdown
@@ -126,6 +141,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
     app.include_router(daily.router)  # /api/daily: the daily duplicate challenge
     app.include_router(ratings_api.router)  # GET /api/ratings: both ratings per official preset
     app.include_router(tournaments_api.router)  # /api/tournaments: tournaments (docs/CLUBS.md)
+    app.include_router(turns_api.router)  # /api/my/tables, turn notices: turn-based games
     app.include_router(duplicate.router)  # GET /api/tables/<id>/match: a duplicate match of two games
     app.include_router(pwa.router())  # /manifest.webmanifest and /sw.js: the site installs on a phone
     app.add_api_websocket_route("/ws/lobby", ws.lobby_socket)  # before the tables' route: "lobby" is no table id

@@ -31,7 +31,7 @@ class TooManyWaiting(CubileteError):
 async def expire_once(hub: Hub, now: float | None = None) -> int:
     """Expire the site's stale waiting tables and drop this process's expired ones; how many expired."""
     now = time.time() if now is None else now
-    count = await asyncio.to_thread(hub.store.expire_waiting, now - hub.settings.waiting_expiry)
+    count = await asyncio.to_thread(hub.store.expire_waiting, now - hub.settings.waiting_expiry, now)
     # "expired" too: on a site, the expiry's version may have been caught up from another process already
     waiting = [table_id for table_id, room in hub.rooms.items() if room.status in ("waiting", "expired")]
     gone = await asyncio.to_thread(hub.store.expired_among, waiting) if waiting else []

@@ -21,6 +21,7 @@ from cubilete.engine.record import to_record
 from cubilete.engine.rules import Rules
 from cubilete.engine.rules.codec import rules_from_dict, rules_to_dict
 from cubilete.play.bots import BOT_LEVELS
+from cubilete.store import turns
 from cubilete.store.webdb import SeatRow, TableRow, WebStore
 from cubilete.web.expiry import check_room_for
 from cubilete.web.room import Room, store_write
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from cubilete.web.lobby import Lobby
     from cubilete.web.site import Site
     from cubilete.web.tournaments import TournamentDesk
+    from cubilete.web.turnbased import TurnDesk
 
 log = logging.getLogger("cubilete.web")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,16}$")
@@ -106,6 +108,7 @@ class Hub:
         self.lobby: Lobby | None = None  # tables open to anyone and quick match (web/lobby.py), set at start
         self.daily_optimal: dict[tuple[str, str], dict[str, Any]] = {}  # the optimal game on a past day's dice
         self.tournaments: TournamentDesk | None = None  # rounds made and moved on (web/tournaments.py), at start
+        self.turns: TurnDesk | None = None  # turn-based games' clocks and notices (web/turnbased.py), at start
 
     async def resume(self) -> int:
         """Load every unfinished table and let its bots go on; returns how many."""
@@ -137,6 +140,8 @@ class Hub:
                     return None
                 rules = rules_from_dict(json.loads(row.rules_json), "stored rules")
                 room = self._room(row, rules)
+                if row.turn_hours is not None:  # a turn-based game's clock goes on from the stored time
+                    room.turn_began = await asyncio.to_thread(turns.began, self.store, table_id)
                 if self.site is not None:
                     await self.site.attach(room)
                 self.rooms.setdefault(table_id, room)  # a table created here meanwhile is the one that counts
@@ -148,7 +153,7 @@ class Hub:
                      rematch_of: tuple[str, str | None] | None = None, table_id: str | None = None,
                      listed: bool = False, seed: str | None = None, dice: str | None = None,
                      daily: str | None = None, match_of: str | None = None, tournament: str | None = None,
-                     bot_names: list[str] | None = None) -> Room:
+                     bot_names: list[str] | None = None, turn_hours: float | None = None) -> Room:
         """A new table: seats are (kind, level); bots are named after their level. ``people`` (a rematch)
         sits someone in a human seat at once: (name, token hash, player id), or None to leave it open;
         ``held`` keeps an open seat for (name, token hash) for ``settings.rematch_hold`` seconds.
@@ -158,7 +163,8 @@ class Hub:
         lobby match chose (else a new one); ``listed``: open to anyone, shown in the lobby. ``seed``, ``dice``
         (``duplicate``) and ``daily`` (``<date>/<preset>``): a daily challenge game (web/daily.py);
         ``match_of``: the first game of a duplicate match of two (web/duplicate.py). ``tournament``: the
-        tournament the table is part of, whose bots are named ``bot_names`` (web/tournaments.py)."""
+        tournament the table is part of, whose bots are named ``bot_names`` (web/tournaments.py).
+        ``turn_hours``: a turn-based game's time per turn (web/turnbased.py)."""
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise CubileteError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
                                 f"not {len(seats)}")
@@ -184,7 +190,7 @@ class Hub:
             id=table_id or new_table_id(), created_at=time.time(), preset=rules.name,
             rules_json=json.dumps(rules_to_dict(rules)), seed=seed, commitment=fairness.commitment(seed),
             timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows, creator_net=creator,
-            listed=listed, dice=dice, daily=daily, match_of=match_of, tournament=tournament,
+            listed=listed, dice=dice, daily=daily, match_of=match_of, tournament=tournament, turn_hours=turn_hours,
         )
         if self.site is not None:  # the lease first: no other process's lease round takes the new table
             await self.site.claim(row.id)
@@ -207,7 +213,13 @@ class Hub:
     def _room(self, row: TableRow, rules: Rules) -> Room:
         room = Room(row, rules, self.store, self.settings, solver=self.solver, chances=self.chances)
         room.on_finished = self.tournament_table_done
+        room.turn_passed = self.turn_passed
         return room
+
+    def turn_passed(self, room: Room, seat: int) -> None:
+        """A turn-based game's turn passed to a person: their notice, if they asked (web/turnbased.py)."""
+        if self.turns is not None:
+            self.turns.turn_passed(room, seat)
 
     def tournament_table_done(self, tournament: str) -> None:
         """A tournament's table has ended: the tournament may move to its next round (web/tournaments.py)."""

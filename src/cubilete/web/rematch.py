@@ -96,7 +96,7 @@ async def make(hub: Hub, room: Room, network: str | None) -> Room:
     try:
         new = await hub.create(room.rules, seats, room.timer, room.coach, people, network, held=held,
                                rematch_of=(room.id, room.rematch), listed=room.listed, dice=room.dice,
-                               match_of=room.id if second else None)
+                               match_of=room.id if second else None, turn_hours=room.turn_hours)
     except RematchTaken:
         room.rematch = None  # read the one that won
         found = await existing(hub, room)

@@ -35,6 +35,7 @@ from cubilete.web.protocol import Act, Hint, Ping, ProtocolError, Sit, Undo, err
 from cubilete.web.rematch import check_hold, held_seat, holding, reserved_names
 from cubilete.web.settings import Settings
 from cubilete.web.solving_words import SOLVING_WORDS
+from cubilete.web.turnbased import notices_on
 from cubilete.web.undo import can_take_back, lone_person
 from cubilete.web.views import SeatInfo, state_view, table_info
 from cubilete.web.waits import wait_event
@@ -133,6 +134,13 @@ class Room:
         # abandoned, and its end moves the tournament on
         self.tournament = row.tournament
         self.on_finished: Callable[[str], None] | None = None
+        # a turn-based game (web/turnbased.py): hours per turn; players come and go, nobody plays for them
+        # until the turn's time runs out. ``turn_began`` (epoch seconds) is the stored time at load (the
+        # hub sets it), then the moment each turn changes hands; ``turn_passed`` tells the hub whose turn it is
+        self.turn_hours = row.turn_hours
+        self.turn_began: float | None = None
+        self._turn_based_key: tuple[object, ...] | None = None
+        self.turn_passed: Callable[[Room, int], None] | None = None
         self.game: Game | None = None
         self.last: tuple[int, Action] | None = None
         self.clients: set[Client] = set()
@@ -202,7 +210,8 @@ class Room:
     def table(self) -> dict[str, Any]:
         """The table info frame's body."""
         return {**table_info(self.id, self.rules, self.commitment, self.timer, self.coach, self.seats),
-                "listed": self.listed}
+                "listed": self.listed, "turn_hours": self.turn_hours,
+                "notices": self.turn_hours is not None and notices_on(self.settings)}
 
     def state(self) -> dict[str, Any]:
         """The state frame's body."""
@@ -226,6 +235,8 @@ class Room:
         view["same_dice"] = self.dice == DUPLICATE
         view["match_of"] = self.match_of
         view["tournament"] = self.tournament
+        deadline = self.turn_deadline()
+        view["turn_based"] = None if self.turn_hours is None else {"hours": self.turn_hours, "deadline": deadline}
         if self.private():  # everyone plays the same dice today: the seed is told when the day ends
             view["seed"] = None
         return view
@@ -388,6 +399,8 @@ class Room:
         another person is still connected: a table nobody is at waits, then ends as abandoned)."""
         if self.seats[seat].kind == "bot":
             return True
+        if self.turn_hours is not None:  # a turn-based game waits for its player (web/turnbased.py)
+            return False
         connected = self._connected()
         if seat not in self.away or seat in connected:  # back: theirs at once
             return False
@@ -625,6 +638,8 @@ class Room:
         key = self._turn_of_play()
         if key is None:  # the game is over (or not started): the absence watch has nothing left to do
             self.absence.poke()
+        if self.turn_hours is not None:
+            self._turn_based_clock(key)
         if not self.timer or key is None or self._auto(self._current()) or self.status != "playing":
             self._cancel_timer()
             return
@@ -636,6 +651,45 @@ class Room:
         self.deadline = loop.time() + self.timer
         if self.drives:  # elsewhere the lease holder's timer plays the turn; this process only shows the clock
             self._timer_task = asyncio.create_task(self._expire(key))
+
+    def _turn_based_clock(self, key: tuple[object, ...] | None) -> None:
+        """A turn-based game's clock: it starts when the turn changes hands (a table just loaded keeps the stored
+        time), and the new player is told (an e-mail, web/turnbased.py)."""
+        if key is None or self.status != "playing":
+            return
+        if key == self._turn_based_key:
+            return
+        loaded = self._turn_based_key is None and self.turn_began is not None
+        self._turn_based_key = key
+        if loaded:
+            return
+        self.turn_began = time.time()
+        if self.turn_passed is not None and self.drives and not self._auto(self._current()):
+            self.turn_passed(self, self._current())
+
+    def turn_deadline(self) -> float | None:
+        """When a turn-based game's turn in play runs out (epoch seconds), or None."""
+        if self.turn_hours is None or self.turn_began is None or self.status != "playing":
+            return None
+        return self.turn_began + self.turn_hours * 3600.0
+
+    async def turn_ran_out(self, now: float) -> bool:
+        """A turn-based game whose turn time has run out at ``now``: the stand-in plays the rest of that turn
+        and everyone is told. False if there was nothing to do (moved meanwhile, not ours to drive)."""
+        async with self.lock:
+            deadline = self.turn_deadline()
+            key = self._turn_of_play()
+            if deadline is None or now < deadline or key is None or not self.drives or self._auto(self._current()):
+                return False
+            seat = self._current()
+            try:
+                while self._turn_of_play() == key and self.drives:
+                    await self._play_for(self._current(), "timer")
+            except ProtocolError:
+                return False
+            self.notice("timeout", seat)
+        self.schedule()
+        return True
 
     def _cancel_timer(self) -> None:
         if self._timer_task is not None and self._timer_task is not asyncio.current_task():

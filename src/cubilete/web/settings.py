@@ -92,6 +92,13 @@ class Settings:
     max_entrants: int = 64  # entrants of one tournament
     max_tournaments: int = 200  # tournaments not finished on the site; creation answers 503 beyond
     tournaments_per_network: int = 5  # tournaments not finished made from one network (429 beyond)
+    # turn-based games (web/turnbased.py): hours per turn, and "your turn" e-mails when an operator sets SMTP
+    turn_poll: float = 60.0  # seconds between looks for turns whose time has run out
+    max_turn_hours: float = 336.0  # the longest turn a table may give (two weeks)
+    smtp_host: str = ""  # the mail server for "your turn" notices ("" : no notices)
+    smtp_port: int = 25
+    smtp_from: str = "cubilete@localhost"
+    site_url: str = ""  # the site's public address, for the links in the notices ("" : no notices)
 
     @classmethod
     def from_environment(cls, db_url: str | None = None, bot_delay: float | None = None) -> Settings:

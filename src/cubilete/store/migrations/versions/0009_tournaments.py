@@ -1,11 +1,13 @@
-"""web game: tournaments (docs/CLUBS.md)
+"""web game: tournaments (docs/CLUBS.md) and turn-based games
 
 ``web_tournaments``: one tournament (its rules, format, table size, options, status, the round in play, the
 organiser's token hash, its draw seed, and a version written by compare-and-set so one process makes each
 round). ``web_tournament_entrants``: people (by player id, one entry each) and bots, numbered in the order they
 joined. ``web_tournament_tables``: each round's tables (the entrants in seat order; a bye has no table).
 ``web_tables.tournament``: the tournament a table belongs to (its absent players are always played by the
-stand-in, and it is never abandoned).
+stand-in, and it is never abandoned). ``web_tables.turn_hours``: a turn-based game's time per turn (hours; its
+players come and go, the stand-in plays a turn only when its time runs out). ``web_notices``: the e-mail
+address a seated person gave for "your turn" notices of a turn-based game.
 
 Revision ID: 0009
 Revises: 0008
@@ -26,6 +28,14 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("web_tables") as batch:
         batch.add_column(sa.Column("tournament", sa.String(16), nullable=True))
+        batch.add_column(sa.Column("turn_hours", sa.Float, nullable=True))
+    op.create_table(
+        "web_notices",
+        sa.Column("table_id", sa.String(16), sa.ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True),
+        sa.Column("email", sa.String(254), nullable=False),
+        sa.Column("sent_version", sa.Integer, nullable=True),  # the table's version of the last notice sent
+    )
     op.create_table(
         "web_tournaments",
         sa.Column("id", sa.String(16), primary_key=True),
@@ -74,10 +84,12 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_table("web_notices")
     op.drop_table("web_tournament_tables")
     op.drop_index("ux_web_tournament_entrants_pid", table_name="web_tournament_entrants")
     op.drop_table("web_tournament_entrants")
     op.drop_index("ix_web_tournaments_status", table_name="web_tournaments")
     op.drop_table("web_tournaments")
     with op.batch_alter_table("web_tables") as batch:
+        batch.drop_column("turn_hours")
         batch.drop_column("tournament")
