@@ -1,6 +1,6 @@
 // The home page: choose the rules, the seats, the timer and the coach; create the table.
 
-import { api, el, link, savedName, saveName } from "./api.js";
+import { api, el, link, savedName, saveName, when } from "./api.js";
 import { houseRulesEditor } from "./houserules.js";
 import { apiErrorText, lang, pick, t } from "./i18n.js";
 import { navigate } from "./nav.js";
@@ -8,6 +8,7 @@ import { planAutoSit } from "./table.js";
 
 export const LEVELS = ["beginner", "casual", "strong", "optimal", "greedy", "heuristic", "random"];
 const TIMERS = [null, 30, 60, 120];
+const TURN_DAYS = [1, 3, 7]; // turn-based games: days per turn (web/turnbased.py), picked from the same list
 const PROFILE = "__profile__"; // the rules picker's entry for house rules typed or uploaded as TOML
 const CHECK_MS = 300; // a profile is checked this long after the last key
 const EXAMPLE = 'base = "generala"\nname = "club"\nlocked_holds = true\n\n[box.generala]\nvalue = 60\n';
@@ -135,6 +136,16 @@ export function mount(root) {
     profileStatus.className = `profile-status${c && c.ok ? " ok" : c ? " bad" : ""}`;
   }
 
+  // the person's games in play (turn-based ones especially): those where it is their turn first
+  let mine = [];
+  api
+    .myTables()
+    .then((list) => {
+      mine = Array.isArray(list) ? list : [];
+      if (!destroyed && mine.length) render();
+    })
+    .catch(() => {}); // a list to come back to, never a reason to fail the page
+
   api
     .presets()
     .then((list) => {
@@ -180,7 +191,7 @@ export function mount(root) {
       const made = await api.createTable({
         ...(form.useProfile ? { profile: form.profile } : { rules: form.rules }),
         seats: form.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "human" })),
-        timer: form.timer,
+        ...(typeof form.timer === "string" ? { turn_based: { hours: 24 * Number(form.timer.slice(5)) } } : { timer: form.timer }),
         coach: Boolean(p && p.coach && form.coach),
         listed: form.listed,
         same_dice: form.sameDice,
@@ -318,7 +329,8 @@ export function mount(root) {
         id: "timer",
         "data-testid": "timer",
         onchange: (ev) => {
-          form.timer = ev.target.value ? Number(ev.target.value) : null;
+          const v = ev.target.value;
+          form.timer = v.startsWith("days:") ? v : v ? Number(v) : null;
         },
       },
       TIMERS.map((s) =>
@@ -327,6 +339,12 @@ export function mount(root) {
           { value: s === null ? "" : String(s), selected: form.timer === s },
           s === null ? t("home.timer.off") : t("home.timer.s", { n: s }),
         ),
+      ),
+      // a game played over days: each player has this long for a turn, and the game waits for them
+      el(
+        "optgroup",
+        { label: t("home.turnbased") },
+        TURN_DAYS.map((d) => el("option", { value: `days:${d}`, selected: form.timer === `days:${d}` }, t("home.turnbased.days", { n: d }))),
       ),
     );
     const coachAllowed = Boolean(p && p.coach);
@@ -379,6 +397,20 @@ export function mount(root) {
         { class: "home card" },
         el("h1", {}, t("home.heading")),
         el("p", { class: "muted" }, t("home.intro")),
+        mine.length
+          ? el(
+              "div",
+              { class: "my-games", "data-testid": "my-games" },
+              el("h2", {}, t("home.mine")),
+              el("ul", {}, mine.map((g) =>
+                el("li", { "data-testid": `my-game-${g.id}` },
+                  link(g.url, pick(g.rules, g.id)),
+                  " ",
+                  g.your_turn ? el("strong", { class: "badge your-turn" }, t("home.mine.yourturn")) : el("span", { class: "muted" }, t("home.mine.waiting")),
+                  g.deadline ? el("span", { class: "muted small" }, ` · ${t("home.mine.until", { when: when(g.deadline, lang()) })}`) : null,
+                ))),
+            )
+          : null,
         el(
           "p",
           { class: "play-now" },

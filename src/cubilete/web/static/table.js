@@ -2,7 +2,7 @@
 // Everything shown is rebuilt from the latest state frame, so a reload or a reconnect
 // after a server restart puts the page back exactly where the server is.
 
-import { api, el, link, savedName, saveName, toast, token } from "./api.js";
+import { api, el, link, savedName, saveName, toast, token, when } from "./api.js";
 import { navigate } from "./nav.js";
 import { dieSvg } from "./dice.js";
 import { describe as describeFair, sha256Hex, verify } from "./fair.js";
@@ -74,6 +74,8 @@ export function mount(root, { id }) {
     house: el("div", { class: "house-changes", "data-testid": "house-changes", hidden: true }),
     // a tournament's table: the way back to its standings and next round
     tour: el("p", { class: "tour-back", hidden: true }),
+    // a turn-based game: the time per turn, when this turn runs out, and "e-mail me when it is my turn"
+    turnBased: el("div", { class: "turn-based", "data-testid": "turn-based", hidden: true }),
     share: el("input", { class: "share-input", readonly: true, "data-testid": "share-link", "aria-label": "" }),
     copy: el("button", { type: "button", class: "btn small ghost", "data-testid": "copy-link" }),
     shareLabel: el("span", { class: "share-label" }),
@@ -127,6 +129,7 @@ export function mount(root, { id }) {
         { class: "table-head" },
         el("div", { class: "title-line" }, $.title, $.round),
         $.tour,
+        $.turnBased,
         $.house,
         $.invite,
       ),
@@ -631,6 +634,7 @@ export function mount(root, { id }) {
     const turnMark = myTurn() ? `(${t("table.tab.yourturn")}) ` : "";
     document.title = `${turnMark}${pick(table.rules.title, table.rules.name)} · ${t("app.title")}`;
     renderHouse(st.status === "finished" ? null : table.rules.house); // what matters before playing, not after
+    renderTurnBased(table, st);
     $.tour.hidden = !st.tournament;
     $.tour.replaceChildren(...(st.tournament
       ? [link(`/tournaments/${encodeURIComponent(st.tournament)}`, t("table.tournament"), { class: "btn small ghost", "data-testid": "tournament-link" })]
@@ -667,6 +671,41 @@ export function mount(root, { id }) {
       el("p", { class: "house-base" }, t(changes.length ? "table.house" : "table.house.same", { base })),
       changes.length ? el("ul", { class: "house-list" }, changes.map((line) => el("li", {}, line))) : null,
     );
+  }
+
+  // built once: a render never takes the caret from someone typing their address
+  const turnLine = el("p", { class: "muted", "data-testid": "turn-based-line" });
+  let noticeForm = null;
+
+  function renderTurnBased(table, st) {
+    const tb = st.turn_based;
+    $.turnBased.hidden = !tb || st.status === "finished";
+    if ($.turnBased.hidden) return;
+    const per = tb.hours % 24 === 0
+      ? t("table.turnbased.days", { n: tb.hours / 24 })
+      : t("table.turnbased.hours", { n: num(tb.hours, tb.hours % 1 ? 1 : 0) });
+    turnLine.textContent = `${t("table.turnbased")}: ${per}` +
+      (tb.deadline ? ` · ${t("table.turnbased.until", { when: when(tb.deadline, lang()) })}` : "");
+    if (!turnLine.isConnected) $.turnBased.append(turnLine);
+    if (table.notices && mySeat() !== null && !noticeForm) {
+      const input = el("input", { id: "notice-email", type: "email", maxlength: "254", autocomplete: "email",
+        "data-testid": "notice-email", placeholder: "ana@example.org" });
+      noticeForm = el("form", {
+        class: "notice-form",
+        novalidate: true,
+        onsubmit: async (ev) => {
+          ev.preventDefault();
+          try {
+            const done = await api.setNotices(id, input.value.trim() || null);
+            toast(done.email ? t("table.notices.on", { email: done.email }) : t("table.notices.off"), "ok");
+          } catch (exc) {
+            toast(apiErrorText(exc));
+          }
+        },
+      }, el("label", { for: "notice-email" }, t("table.notices")), " ", input, " ",
+      el("button", { type: "submit", class: "btn small", "data-testid": "notice-save" }, t("table.notices.save")));
+      $.turnBased.append(noticeForm);
+    }
   }
 
   function renderStatus() {
