@@ -131,6 +131,21 @@ daily_games = sa.Table(
     sa.Column("first_diff", sa.Text, nullable=True),  # JSON: where the game first left optimal play
 )
 
+# score sheets for real dice (web/sheets.py, store/sheets.py): every step typed, replayed on the scorekeeper
+sheets = sa.Table(
+    "web_sheets",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("rules_json", sa.Text, nullable=False),
+    sa.Column("players", sa.Text, nullable=False),  # JSON list of names, in seat order
+    sa.Column("steps", sa.Text, nullable=False),  # JSON list of steps (start throws, entries, hands)
+    sa.Column("version", sa.Integer, nullable=False),  # compare-and-set: two phones never both write a step
+    sa.Column("status", sa.String(16), nullable=False),  # playing, finished
+    sa.Column("creator_net", sa.String(64), nullable=True),
+    sa.Column("finished_at", sa.Float, nullable=True),
+)
+
 # "your turn" e-mails of turn-based games (web/turnbased.py, store/turns.py)
 notices = sa.Table(
     "web_notices",

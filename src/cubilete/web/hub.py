@@ -108,6 +108,9 @@ class Hub:
         self.lobby: Lobby | None = None  # tables open to anyone and quick match (web/lobby.py), set at start
         self.daily_optimal: dict[tuple[str, str], dict[str, Any]] = {}  # the optimal game on a past day's dice
         self.tournaments: TournamentDesk | None = None  # rounds made and moved on (web/tournaments.py), at start
+        # real-dice sheets (web/sheets.py): each sheet's chances to win by version, and their worker tasks
+        self.sheet_chances: dict[str, tuple[int, tuple[list[float], bool] | None]] = {}
+        self.sheet_tasks: set[asyncio.Task[None]] = set()
         self.turns: TurnDesk | None = None  # turn-based games' clocks and notices (web/turnbased.py), at start
 
     async def resume(self) -> int:

@@ -220,9 +220,13 @@ class SolverPool:
 
     async def close(self) -> None:
         """Stop every solve (server shutdown)."""
-        for proc in list(self._processes):
+        running = list(self._processes)
+        for proc in running:
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
+        for proc in running:  # reaped here: a transport left for the collector fails on a closed event loop
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(proc.wait(), 10)
         for job in list(self._jobs.values()):
             job.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -7,7 +7,9 @@ joined. ``web_tournament_tables``: each round's tables (the entrants in seat ord
 ``web_tables.tournament``: the tournament a table belongs to (its absent players are always played by the
 stand-in, and it is never abandoned). ``web_tables.turn_hours``: a turn-based game's time per turn (hours; its
 players come and go, the stand-in plays a turn only when its time runs out). ``web_notices``: the e-mail
-address a seated person gave for "your turn" notices of a turn-based game.
+address a seated person gave for "your turn" notices of a turn-based game. ``web_sheets``: score sheets for
+real dice (web/sheets.py): the players, and every step typed (start throws, entries, tie-break hands) replayed
+on the core scorekeeper, written by compare-and-set.
 
 Revision ID: 0009
 Revises: 0008
@@ -29,6 +31,18 @@ def upgrade() -> None:
     with op.batch_alter_table("web_tables") as batch:
         batch.add_column(sa.Column("tournament", sa.String(16), nullable=True))
         batch.add_column(sa.Column("turn_hours", sa.Float, nullable=True))
+    op.create_table(
+        "web_sheets",
+        sa.Column("id", sa.String(16), primary_key=True),
+        sa.Column("created_at", sa.Float, nullable=False),
+        sa.Column("rules_json", sa.Text, nullable=False),
+        sa.Column("players", sa.Text, nullable=False),
+        sa.Column("steps", sa.Text, nullable=False),
+        sa.Column("version", sa.Integer, nullable=False),
+        sa.Column("status", sa.String(16), nullable=False),
+        sa.Column("creator_net", sa.String(64), nullable=True),
+        sa.Column("finished_at", sa.Float, nullable=True),
+    )
     op.create_table(
         "web_notices",
         sa.Column("table_id", sa.String(16), sa.ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True),
@@ -85,6 +99,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("web_notices")
+    op.drop_table("web_sheets")
     op.drop_table("web_tournament_tables")
     op.drop_index("ux_web_tournament_entrants_pid", table_name="web_tournament_entrants")
     op.drop_table("web_tournament_entrants")
