@@ -123,6 +123,12 @@ def test_no_serious_violation_on_any_page(web: LiveServer, new_page: NewPage, lo
     page.goto(f"{web.url}/tournaments/{bot_tournament(web.url)}")
     expect(page.get_by_test_id("tour-standings")).to_be_visible()
     check("a finished tournament")
+    page.goto(f"{web.url}/sheet")
+    page.get_by_test_id("sheet-player-0").fill("Ana")
+    page.get_by_test_id("sheet-player-1").fill("Beto")
+    page.get_by_test_id("sheet-create").click()
+    expect(page.get_by_test_id("pad-1")).to_be_visible()
+    check("a sheet for real dice")
 
     assert not problems, "axe found serious or critical violations:\n" + "\n".join(problems)
 

@@ -100,6 +100,14 @@ export const api = {
   player: (pid) => request("GET", `/api/players/${encodeURIComponent(pid)}`),
   tournaments: () => request("GET", "/api/tournaments"),
   myTables: () => request("GET", "/api/my/tables", undefined, true),
+  createSheet: (body) => request("POST", "/api/sheets", body, true),
+  sheet: (id, lang) => request("GET", `/api/sheets/${encodeURIComponent(id)}?${new URLSearchParams({ lang })}`, undefined, true),
+  sheetStep: (id, step, lang) => request("POST", `/api/sheets/${encodeURIComponent(id)}/steps?${new URLSearchParams({ lang })}`, step, true),
+  sheetUndo: (id, version, lang) => request("POST", `/api/sheets/${encodeURIComponent(id)}/undo?${new URLSearchParams({ lang })}`, { version }, true),
+  sheetPreview: (id, dice, thrown, lang) =>
+    request("POST", `/api/sheets/${encodeURIComponent(id)}/preview?${new URLSearchParams({ lang })}`, { dice, throw: thrown }),
+  sheetAdvice: (id, dice, thrown, lang) =>
+    request("POST", `/api/sheets/${encodeURIComponent(id)}/advice?${new URLSearchParams({ lang })}`, { dice, throw: thrown }),
   setNotices: (id, email) => request("POST", `/api/tables/${encodeURIComponent(id)}/notices`, { email }, true),
   createTournament: (body) => request("POST", "/api/tournaments", body, true),
   tournament: (id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}`, undefined, true),

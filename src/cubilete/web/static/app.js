@@ -4,6 +4,7 @@ import { el, link } from "./api.js";
 import { mountGames, mountLeaderboard, mountPlayer } from "./history.js";
 import { mountDaily, mountStandings } from "./daily.js";
 import { mountTournament, mountTournaments } from "./tournament.js";
+import { mountSheet, mountSheetNew } from "./realdice.js";
 import { mount as mountHome } from "./home.js";
 import { mount as mountLobby } from "./lobby.js";
 import { LANG_NAMES, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
@@ -20,6 +21,8 @@ const ROUTES = [
   [/^\/daily\/([^/]+)\/([^/]+)\/?$/, (m) => (root) => mountStandings(root, { day: decodeURIComponent(m[1]), preset: decodeURIComponent(m[2]) })],
   [/^\/tournaments\/?$/, () => mountTournaments],
   [/^\/tournaments\/([^/]+)\/?$/, (m) => (root) => mountTournament(root, { id: decodeURIComponent(m[1]) })],
+  [/^\/sheet\/?$/, () => mountSheetNew],
+  [/^\/sheet\/([^/]+)\/?$/, (m) => (root) => mountSheet(root, { id: decodeURIComponent(m[1]) })],
   [/^\/games\/?$/, () => mountGames],
   [/^\/leaderboard\/?$/, () => mountLeaderboard],
   [/^\/p\/([^/]+)\/?$/, (m) => (root) => mountPlayer(root, { pid: decodeURIComponent(m[1]) })],

@@ -417,6 +417,7 @@ export function mount(root) {
           link("/lobby", t("home.playnow"), { class: "btn primary big", "data-testid": "play-now" }),
           el("span", { class: "muted" }, ` ${t("home.playnow.why")}`),
         ),
+        el("p", { class: "muted small" }, link("/sheet", t("nav.sheet"), { "data-testid": "real-dice" }), ` · ${t("home.realdice")}`),
         el(
           "form",
           { class: "create-form", onsubmit: create, novalidate: true },
