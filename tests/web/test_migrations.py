@@ -27,10 +27,11 @@ def _tables(engine: Engine) -> set[str]:
     return set(sa.inspect(engine).get_table_names()) - {"alembic_version"}
 
 
-def test_the_models_name_the_fourteen_tables() -> None:
+def test_the_models_name_the_sixteen_tables() -> None:
     assert {"web_tables", "web_seats", "web_actions", "web_presence", "web_seeks", "web_daily_days",
             "web_daily", "web_ratings", "web_rating_games", "web_tournaments", "web_tournament_entrants",
-            "web_tournament_tables", "web_notices", "web_sheets"} == WEB_TABLES
+            "web_tournament_tables", "web_notices", "web_sheets", "web_clubs",
+            "web_club_members"} == WEB_TABLES
 
 
 def test_upgrade_reaches_head_and_again_is_a_no_op(engine: Engine) -> None:

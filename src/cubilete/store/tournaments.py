@@ -38,6 +38,7 @@ class Tournament:
     starts_at: float | None
     finished_at: float | None
     version: int
+    club: str | None = None  # the club whose tournament this is (web/clubs.py)
 
 
 @dataclass(frozen=True)
@@ -220,4 +221,4 @@ def live_ids(store: WebStore) -> list[str]:
 def _tournament(r: sa.Row[tuple[object, ...]]) -> Tournament:
     return Tournament(r.id, r.name, r.preset, r.rules_json, r.format, r.swiss_rounds, r.table_size, bool(r.same_dice),
                       r.timer, bool(r.coach), r.status, r.round, r.organiser_hash, r.seed, r.created_at, r.starts_at,
-                      r.finished_at, r.version)
+                      r.finished_at, r.version, r.club)

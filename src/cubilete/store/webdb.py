@@ -52,6 +52,7 @@ tables = sa.Table(
     sa.Column("match_of", sa.String(16), nullable=True),  # a duplicate match's first game (this is the second)
     sa.Column("tournament", sa.String(16), nullable=True),  # the tournament this table is part of (0009)
     sa.Column("turn_hours", sa.Float, nullable=True),  # a turn-based game's time per turn, in hours (0009)
+    sa.Column("club", sa.String(16), nullable=True),  # the club whose game this is (0009)
 )
 
 seats = sa.Table(
@@ -131,6 +132,26 @@ daily_games = sa.Table(
     sa.Column("first_diff", sa.Text, nullable=True),  # JSON: where the game first left optimal play
 )
 
+# clubs (web/clubs.py, store/clubs.py): a name, the organiser's secret key (hashed), house rules, members
+clubs = sa.Table(
+    "web_clubs",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("key_hash", sa.String(64), nullable=False),  # the organiser's secret link's key, hashed
+    sa.Column("profiles", sa.Text, nullable=False),  # JSON: [{"name", "toml"}], the club's house rules
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("creator_net", sa.String(64), nullable=True),
+)
+club_members = sa.Table(
+    "web_club_members",
+    metadata,
+    sa.Column("club", sa.String(16), sa.ForeignKey("web_clubs.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("pid", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("joined_at", sa.Float, nullable=False),
+)
+
 # score sheets for real dice (web/sheets.py, store/sheets.py): every step typed, replayed on the scorekeeper
 sheets = sa.Table(
     "web_sheets",
@@ -179,6 +200,7 @@ tournaments = sa.Table(
     sa.Column("finished_at", sa.Float, nullable=True),
     sa.Column("version", sa.Integer, nullable=False),  # compare-and-set: one process makes each round
     sa.Column("creator_net", sa.String(64), nullable=True),
+    sa.Column("club", sa.String(16), nullable=True),  # the club whose tournament this is
 )
 sa.Index("ix_web_tournaments_status", tournaments.c.status, tournaments.c.created_at)
 tournament_entrants = sa.Table(
@@ -304,6 +326,7 @@ class TableRow:
     match_of: str | None = None  # the first game of a duplicate head-to-head match (this is the second)
     tournament: str | None = None  # the tournament this table is part of (web/tournaments.py)
     turn_hours: float | None = None  # a turn-based game: hours per turn (web/turnbased.py)
+    club: str | None = None  # the club whose game this is (web/clubs.py)
 
 
 @dataclass(frozen=True)
@@ -532,6 +555,7 @@ class WebStore:
                 match_of=row.match_of,
                 tournament=row.tournament,
                 turn_hours=row.turn_hours,
+                club=row.club,
             )
         )
         conn.execute(
@@ -661,7 +685,7 @@ class WebStore:
         return TableRow(
             r.id, r.created_at, r.preset, r.rules_json, r.seed, r.commitment, r.timer, bool(r.coach), r.status,
             r.version, r.finished_at, self._seats(conn, r.id), moves, r.ended, r.creator_net, r.rematch, r.undos,
-            bool(r.listed), r.dice, r.daily, r.match_of, r.tournament, r.turn_hours,
+            bool(r.listed), r.dice, r.daily, r.match_of, r.tournament, r.turn_hours, r.club,
         )
 
     def load_table(self, table_id: str) -> TableRow | None:

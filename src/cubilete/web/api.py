@@ -95,6 +95,7 @@ class NewTable(BaseModel):
     listed: bool = False  # open to anyone: shown in the lobby (web/lobby.py); by link only otherwise
     same_dice: bool = False  # duplicate dice: every seat's turn n sees the same throws (web/duplicate.py)
     turn_based: TurnBased | None = None  # hours per turn instead of a timer in seconds
+    club: str | None = Field(default=None, max_length=16)  # a club's game (web/clubs.py): by a member
 
 
 async def json_body(request: Request) -> object:
@@ -161,6 +162,10 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
         raise ApiError(422, f"{where}: {first['msg']}") from None
     if (spec.rules is None) == (spec.profile is None):
         raise ApiError(422, "give either \"rules\" (a preset name) or \"profile\" (house rules as TOML), not both")
+    if spec.club is not None:
+        from cubilete.web.clubs import may_tag  # (clubs.py builds on this module)
+
+        await may_tag(hub, request, spec.club)
     if spec.turn_based is not None:
         if spec.timer is not None:
             raise ApiError(422, "turn_based: a turn-based game has hours per turn, not a timer in seconds: give one")
@@ -187,7 +192,8 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
                 not_queued = str(exc)
         room = await hub.create(rules, [(s.kind, s.level) for s in spec.seats], spec.timer, spec.coach,
                                 creator=network, listed=spec.listed, dice=DUPLICATE if spec.same_dice else None,
-                                turn_hours=spec.turn_based.hours if spec.turn_based is not None else None)
+                                turn_hours=spec.turn_based.hours if spec.turn_based is not None else None,
+                                club=spec.club)
     except SiteFull as exc:
         raise ApiError(503, str(exc), {"Retry-After": "60"}) from None
     except TooManyWaiting as exc:

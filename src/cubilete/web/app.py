@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cubilete.store.webdb import WebStore
 from cubilete.web import (
+    clubs,
     daily,
     duplicate,
     lobby_api,
@@ -42,7 +43,8 @@ from cubilete.web.turnbased import TurnDesk
 
 STATIC = Path(__file__).parent / "static"
 PAGES = ("/", "/t/{table_id}", "/games", "/leaderboard", "/p/{pid}", "/replay/{table_id}", "/lobby", "/daily",
-         "/daily/{day}/{preset}", "/tournaments", "/tournaments/{tid}", "/sheet", "/sheet/{sheet_id}")
+         "/daily/{day}/{preset}", "/tournaments", "/tournaments/{tid}", "/sheet", "/sheet/{sheet_id}", "/clubs",
+         "/clubs/{club_id}")
 log = logging.getLogger("cubilete.web")
 
 
@@ -144,6 +146,7 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
     app.include_router(tournaments_api.router)  # /api/tournaments: tournaments (docs/CLUBS.md)
     app.include_router(turns_api.router)  # /api/my/tables, turn notices: turn-based games
     app.include_router(sheets.router)  # /api/sheets: the score sheet for real dice
+    app.include_router(clubs.router)  # /api/clubs: clubs, their members, house rules and standings
     app.include_router(duplicate.router)  # GET /api/tables/<id>/match: a duplicate match of two games
     app.include_router(pwa.router())  # /manifest.webmanifest and /sw.js: the site installs on a phone
     app.add_api_websocket_route("/ws/lobby", ws.lobby_socket)  # before the tables' route: "lobby" is no table id

@@ -156,7 +156,8 @@ class Hub:
                      rematch_of: tuple[str, str | None] | None = None, table_id: str | None = None,
                      listed: bool = False, seed: str | None = None, dice: str | None = None,
                      daily: str | None = None, match_of: str | None = None, tournament: str | None = None,
-                     bot_names: list[str] | None = None, turn_hours: float | None = None) -> Room:
+                     bot_names: list[str] | None = None, turn_hours: float | None = None,
+                     club: str | None = None) -> Room:
         """A new table: seats are (kind, level); bots are named after their level. ``people`` (a rematch)
         sits someone in a human seat at once: (name, token hash, player id), or None to leave it open;
         ``held`` keeps an open seat for (name, token hash) for ``settings.rematch_hold`` seconds.
@@ -167,7 +168,7 @@ class Hub:
         (``duplicate``) and ``daily`` (``<date>/<preset>``): a daily challenge game (web/daily.py);
         ``match_of``: the first game of a duplicate match of two (web/duplicate.py). ``tournament``: the
         tournament the table is part of, whose bots are named ``bot_names`` (web/tournaments.py).
-        ``turn_hours``: a turn-based game's time per turn (web/turnbased.py)."""
+        ``turn_hours``: a turn-based game's time per turn (web/turnbased.py); ``club``: a club's game."""
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise CubileteError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
                                 f"not {len(seats)}")
@@ -194,6 +195,7 @@ class Hub:
             rules_json=json.dumps(rules_to_dict(rules)), seed=seed, commitment=fairness.commitment(seed),
             timer=timer, coach=coach, status=status, version=0, finished_at=None, seats=rows, creator_net=creator,
             listed=listed, dice=dice, daily=daily, match_of=match_of, tournament=tournament, turn_hours=turn_hours,
+            club=club,
         )
         if self.site is not None:  # the lease first: no other process's lease round takes the new table
             await self.site.claim(row.id)

@@ -133,6 +133,7 @@ class Room:
         # a tournament's table (web/tournaments.py): the stand-in plays for anyone away, the table is never
         # abandoned, and its end moves the tournament on
         self.tournament = row.tournament
+        self.club = row.club  # a club's game (web/clubs.py): its page links back
         self.on_finished: Callable[[str], None] | None = None
         # a turn-based game (web/turnbased.py): hours per turn; players come and go, nobody plays for them
         # until the turn's time runs out. ``turn_began`` (epoch seconds) is the stored time at load (the
@@ -235,6 +236,7 @@ class Room:
         view["same_dice"] = self.dice == DUPLICATE
         view["match_of"] = self.match_of
         view["tournament"] = self.tournament
+        view["club"] = self.club
         deadline = self.turn_deadline()
         view["turn_based"] = None if self.turn_hours is None else {"hours": self.turn_hours, "deadline": deadline}
         if self.private():  # everyone plays the same dice today: the seed is told when the day ends

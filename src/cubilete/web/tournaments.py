@@ -161,7 +161,7 @@ class TournamentDesk:
                 await self.hub.create(
                     rules, seats, t.timer, t.coach, people=sitting, table_id=rt.table_id,
                     seed=round_seed(t.seed, rt.round) if t.same_dice else None,
-                    dice=DUPLICATE if t.same_dice else None, tournament=t.id,
+                    dice=DUPLICATE if t.same_dice else None, tournament=t.id, club=t.club,
                     bot_names=[p.name for p in people if p.kind == "bot"])
             except CubileteError as exc:  # SiteFull and the like: the next look makes it
                 log.warning("tournament %s: table %s not made now (%s)", t.id, rt.table_id, exc)

@@ -60,6 +60,7 @@ class NewTournament(BaseModel):
     timer: int | None = Field(default=None, ge=10, le=600)
     coach: bool = False
     starts_at: str | None = Field(default=None, max_length=40)  # ISO 8601 with its offset; None: the organiser
+    club: str | None = Field(default=None, max_length=16)  # a club's tournament (web/clubs.py)
 
 
 class Join(BaseModel):
@@ -153,6 +154,10 @@ async def create(request: Request) -> dict[str, Any]:
     if rules.min_players > 2 or rules.max_players < spec.table_size:
         raise ApiError(422, f"table_size: {rules.name} is for {rules.min_players} to {rules.max_players} players")
     starts = _starts_at(spec.starts_at)
+    if spec.club is not None:
+        from cubilete.web.clubs import may_tag  # (clubs.py builds on the API module)
+
+        await may_tag(hub, request, spec.club)
     if await asyncio.to_thread(stored.count_live, hub.store, network) >= hub.settings.tournaments_per_network:
         raise ApiError(429, f"at most {hub.settings.tournaments_per_network} tournaments not finished from one "
                             "network: finish one first")
@@ -164,7 +169,8 @@ async def create(request: Request) -> dict[str, Any]:
         id=new_table_id(), name=name, preset=rules.name, rules_json=json.dumps(rules_to_dict(rules)),
         format=spec.format, swiss_rounds=spec.rounds, table_size=spec.table_size, same_dice=spec.same_dice,
         timer=spec.timer, coach=spec.coach, status="open", round=0, organiser_hash=token_hash(organiser),
-        seed=fairness.new_seed(), created_at=time.time(), starts_at=starts, finished_at=None, version=0)
+        seed=fairness.new_seed(), created_at=time.time(), starts_at=starts, finished_at=None, version=0,
+        club=spec.club)
     await asyncio.to_thread(stored.create, hub.store, t, network)
     return {"id": t.id, "url": f"/tournaments/{t.id}"}
 
@@ -220,7 +226,7 @@ async def _view(hub: Hub, t: stored.Tournament, viewer: str | None) -> dict[str,
     rules = rules_from_dict(json.loads(t.rules_json), "tournament rules")
     return {
         "id": t.id, "name": t.name, "rules": {"name": t.preset, **rules_words(rules)}, "format": t.format,
-        "status": t.status, "round": t.round,
+        "status": t.status, "round": t.round, "club": t.club,
         "rounds_planned": formats.planned_rounds(t.format, len(entrants), t.table_size, t.swiss_rounds, t.seed)
         if len(entrants) >= 2 else t.swiss_rounds,
         "table_size": t.table_size, "same_dice": t.same_dice, "timer": t.timer, "coach": t.coach,

@@ -9,7 +9,9 @@ stand-in, and it is never abandoned). ``web_tables.turn_hours``: a turn-based ga
 players come and go, the stand-in plays a turn only when its time runs out). ``web_notices``: the e-mail
 address a seated person gave for "your turn" notices of a turn-based game. ``web_sheets``: score sheets for
 real dice (web/sheets.py): the players, and every step typed (start throws, entries, tie-break hands) replayed
-on the core scorekeeper, written by compare-and-set.
+on the core scorekeeper, written by compare-and-set. ``web_clubs`` and ``web_club_members``: clubs (a name,
+the organiser's secret key hash, its house rules as profiles) and their members; ``web_tables.club`` and
+``web_tournaments.club`` tag a club's games and tournaments (its standings).
 
 Revision ID: 0009
 Revises: 0008
@@ -31,6 +33,23 @@ def upgrade() -> None:
     with op.batch_alter_table("web_tables") as batch:
         batch.add_column(sa.Column("tournament", sa.String(16), nullable=True))
         batch.add_column(sa.Column("turn_hours", sa.Float, nullable=True))
+        batch.add_column(sa.Column("club", sa.String(16), nullable=True))
+    op.create_table(
+        "web_clubs",
+        sa.Column("id", sa.String(16), primary_key=True),
+        sa.Column("name", sa.String(64), nullable=False),
+        sa.Column("key_hash", sa.String(64), nullable=False),
+        sa.Column("profiles", sa.Text, nullable=False),
+        sa.Column("created_at", sa.Float, nullable=False),
+        sa.Column("creator_net", sa.String(64), nullable=True),
+    )
+    op.create_table(
+        "web_club_members",
+        sa.Column("club", sa.String(16), sa.ForeignKey("web_clubs.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("pid", sa.String(16), primary_key=True),
+        sa.Column("name", sa.String(64), nullable=False),
+        sa.Column("joined_at", sa.Float, nullable=False),
+    )
     op.create_table(
         "web_sheets",
         sa.Column("id", sa.String(16), primary_key=True),
@@ -71,6 +90,7 @@ def upgrade() -> None:
         sa.Column("finished_at", sa.Float, nullable=True),
         sa.Column("version", sa.Integer, nullable=False),
         sa.Column("creator_net", sa.String(64), nullable=True),
+        sa.Column("club", sa.String(16), nullable=True),
     )
     op.create_index("ix_web_tournaments_status", "web_tournaments", ["status", "created_at"])
     op.create_table(
@@ -100,11 +120,14 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("web_notices")
     op.drop_table("web_sheets")
+    op.drop_table("web_club_members")
+    op.drop_table("web_clubs")
     op.drop_table("web_tournament_tables")
     op.drop_index("ux_web_tournament_entrants_pid", table_name="web_tournament_entrants")
     op.drop_table("web_tournament_entrants")
     op.drop_index("ix_web_tournaments_status", table_name="web_tournaments")
     op.drop_table("web_tournaments")
     with op.batch_alter_table("web_tables") as batch:
+        batch.drop_column("club")
         batch.drop_column("turn_hours")
         batch.drop_column("tournament")
