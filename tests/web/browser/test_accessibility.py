@@ -129,6 +129,11 @@ def test_no_serious_violation_on_any_page(web: LiveServer, new_page: NewPage, lo
     page.get_by_test_id("sheet-create").click()
     expect(page.get_by_test_id("pad-1")).to_be_visible()
     check("a sheet for real dice")
+    page.goto(f"{web.url}/clubs")
+    page.get_by_test_id("club-name").fill("Club")
+    page.get_by_test_id("club-create").click()
+    expect(page.get_by_test_id("club-organiser")).to_be_visible()
+    check("a club, as its organiser")
 
     assert not problems, "axe found serious or critical violations:\n" + "\n".join(problems)
 

@@ -158,6 +158,7 @@ def test_every_page_fits_a_phone(web: LiveServer, new_page: NewPage, ranked_game
         (f"/replay/{table_id}", "replay-step"),
         ("/tournaments", "tour-form"),
         ("/sheet", "sheet-create"),
+        ("/clubs", "club-create"),
         (f"/tournaments/{bot_tournament(web.url)}", "tour-standings"),
     ]
     for path, ready in pages:

@@ -40,6 +40,11 @@ export function saveName(name) {
   }
 }
 
+/** The club organiser's key as a header (never in a URL, which ends up in logs). */
+function clubKey(key) {
+  return key ? { "X-Club-Key": key } : {};
+}
+
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -47,8 +52,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body, asMe = false) {
-  const init = { method, headers: { Accept: "application/json" } };
+async function request(method, path, body, asMe = false, extra = {}) {
+  const init = { method, headers: { Accept: "application/json", ...extra } };
   // a call made for the person carries their token in a header, never in the URL (URLs end up in logs)
   if (asMe) init.headers.Authorization = `Bearer ${token()}`;
   if (body !== undefined) {
@@ -77,7 +82,7 @@ async function request(method, path, body, asMe = false) {
 export const api = {
   presets: () => request("GET", "/api/presets"),
   preset: (name) => request("GET", `/api/presets/${encodeURIComponent(name)}`),
-  createTable: (body) => request("POST", "/api/tables", body),
+  createTable: (body) => request("POST", "/api/tables", body, true), // as the person: a club's game needs a member
   rematch: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}, true),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   record: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/record`),
@@ -100,6 +105,11 @@ export const api = {
   player: (pid) => request("GET", `/api/players/${encodeURIComponent(pid)}`),
   tournaments: () => request("GET", "/api/tournaments"),
   myTables: () => request("GET", "/api/my/tables", undefined, true),
+  createClub: (body) => request("POST", "/api/clubs", body, true),
+  club: (id, key) => request("GET", `/api/clubs/${encodeURIComponent(id)}`, undefined, true, clubKey(key)),
+  joinClub: (id, name) => request("POST", `/api/clubs/${encodeURIComponent(id)}/join`, { name }, true),
+  leaveClub: (id) => request("POST", `/api/clubs/${encodeURIComponent(id)}/leave`, {}, true),
+  clubAct: (id, what, body, key) => request("POST", `/api/clubs/${encodeURIComponent(id)}/${what}`, body, true, clubKey(key)),
   createSheet: (body) => request("POST", "/api/sheets", body, true),
   sheet: (id, lang) => request("GET", `/api/sheets/${encodeURIComponent(id)}?${new URLSearchParams({ lang })}`, undefined, true),
   sheetStep: (id, step, lang) => request("POST", `/api/sheets/${encodeURIComponent(id)}/steps?${new URLSearchParams({ lang })}`, step, true),

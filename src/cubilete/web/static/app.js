@@ -5,6 +5,7 @@ import { mountGames, mountLeaderboard, mountPlayer } from "./history.js";
 import { mountDaily, mountStandings } from "./daily.js";
 import { mountTournament, mountTournaments } from "./tournament.js";
 import { mountSheet, mountSheetNew } from "./realdice.js";
+import { mountClub, mountClubs } from "./club.js";
 import { mount as mountHome } from "./home.js";
 import { mount as mountLobby } from "./lobby.js";
 import { LANG_NAMES, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
@@ -23,6 +24,8 @@ const ROUTES = [
   [/^\/tournaments\/([^/]+)\/?$/, (m) => (root) => mountTournament(root, { id: decodeURIComponent(m[1]) })],
   [/^\/sheet\/?$/, () => mountSheetNew],
   [/^\/sheet\/([^/]+)\/?$/, (m) => (root) => mountSheet(root, { id: decodeURIComponent(m[1]) })],
+  [/^\/clubs\/?$/, () => mountClubs],
+  [/^\/clubs\/([^/]+)\/?$/, (m) => (root) => mountClub(root, { id: decodeURIComponent(m[1]) })],
   [/^\/games\/?$/, () => mountGames],
   [/^\/leaderboard\/?$/, () => mountLeaderboard],
   [/^\/p\/([^/]+)\/?$/, (m) => (root) => mountPlayer(root, { pid: decodeURIComponent(m[1]) })],

@@ -418,6 +418,7 @@ export function mount(root) {
           el("span", { class: "muted" }, ` ${t("home.playnow.why")}`),
         ),
         el("p", { class: "muted small" }, link("/sheet", t("nav.sheet"), { "data-testid": "real-dice" }), ` · ${t("home.realdice")}`),
+        el("p", { class: "muted small" }, link("/clubs", t("nav.clubs"), { "data-testid": "clubs-home" }), ` · ${t("home.clubs")}`),
         el(
           "form",
           { class: "create-form", onsubmit: create, novalidate: true },

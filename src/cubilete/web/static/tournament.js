@@ -26,6 +26,8 @@ export function mountTournaments(root) {
   async function create(ev) {
     ev.preventDefault();
     const body = { name: form.name.trim(), rules: form.rules, format: form.format, table_size: form.size, same_dice: form.sameDice };
+    const club = new URLSearchParams(location.search).get("club"); // made from a club's page: the club's tournament
+    if (club) body.club = club;
     if (!body.name) return toast(t("tour.err.name"));
     if (form.format === "swiss") body.rounds = form.rounds;
     if (form.timer) body.timer = form.timer;
@@ -88,7 +90,7 @@ export function mountTournaments(root) {
         "section",
         { class: "list-page tournaments" },
         el("h1", {}, t("nav.tournaments")),
-        el("p", { class: "muted" }, t("tour.intro")),
+        el("p", { class: "muted" }, t("tour.intro"), " ", link("/clubs", t("nav.clubs"), { "data-testid": "clubs-link" })),
         page.list === null
           ? el("p", { class: "loading" }, t("common.loading"))
           : page.list.length === 0
