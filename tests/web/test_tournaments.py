@@ -9,6 +9,7 @@ import csv
 import io
 import itertools
 import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -185,3 +186,17 @@ def test_refusals_are_specific_and_change_nothing(db_url: str) -> None:
         twice = client.post(f"/api/tournaments/{tid}/start", headers=bearer(org))
         assert twice.status_code == 409
 
+
+
+def test_a_tournament_with_a_start_time_starts_by_itself_then(db_url: str) -> None:
+    with running_app(db_url, **FAST) as client:
+        org = new_token()
+        at = datetime.now(UTC) + timedelta(hours=2)
+        tid = _make(client, org, format="knockout", rounds=None, starts_at=at.isoformat())
+        client.post(f"/api/tournaments/{tid}/bots", json={"level": "random", "count": 2}, headers=bearer(org))
+        desk = client.app.state.hub.tournaments  # type: ignore[attr-defined]
+        client.portal.call(desk.advance, tid)  # type: ignore[union-attr]
+        assert client.get(f"/api/tournaments/{tid}").json()["status"] == "open"  # not yet
+        desk.ahead = 3 * 3600.0  # the clock moved past the start time
+        client.portal.call(desk.advance, tid)  # type: ignore[union-attr]
+        assert _until(client, tid, "finished")["rounds"][0]["round"] == 1
