@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
+from pathlib import Path
 
 import pytest
 from tests.web.loops import run_alone
@@ -119,3 +121,19 @@ def test_each_table_is_read_only_when_a_worker_is_free() -> None:
     assert log == ["read a", "done a", "read b", "done b", "read c", "done c"]
     assert a is not None and b is not None and c is None
     assert sum(a.probabilities) == pytest.approx(1.0) and sum(b.probabilities) == pytest.approx(1.0)
+
+
+def test_the_server_warms_the_chances_worker_before_any_game(tmp_path: Path) -> None:
+    """A new server's first game waited a minute for its chances while the worker imported and compiled
+    (issue 25): the worker now computes one position at start, before any table exists."""
+    from tests.web.inproc import running_app
+
+    with running_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", win_chances=True) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        end = time.monotonic() + 300  # a bound for a cold, loaded machine; never a speed check
+        while not hub.chances.warmed.is_set():
+            assert time.monotonic() < end, "the chances' worker never warmed up"
+            time.sleep(0.05)
+        assert not hub.rooms  # before any game
+        warm = hub.chances.warm_result
+        assert warm is not None and len(warm.probabilities) == 2 and abs(sum(warm.probabilities) - 1) < 1e-9

@@ -16,6 +16,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from cubilete.engine.rules import find_rules
 from cubilete.store.webdb import WebStore
 from cubilete.web import (
     clubs,
@@ -116,6 +117,9 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
         hub.tournaments.start()
         hub.turns = TurnDesk(hub)
         hub.turns.start()
+        warming = None
+        if settings.win_chances:  # the chances' worker ready before the first game asks (a cold one took a minute)
+            warming = asyncio.create_task(hub.chances.warm(find_rules("generala")))
         checkpoints = asyncio.create_task(_checkpoint_now_and_then(store, settings))
         unloads = asyncio.create_task(_unload_now_and_then(hub, max(0.5, min(30.0, settings.idle_unload / 2))))
         expiries = asyncio.create_task(expire_now_and_then(hub, max(0.5, min(30.0, settings.waiting_expiry / 10))))
@@ -124,6 +128,8 @@ def create_app(settings: Settings, opened: WebStore | None = None) -> FastAPI:
             yield
         finally:
             checkpoints.cancel()
+            if warming is not None:
+                warming.cancel()
             unloads.cancel()
             expiries.cancel()
             await hub.lobby.close()

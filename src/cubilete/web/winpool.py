@@ -122,6 +122,20 @@ class WinPool:
         self.nice = nice
         self._free = asyncio.Semaphore(self.workers)
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self.warmed = asyncio.Event()  # the worker has computed one position (imports and compiled code ready)
+        self.warm_result: WinResult | None = None
+
+    async def warm(self, rules: Rules) -> None:
+        """Start the worker and have it compute one position of ``rules`` now, at the server's start: a fresh
+        worker imports numpy and numba and compiles its kernels on its first position, which made the first
+        game's chances appear a minute late on a new server (issue 25). Logged, never raised."""
+        job = WinJob("__warm__", 0, rules, "warm", 2, ())
+        try:
+            self.warm_result = await self.compute(lambda: job)
+        except Exception as exc:  # the first real position will try again
+            log.warning("the chances' worker did not warm up: %s", exc)
+        finally:
+            self.warmed.set()
 
     def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._executor is None:
