@@ -71,6 +71,32 @@ def _client(websocket: WebSocket, hub: Hub, hello: Hello) -> Client:
                   web_language(hello.lang or websocket.query_params.get("lang")), hub.settings)
 
 
+_finishing: set[asyncio.Task[None]] = set()  # frames whose connection went while they were handled
+
+
+async def _finished_even_if_gone(work: Awaitable[None]) -> None:
+    """Handle a frame in a task of its own: if the connection's task is cancelled meanwhile (the person closed
+    the tab just after their last move, or the server stops), the frame's work still finishes: a move being
+    written is written AND counted (the table's version, the result, the ratings, the tournament), never left
+    half done in memory while the database has it."""
+    task = asyncio.ensure_future(work)
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        if not task.done():
+            _finishing.add(task)
+            task.add_done_callback(_forget)
+        raise
+
+
+def _forget(task: asyncio.Task[None]) -> None:
+    _finishing.discard(task)
+    if not task.cancelled() and task.exception() is not None:  # nobody is left to answer: the log says it
+        exc = task.exception()
+        if not isinstance(exc, ProtocolError):
+            log.error("a frame of a connection that went failed: %r", exc)
+
+
 async def _frames(websocket: WebSocket, client: Client, handle: Callable[[str | bytes], Awaitable[None]],
                   where: str) -> None:
     """Send the client's queued frames and hand it every frame it sends (rate-limited; a refused one is
@@ -90,7 +116,7 @@ async def _frames(websocket: WebSocket, client: Client, handle: Callable[[str | 
                 continue
             flooded = 0
             try:
-                await handle(_text(message))
+                await _finished_even_if_gone(handle(_text(message)))
             except ProtocolError as exc:
                 refuse(client, exc)
             except Exception:  # a bug must not take the table (or the lobby) down: answer and log
