@@ -32,6 +32,7 @@ from cubilete.engine.rules import Rules
 from cubilete.solver.lifetime import die_with_parent
 
 log = logging.getLogger("cubilete.web")
+WARM_KEY = "__warm__"  # the warm-up's position (no table has this id: ids are 8 letters and digits)
 GAMES_KEPT = 512  # games a worker keeps to resume from (least recently used out)
 
 
@@ -124,12 +125,13 @@ class WinPool:
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self.warmed = asyncio.Event()  # the worker has computed one position (imports and compiled code ready)
         self.warm_result: WinResult | None = None
+        self.tables_computed = 0  # positions of tables computed here (the warm-up's not counted)
 
     async def warm(self, rules: Rules) -> None:
         """Start the worker and have it compute one position of ``rules`` now, at the server's start: a fresh
         worker imports numpy and numba and compiles its kernels on its first position, which made the first
         game's chances appear a minute late on a new server (issue 25). Logged, never raised."""
-        job = WinJob("__warm__", 0, rules, "warm", 2, ())
+        job = WinJob(WARM_KEY, 0, rules, "warm", 2, ())
         try:
             self.warm_result = await self.compute(lambda: job)
         except Exception as exc:  # the first real position will try again
@@ -152,6 +154,8 @@ class WinPool:
             job = snapshot()
             if job is None:
                 return None
+            if job.key != WARM_KEY:
+                self.tables_computed += 1
             loop = asyncio.get_running_loop()
             try:
                 return await loop.run_in_executor(self._pool(), compute, job)
