@@ -34,7 +34,7 @@ class CoachPanel(Static):
     """The coach's advice: the best options with their expected score and loss, or a warning."""
 
     DEFAULT_CSS = """
-    CoachPanel { height: auto; max-height: 16; padding: 0 1; border: round $primary; }
+    CoachPanel { height: auto; max-height: 85%; padding: 0 1; border: round $primary; }  /* the log gives way */
     """
 
     def show_lines(self, title: str, lines: Sequence[str], active: bool | None = None) -> None:
