@@ -194,6 +194,23 @@ def pgettext(context: str, message: str) -> str:
     return _current().pgettext(context, message)
 
 
+DECIMAL_COMMA = ("es", "pt")  # languages that write 160,6 where English writes 160.6
+
+
+def number(value: float, digits: int = 1) -> str:
+    """``value`` with ``digits`` decimals and the current language's decimal mark.
+
+    >>> with speaking("es"):
+    ...     number(160.56), number(-0.04)
+    ('160,6', '-0,0')
+    >>> with speaking("en"):
+    ...     number(160.56, 2)
+    '160.56'
+    """
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if current_language().startswith(DECIMAL_COMMA) else text
+
+
 def N_(message: str) -> str:
     """Mark a message for extraction without translating it yet (translate it with ``_`` where it is shown)."""
     return message

@@ -41,6 +41,7 @@ IDENTIFIER = re.compile(
     r"|'[^']*'|\b[A-Z]{2,}\b"  # quoted input and metavariables (COMMAND)
     rf"|cubilete (?:{COMMAND_NAMES})( (?:list|show|check))?"  # a command to type
     rf"|\b(?:{COMMAND_NAMES})(?:, (?:{COMMAND_NAMES}))+|\b(?:{LEVELS})(?:,\s?(?:{LEVELS}))+"  # lists of names
+    rf"|\b(?:{LEVELS}) = "  # a level as typed, with its name in the language (play --help)
 )
 PROFILE = """\
 base = "generala"

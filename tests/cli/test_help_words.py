@@ -29,3 +29,13 @@ def test_every_help_names_its_arguments_in_the_language(capsys: pytest.CaptureFi
         assert not left, f"{lang} {name}: {left}"
         assert not re.search(r"(?<![{\w-])presets?\b", text), f"{lang} {name}: 'preset'"
     assert "COMANDO" in pages["cubilete"] and ("NOMBRES" in pages["play"] or "NOMES" in pages["play"])
+
+
+@pytest.mark.parametrize(("lang", "words"), [("es", ("strong = fuerte", "optimal = óptimo")),
+                                             ("pt_BR", ("strong = forte", "optimal = ótimo"))])
+def test_the_bot_levels_of_play_are_named_in_the_language(capsys: pytest.CaptureFixture[str], lang: str,
+                                                          words: tuple[str, str]) -> None:
+    """Issue 25.13: the level list of ``play --help`` says what each level typed after bot: means."""
+    text = " ".join(_help(capsys, lang, "play").split())
+    for word in words:
+        assert word in text

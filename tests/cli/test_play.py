@@ -315,6 +315,18 @@ class TestSameWordsAsTheTerminalGame:
         assert "Coach mode on" in out
         assert "that lost about" in out
 
+    def test_coach_mode_loss_has_the_decimal_comma_in_spanish(
+        self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        """Issue 25.13: "perdió unos 12,3 puntos", not "12.3", in es."""
+        monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))
+        small = tmp_path / "mini.toml"
+        small.write_text('base = "generala"\nname = "mini"\nremove = ["1", "2", "3", "4", "escalera", "full", '
+                         '"poker", "doble"]\n', encoding="utf-8")
+        _, out, _ = play(monkeypatch, capsys, "c\ns generala\nq\n", "--lang", "es", "--rules", str(small),
+                         "--players", "Ana", "--seed", "7")
+        assert re.search(r"perdió unos \d+,\d puntos", out), out
+
     def test_s_alone_saves_in_the_data_folder(
         self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
     ) -> None:

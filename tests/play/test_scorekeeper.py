@@ -178,6 +178,13 @@ class TestUndo:
         with pytest.raises(ScorekeeperError, match="nothing to undo"):
             k.undo()
 
+    def test_undo_gives_back_the_entry_taken_back(self) -> None:
+        """The screen puts the dice and throw of an undone entry back in its fields (issue 25.12)."""
+        k = keeper(players=("Ana", "Beto"))
+        k.enter((6, 6, 6, 1, 2), 3, "1")
+        entry = k.undo()
+        assert entry is not None and (entry.seat, entry.slot, entry.dice, entry.throw) == (0, "1", (6, 6, 6, 1, 2), 3)
+
     def test_undo_reopens_a_finished_game(self) -> None:
         k = keeper("generala-sin-doble")
         for face in range(1, 7):

@@ -13,27 +13,18 @@ from cubilete.tui import make_app
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
 from cubilete.tui.screens.scorekeeper import ScorekeeperScreen
 from cubilete.tui.widgets.panels import CoachPanel, MessageLine
-from cubilete.tui.widgets.scorecard import ScoreCard
+from cubilete.tui.widgets.scorecard import ScoreCard, box_letter
 
 
 async def enter(pilot: Pilot[None], dice: str, throw: str, slot: str) -> None:
-    """Type the dice and the throw number, then choose a box on the sheet with the arrow keys
+    """Type the dice and the throw number, then choose a box by its letter and write there with enter
     (if the entry was accepted so far: a refused one leaves the cursor in the fields)."""
     screen = pilot.app.screen
     assert isinstance(screen, ScorekeeperScreen)
     await pilot.press("escape", *dice, "enter", *throw, "enter")
-    table = screen.query_one(ScoreCard)
-    if not table.has_focus:
+    if not screen.query_one(ScoreCard).has_focus:
         return
-    target = screen.rules.slot_index(slot)
-    for _ in range(len(screen.rules.slots)):
-        if table.cursor_row == target:
-            break
-        await pilot.press("up" if table.cursor_row > target else "down")
-    if table.cursor_row != target:  # the arrows skip a closed box: reach it as a click does
-        table.move_cursor(row=target, animate=False)
-        await pilot.pause()
-    await pilot.press("enter")
+    await pilot.press(box_letter(screen.rules.slot_index(slot)), "enter")
 
 
 class TestScorekeeper:

@@ -14,7 +14,7 @@ from cubilete.engine import record
 from cubilete.engine.errors import CubileteError, RecordError
 from cubilete.engine.game import Game
 from cubilete.i18n import LANGUAGES, N_, _, file_reason, set_language, translate_error
-from cubilete.present.players import parse_players, seat_bots
+from cubilete.present.players import level_label, parse_players, seat_bots
 from cubilete.present.render import final_table
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ score a box, h asks the coach, c coach mode, u undo, s save, q quit. Without
 --players it opens the setup screen (it remembers your last choice).
 
 Players: 1 to 8 names separated by commas; bot is the random bot, bot:LEVEL another
-level (greedy, heuristic, beginner, casual, strong, optimal, lookahead). Repeated names get
+level ({levels}). Repeated names get
 suffixes (bot, bot-2).
 
 Line mode (--plain, or when input or output is not a terminal) reads typed commands:
@@ -52,13 +52,21 @@ record to resume is corrupt; 2 bad arguments.
 """)
 
 
+HELP_LEVELS = ("greedy", "heuristic", "beginner", "casual", "strong", "optimal", "lookahead")
+
+
+def level_list() -> str:
+    """The levels typed after ``bot:``, each with its name in the language where that differs."""
+    return ", ".join(lvl if level_label(lvl) == lvl else f"{lvl} = {level_label(lvl)}" for lvl in HELP_LEVELS)
+
+
 def register(subparsers: Subcommands) -> None:
     """Add the ``play`` command."""
     p = subparsers.add_parser(
         "play",
         help=_("play a game (full screen on a terminal; --plain for line mode)"),
         description=_("Play a game against bots or friends: full screen on a terminal, line mode with --plain."),
-        epilog=_(EXAMPLES),
+        epilog=_(EXAMPLES).replace("{levels}", level_list()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--rules", "-r", metavar="R",

@@ -14,7 +14,7 @@ from cubilete.engine import record
 from cubilete.engine.actions import Action, Roll
 from cubilete.engine.errors import CubileteError
 from cubilete.engine.game import Game
-from cubilete.i18n import _, file_reason, rules_title, translate_error
+from cubilete.i18n import _, file_reason, number, rules_title, translate_error
 from cubilete.play import coach
 from cubilete.play.bots import Strategy
 from cubilete.present.flow import undo_to_decision as undo_to_decision
@@ -202,9 +202,10 @@ class LineSession:
             best, _exact = coach.hint(g, top=1)
         except CubileteError:
             return ""
-        text = _("With {dice} that lost about {loss:.1f} points; best was: {best}.")
+        text = _("With {dice} that lost about {loss} points; best was: {best}.")
         return text.format(
-            dice=" ".join(map(str, g.state.turn.dice)), loss=loss, best=best[0].describe(g.rules) if best else "?"
+            dice=" ".join(map(str, g.state.turn.dice)), loss=number(loss),
+            best=best[0].describe(g.rules) if best else "?",
         )
 
     def meta(self, command: Meta) -> tuple[bool, int | None]:

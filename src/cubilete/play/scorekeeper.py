@@ -406,20 +406,20 @@ class Scorekeeper:
         self._steps.append((done, isinstance(last, Score)))
         return False
 
-    def undo(self) -> None:
-        """Take back the last entry, hand or start throw (also after the game ended)."""
+    def undo(self) -> Entry | None:
+        """Take back the last entry, hand or start throw (also after the game ended); returns the
+        entry taken back (its dice and throw are still on the table), None for a hand or a start throw."""
         if not self._steps:
             raise ScorekeeperError(_("nothing to undo"))
         count, entry = self._steps.pop()
         if count == 0:
             self.start_throws.pop()
             self._settle_start()
-            return
+            return None
         assert self.game is not None
         for _i in range(count):
             self.game.undo()
-        if entry:
-            self.entries.pop()
+        return self.entries.pop() if entry else None
 
     def suggest(self, dice: Sequence[int], throw: int, top: int = 3, held: Sequence[int] = ()) -> list[Advice]:
         """The best options for these dice from the solver (what to hold, or where to score), best first.

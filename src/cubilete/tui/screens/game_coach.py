@@ -12,7 +12,7 @@ from cubilete.engine.actions import Action
 from cubilete.engine.errors import CubileteError
 from cubilete.engine.game import Game
 from cubilete.engine.rules import Rules
-from cubilete.i18n import _, translate_error
+from cubilete.i18n import _, number, translate_error
 from cubilete.play import coach
 from cubilete.play.coach_win import two_ways, two_ways_lines
 from cubilete.tui.options import AppOptions
@@ -128,8 +128,8 @@ class CoachKeys(Screen[None]):
             return
         rules = self.game.rules
         dice = dice_words(copy.state.turn.dice)
-        text = _("With {dice} that lost about {loss:.1f} points; best was: {best}.").format(
-            dice=dice, loss=loss, best=best[0].describe(rules) if best else "?"
+        text = _("With {dice} that lost about {loss} points; best was: {best}.").format(
+            dice=dice, loss=number(loss), best=best[0].describe(rules) if best else "?"
         )
         self.app.call_from_thread(self.warn, text)
 

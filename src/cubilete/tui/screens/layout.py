@@ -15,6 +15,7 @@ def card_and_side_css(screen: str) -> str:
     return f"""
     #main {{ height: 1fr; }}
     #side {{ width: 36; }}
+    {screen}.-wide #side CoachPanel {{ max-height: 85%; }}
     ScoreCard {{ width: 1fr; }}
     {screen}.-narrow #side {{ dock: bottom; width: 100%; height: auto; max-height: 10; }}
     {screen}.-narrow GameLog {{ display: none; }}

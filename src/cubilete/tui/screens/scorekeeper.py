@@ -28,7 +28,7 @@ from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
 from cubilete.tui.screens.layout import BREAKPOINTS, card_and_side_css
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.panels import CoachPanel, GameLog, MessageLine
-from cubilete.tui.widgets.scorecard import ScoreCard, SheetData
+from cubilete.tui.widgets.scorecard import BOX_LETTERS, ScoreCard, SheetData, box_letter
 from cubilete.tui.words import dice_words
 
 
@@ -58,6 +58,53 @@ def parse_faces(text: str) -> tuple[int, ...]:
     return tuple(int(p) for p in parts if p.isdigit())
 
 
+class KeeperSheet(ScoreCard):
+    """The scorekeeper's sheet: no box is chosen, and no cursor shown, until the player picks one (a
+    letter, an arrow or a click), so enter never writes in a box nobody chose."""
+
+    picked = False
+
+    def on_mount(self) -> None:
+        """No box chosen yet."""
+        self.unpick()
+
+    def unpick(self) -> None:
+        """Forget the chosen box and hide the cursor (new dice, or after an entry)."""
+        self.picked = False
+        self.show_cursor = False
+
+    def pick(self, index: int | None = None) -> None:
+        """Choose a box: the one at ``index``, or the one the hidden cursor rests on."""
+        self.picked = True
+        self.show_cursor = True
+        if index is not None:
+            self.focus_slot(index)
+
+    def action_cursor_down(self) -> None:
+        """The first arrow shows the cursor where it rests; the next ones move it."""
+        if self.picked:
+            super().action_cursor_down()
+        else:
+            self.pick()
+
+    def action_cursor_up(self) -> None:
+        """As :meth:`action_cursor_down`, upwards."""
+        if self.picked:
+            super().action_cursor_up()
+        else:
+            self.pick()
+
+    async def _on_click(self, event: events.Click) -> None:
+        """A first click chooses the box clicked (a second one writes there, as on the game screen)."""
+        if self.picked:
+            await super()._on_click(event)
+            return
+        row = event.style.meta.get("row")
+        if isinstance(row, int) and self.data is not None and 0 <= row < len(self.data.rules.slots):
+            self.focus()
+            self.pick(row)
+
+
 class ScorekeeperScreen(Screen[None]):
     """The sheet of a game played with real dice."""
 
@@ -77,6 +124,7 @@ class ScorekeeperScreen(Screen[None]):
         Binding("q", "leave", show=False),
         Binding("n", "new_game", show=False),
         Binding("escape", "focus_dice", show=False),
+        *(Binding(letter, f"box({i})", show=False) for i, letter in enumerate(BOX_LETTERS)),
     ]
 
     def __init__(self, rules: Rules, players: Sequence[str], options: AppOptions) -> None:
@@ -98,10 +146,10 @@ class ScorekeeperScreen(Screen[None]):
             yield Label(_("Dice"))
             yield DigitsInput(placeholder=_("e.g. 3 4 5 6 1"), id="dice")
             yield Label(_("Throw"))  # the noun: which throw of the turn made these dice
-            yield DigitsInput(placeholder="1", id="throw", max_length=2)
+            yield DigitsInput("1", id="throw", max_length=2)  # a value, not a placeholder: enter takes it
         yield MessageLine(id="message")
         with Horizontal(id="main"):
-            yield ScoreCard(id="sheet")
+            yield KeeperSheet(id="sheet")
             with Vertical(id="side"):
                 yield CoachPanel(id="coach")
                 yield GameLog(id="log")
@@ -116,7 +164,7 @@ class ScorekeeperScreen(Screen[None]):
         self.query_one(KeyBar).show([
             (_("dice"), _("type them, enter")),
             (_("Throw"), _("1, 2, 3, enter")),
-            ("↑↓ ⏎", _("write in a box")),
+            (f"A-{self.last_letter} ↑↓ ⏎", _("choose a box, enter writes")),
             ("h", _("suggest")),
             ("u", _("undo")),
             ("esc", _("back to the dice")),
@@ -124,6 +172,19 @@ class ScorekeeperScreen(Screen[None]):
         ])
         self.refresh_view()
         self.query_one("#dice", Input).focus()
+
+    @property
+    def last_letter(self) -> str:
+        """The letter of the sheet's last box."""
+        return box_letter(min(len(self.rules.slots), len(BOX_LETTERS)) - 1)
+
+    def sheet(self) -> KeeperSheet:
+        """The sheet."""
+        return self.query_one(KeeperSheet)
+
+    def choose_box_words(self) -> str:
+        """What to do to write the dice."""
+        return _("Choose a box: its letter (A-{last}) or the arrows, then enter.").format(last=self.last_letter)
 
     # --- reading the entry ----------------------------------------------------------------
     def entry(self) -> tuple[tuple[int, ...], int]:
@@ -176,7 +237,8 @@ class ScorekeeperScreen(Screen[None]):
 
     # --- events ---------------------------------------------------------------------------
     def on_input_changed(self, event: Input.Changed) -> None:
-        """Show what each box would get as the dice are typed."""
+        """Show what each box would get as the dice are typed (a box chosen for other dice is forgotten)."""
+        self.sheet().unpick()
         self.refresh_view()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -199,18 +261,41 @@ class ScorekeeperScreen(Screen[None]):
         except ScorekeeperError as exc:
             self.say(str(exc))
             return
-        self.say("")
-        sheet = self.query_one(ScoreCard)
+        self.say(self.choose_box_words())
+        sheet = self.sheet()
         sheet.focus()
-        if self.views is not None:
+        if self.views is not None and not sheet.picked:  # the first arrow starts on a box that pays
             paying = [v.index for v in self.views if v.state is SlotState.USABLE and (v.points or 0) > 0]
             usable = [v.index for v in self.views if v.state is SlotState.USABLE]
             sheet.focus_slot((paying or usable or [0])[0])
 
+    def on_key(self, event: events.Key) -> None:
+        """Enter on the sheet before a box is chosen writes nothing and says what to do."""
+        sheet = self.sheet()
+        if event.key == "enter" and sheet.has_focus and not sheet.picked:
+            event.stop()
+            self.say(self.choose_box_words())
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """A box chosen: say what it would get, or why it cannot be used."""
+        if self.sheet().picked and self.views is not None and event.cursor_row < len(self.views):
+            self.describe_box(self.views[event.cursor_row])
+
+    def describe_box(self, view: SlotView) -> None:
+        """What the dice typed would write in a box."""
+        if view.state is SlotState.CLOSED:
+            self.say(_("{box} is already closed.").format(box=view.label))
+        elif view.greyed:
+            self.say(f"{view.label}: {view.note}")
+        else:
+            self.say(_("{box}: {points} points; enter to write.").format(box=view.label, points=view.points or 0))
+
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        """Enter on a row writes the dice there."""
+        """Enter on a chosen row writes the dice there."""
         slot = event.row_key.value
-        if slot is not None and not slot.startswith("_"):
+        if not self.sheet().picked:
+            self.say(self.choose_box_words())
+        elif slot is not None and not slot.startswith("_"):
             self.write_in(slot)
 
     def start_throw(self) -> None:
@@ -255,7 +340,7 @@ class ScorekeeperScreen(Screen[None]):
         """Clear the fields and go back to the dice."""
         self.say("")
         self.query_one("#dice", Input).value = ""
-        self.query_one("#throw", Input).value = ""
+        self.query_one("#throw", Input).value = "1"
         self.refresh_view()
         self.query_one("#dice", Input).focus()
 
@@ -312,7 +397,8 @@ class ScorekeeperScreen(Screen[None]):
             ))
         self.say("")
         self.query_one("#dice", Input).value = ""
-        self.query_one("#throw", Input).value = ""
+        self.query_one("#throw", Input).value = "1"
+        self.sheet().unpick()
         self.query_one(CoachPanel).show_lines(_("Coach"), [])
         self.refresh_view()
         if keeper.is_over:
@@ -362,16 +448,49 @@ class ScorekeeperScreen(Screen[None]):
         dice.focus()
         dice.select_all()
 
-    def action_undo(self) -> None:
-        """Take back the last entry."""
+    def action_box(self, index: int) -> None:
+        """Shift + the letter shown before a box: choose that box for the dice typed (enter writes)."""
+        keeper = self.keeper
+        if index >= len(self.rules.slots):
+            return
+        if keeper.is_over:
+            self.say(_("The game is over: n for a new game, q to quit."))
+            return
+        if keeper.starting or keeper.tiebreak:
+            self.say(_("No box now: type the dice thrown, then enter."))
+            self.action_focus_dice()
+            return
         try:
-            self.keeper.undo()
+            faces, throw = self.entry()
+            keeper.preview(faces, throw)
+        except ScorekeeperError as exc:
+            self.say(str(exc))
+            return
+        sheet = self.sheet()
+        sheet.focus()
+        sheet.pick(index)
+        if self.views is not None:
+            self.describe_box(self.views[index])
+
+    def action_undo(self) -> None:
+        """Take back the last entry: its box opens again and its dice and throw are back in the fields."""
+        try:
+            entry = self.keeper.undo()
         except ScorekeeperError as exc:
             self.say(str(exc))
             return
         self.query_one(GameLog).write(_("— undone —"))
-        self.say(_("Undone: {name} writes again.").format(name=self.keeper.current_player))
+        if entry is not None:
+            self.query_one("#dice", Input).value = " ".join(map(str, entry.dice))
+            self.query_one("#throw", Input).value = str(entry.throw)
         self.refresh_view()
+        self.sheet().unpick()
+        if entry is not None:
+            self.sheet().focus()
+            self.say(_("Undone: {name} writes again.").format(name=self.keeper.current_player) + " "
+                     + self.choose_box_words())
+        else:
+            self.say(_("Undone: {name} writes again.").format(name=self.keeper.current_player))
 
     def action_suggest(self) -> None:
         """What to hold (or where to score) for the dice typed, from the solver."""

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widgets import RichLog, Static
 
-from cubilete.i18n import _
+from cubilete.i18n import _, number
 
 
 class TurnPanel(Static):
@@ -49,8 +49,8 @@ class CoachPanel(Static):
     def show_options(self, title: str, options: Sequence[tuple[str, float, float]], notes: Sequence[str]) -> None:
         """Options, best first, one line each: what, expected final score, loss against the best."""
         lines = [
-            _("{n}. {what}: expected {expected:.1f}, loss {loss:.1f}").format(
-                n=n, what=what, expected=expected, loss=loss
+            _("{n}. {what}: expected {expected}, loss {loss}").format(
+                n=n, what=what, expected=number(expected), loss=number(loss)
             )
             for n, (what, expected, loss) in enumerate(options, 1)
         ]
