@@ -143,12 +143,18 @@ class TestRegret:
         assert mean - half <= optimum <= mean + half
         assert optimum == pytest.approx(162.47, abs=0.01)
 
-    def test_unsolvable_rules_give_nan(self) -> None:
+    def test_unsolvable_rules_say_regret_unknown(self) -> None:
         env = SolitaireEnv("maxi-yatzy")
         _, info = env.reset(seed=0)
         a = int(np.flatnonzero(info["action_mask"])[-1])
         _, _, _, _, info = env.step(a)
-        assert math.isnan(info["regret"])
+        assert info["regret_known"] is False and "regret" not in info
+
+    @pytest.mark.parametrize("name", preset_names())
+    def test_gymnasium_check_env_passes(self, name: str) -> None:
+        from gymnasium.utils.env_checker import check_env
+
+        check_env(SolitaireEnv(name))  # infos must compare equal for the same seed and action
 
     def test_regret_off(self) -> None:
         env = SolitaireEnv("generala", regret=False)

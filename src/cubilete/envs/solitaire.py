@@ -8,8 +8,9 @@
 * an illegal action changes nothing: reward 0 and ``info["illegal_action"] = True`` (``strict=True``
   raises :class:`~cubilete.envs._common.EnvError` instead); an action out of range always raises;
 * ``info["regret"]``: the expected points the action lost against optimal play (0 for an optimal
-  action), exact from the solved table wherever the rules can be solved; NaN otherwise, and
-  absent with ``regret=False``.
+  action), exact from the solved table wherever the rules can be solved; absent otherwise
+  (then ``info["regret_known"]`` is False, so a checker comparing infos sees equal values, never a
+  NaN that differs from itself), and both keys are absent with ``regret=False``.
 
 Played alone, a box that wins at once (P10) just scores, as the solver counts it.
 """
@@ -96,8 +97,10 @@ class SolitaireEnv(gym.Env[np.ndarray, np.int64]):
         if not game.is_over and isinstance(engine_action, Score):
             game.apply(Roll())  # the next turn's first throw: not a decision
         info = self._info()
-        if regret is not None:
-            info["regret"] = regret
+        if self.regret:
+            info["regret_known"] = regret is not None
+            if regret is not None:
+                info["regret"] = regret
         return self._observe(), reward, game.is_over, False, info
 
     def render(self) -> str | None:
@@ -150,11 +153,11 @@ class SolitaireEnv(gym.Env[np.ndarray, np.int64]):
             self._solution = shared_solution(self.rules)
         return self._solution
 
-    def _regret(self, game: Game, action: Roll | Score) -> float:
-        """Exact expected points lost by ``action`` (NaN where the rules cannot be solved)."""
+    def _regret(self, game: Game, action: Roll | Score) -> float | None:
+        """Exact expected points lost by ``action`` (None where the rules cannot be solved)."""
         st = game.state
         if not self.solvable or st.phase is not Phase.PLAY:
-            return float("nan")
+            return None
         from cubilete.solver.advisor import advise
 
         seat, turn = game.seat(), st.turn
