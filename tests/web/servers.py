@@ -71,6 +71,17 @@ class LiveServer:
         self._wait_healthy()
         return self
 
+    def wait_warm(self, timeout: float = 600.0) -> None:
+        """Wait until the server's chances' worker has started and computed its first position (its process
+        tree stops growing then); a bound only for a server that never gets there."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with urllib.request.urlopen(f"{self.url}/api/health", timeout=10) as resp:
+                if json.loads(resp.read()).get("warm") is True:
+                    return
+            time.sleep(0.2)
+        raise ServerError(f"the chances' worker not warm after {timeout:.0f} s\n{self.tail()}")
+
     def _wait_healthy(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT
         last = "no answer"
@@ -81,7 +92,7 @@ class LiveServer:
             try:
                 with urllib.request.urlopen(f"{self.url}/api/health", timeout=2) as resp:
                     body = json.loads(resp.read())
-                if body == {"ok": True}:
+                if isinstance(body, dict) and body.get("ok") is True:
                     return
                 last = f"health answered {body!r}"
             except (OSError, ValueError) as exc:  # refused while starting, or not JSON yet

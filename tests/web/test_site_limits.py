@@ -256,6 +256,7 @@ def test_refused_bodies_cost_no_memory(tmp_path: Path) -> None:
     server = start_server(sqlite_url(tmp_path / "w.sqlite3"), log_path=tmp_path / "server.log")
     try:
         assert server.proc is not None
+        server.wait_warm()  # the chances' worker, a child, grows while it starts: measure after
         before = _rss_mb(server.proc.pid)
         chunk = b"x" * 65536
         for path in ("/api/tables", "/api/profiles/check", "/", "/api/tables/abcd2345/rematch"):

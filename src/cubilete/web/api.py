@@ -110,9 +110,11 @@ async def json_body(request: Request) -> object:
 
 
 @router.get("/health")
-async def health() -> dict[str, bool]:
-    """The server is up."""
-    return {"ok": True}
+async def health(request: Request) -> dict[str, bool]:
+    """The server is up; ``warm``: its chances' worker has started and computed its first position (until then
+    the process tree is still growing, and the first game's chances would wait for it)."""
+    hub = request.app.state.hub
+    return {"ok": True, "warm": hub.chances.warmed.is_set() or not hub.settings.win_chances}
 
 
 @lru_cache(maxsize=1)
