@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from cubilete.engine.errors import CubileteError, ScorekeeperError
 from cubilete.engine.record import to_record
@@ -32,7 +32,7 @@ from cubilete.engine.rules.profile import rules_from_toml
 from cubilete.i18n import box_name
 from cubilete.play.scorekeeper import Scorekeeper
 from cubilete.store import sheets as stored
-from cubilete.web.api import ApiError, bearer_token, check_budget, hub_of, json_body
+from cubilete.web.api import ApiError, bearer_token, check_budget, hub_of, valid_body
 from cubilete.web.guard import client_address
 from cubilete.web.hub import TABLE_ID, Hub, new_table_id, token_hash
 from cubilete.web.names import check_name
@@ -68,14 +68,6 @@ class Step(Dice):
 class UndoStep(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     version: int
-
-
-def _valid(model: type[BaseModel], body: object) -> Any:
-    try:
-        return model.model_validate(body)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ApiError(422, f"{'.'.join(str(p) for p in first['loc']) or 'body'}: {first['msg']}") from None
 
 
 def _rules(sheet: stored.Sheet) -> Rules:
@@ -186,7 +178,7 @@ async def create(request: Request) -> dict[str, Any]:
     """A new sheet for real dice: ``{"rules" | "profile", "players": [names]}`` -> 201 ``{"id", "url"}``."""
     hub = hub_of(request)
     bearer_token(request)
-    spec: NewSheet = _valid(NewSheet, await json_body(request))
+    spec = await valid_body(request, NewSheet)
     if (spec.rules is None) == (spec.profile is None):
         raise ApiError(422, "give either \"rules\" (a preset name) or \"profile\" (house rules as TOML), not both")
     names: list[str] = []
@@ -229,7 +221,7 @@ async def step(sheet_id: str, request: Request) -> dict[str, Any]:
     422 with the scorekeeper's reason (in ``?lang=``), 409 if another phone typed first (nothing written)."""
     hub = hub_of(request)
     asker = token_hash(bearer_token(request))
-    body: Step = _valid(Step, await json_body(request))
+    body = await valid_body(request, Step)
     sheet = await _load(hub, sheet_id)
     if body.version != sheet.version:
         raise ApiError(409, "the sheet changed on another phone: look at it again")
@@ -257,7 +249,7 @@ async def undo(sheet_id: str, request: Request) -> dict[str, Any]:
     """Take back the last step, only from the browser that typed it: ``{"version"}``."""
     hub = hub_of(request)
     asker = token_hash(bearer_token(request))
-    body: UndoStep = _valid(UndoStep, await json_body(request))
+    body = await valid_body(request, UndoStep)
     sheet = await _load(hub, sheet_id)
     if not sheet.steps:
         raise ApiError(409, "nothing to undo")
@@ -276,7 +268,7 @@ async def undo(sheet_id: str, request: Request) -> dict[str, Any]:
 async def preview(sheet_id: str, request: Request) -> dict[str, Any]:
     """What each usable box would get for these dice now: ``{"points": {slot: n}, "wins_at_once"}``."""
     hub = hub_of(request)
-    body: Dice = _valid(Dice, await json_body(request))
+    body = await valid_body(request, Dice)
     sheet = await _load(hub, sheet_id)
 
     def look() -> dict[str, Any]:
@@ -297,7 +289,7 @@ async def advice(sheet_id: str, request: Request) -> dict[str, Any]:
     """The coach on the dice on the table: the best options, best first (``{"options": [{"text", "expected",
     "loss", "slot", "keep"}]}``; empty for rules too large to solve here)."""
     hub = hub_of(request)
-    body: Dice = _valid(Dice, await json_body(request))
+    body = await valid_body(request, Dice)
     sheet = await _load(hub, sheet_id)
     lang = _lang(request)
 
