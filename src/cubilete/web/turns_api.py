@@ -64,5 +64,5 @@ async def set_notices(table_id: str, request: Request) -> dict[str, Any]:
     email = body.email.strip() if body.email is not None else None
     if email is not None and not EMAIL.match(email):
         raise ApiError(422, f"email: {email[:64]!r} is not an e-mail address (name@example.org)")
-    await asyncio.to_thread(turns.set_email, hub.store, room.id, seat, email or None)
+    await asyncio.to_thread(turns.set_email, hub.store, room.id, seat, email or None, room.version)
     return {"seat": seat, "email": email or None}
