@@ -5,11 +5,14 @@
 import { api, el, link, savedName, saveName, toast, token, when } from "./api.js";
 import { navigate } from "./nav.js";
 import { dieSvg } from "./dice.js";
-import { describe as describeFair, sha256Hex, verify } from "./fair.js";
-import { apiErrorText, botName, joinNames, lang, num, numbersIn, pick, t } from "./i18n.js";
+import { renderChances as drawChances } from "./chances.js";
+import { sha256Hex, verify } from "./fair.js";
+import { renderHints as drawHints } from "./hints.js";
+import { apiErrorText, botName, lang, num, pick, t } from "./i18n.js";
 import { throwPlaces } from "./replay.js";
 import { play as playSound, setSound, soundOn } from "./sound.js";
 import { renderSheet, slotLabel } from "./sheet.js";
+import { renderResult as drawResult } from "./table_end.js";
 
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
 const PING_MS = 20000;
@@ -926,37 +929,36 @@ export function mount(root, { id }) {
     $.buttons.replaceChildren(...buttons);
   }
 
+
   function renderChances() {
-    const st = page.st;
-    const win = page.win;
-    if (!win || st.status === "waiting" || st.seats.length < 2 || win.chances.length !== st.seats.length) {
-      $.chances.hidden = true;
-      return;
-    }
-    const shown = percentages(win.chances);
-    $.chances.hidden = false;
-    $.chances.classList.toggle("stale", win.version !== st.version); // the new numbers are on their way
-    $.chances.setAttribute("aria-busy", String(win.version !== st.version));
-    $.chances.replaceChildren(
-      el("h2", {}, t("table.chances"), win.exact ? "" : ` ${t("table.chances.estimated")}`),
-      el(
-        "ul",
-        {},
-        st.seats.map((seat, i) =>
-          el(
-            "li",
-            { class: i === st.current ? "current" : "", "data-testid": `win-chance-${i}` },
-            el("span", { class: "chance-name" }, seatName(i)),
-            el(
-              "span",
-              { class: "chance-bar", role: "presentation" },
-              el("span", { class: "chance-fill", style: `width: ${shown[i]}%` }),
-            ),
-            el("span", { class: "chance-pct", "data-testid": `win-pct-${i}` }, `${shown[i]}%`),
-          ),
-        ),
-      ),
-    );
+    drawChances($.chances, page.st, page.win, seatName);
+  }
+
+  function renderHints() {
+    drawHints($.hints, page.hint, {
+      canHold: canHold(),
+      hold: (faces) => {
+        page.held = new Set(faces); // exactly the dice the coach keeps
+        saveHeld();
+        renderDice();
+      },
+      writable,
+      write: (slot) => pickSlot(slot, writable(slot).points, slotLabel(page.table.rules, slot)),
+    });
+  }
+
+  function renderResult() {
+    drawResult($.result, page.st, {
+      id, rules: page.table?.rules, fair: page.fair, me: mySeat(), match: page.match, seatName,
+      verify: verifyDice, rematch,
+      askMatch: () => {
+        page.match = null; // asked once
+        api.match(id).then((m) => {
+          page.match = m;
+          renderResult();
+        }).catch(() => {});
+      },
+    });
   }
 
   /** The sheet's entry for a slot this player may write now (its points, 0 for a scratch), else null. */
@@ -967,68 +969,6 @@ export function mount(root, { id }) {
     return { points: entry.state === "scratch-only" ? 0 : Number(entry.points ?? 0) };
   }
 
-  function renderHints() {
-    const hint = page.hint;
-    if (!hint) {
-      $.hints.hidden = true;
-      $.hints.replaceChildren();
-      return;
-    }
-    const canApply = canHold();
-    const items = hint.advice.map((a, i) =>
-      el(
-        "li",
-        { class: i === 0 ? "best" : "", "data-testid": `advice-${i}`, "data-slot": a.slot || null },
-        Array.isArray(a.keep) && canApply
-          ? el(
-              "button",
-              {
-                type: "button",
-                class: "advice-text linklike",
-                title: t("table.hint.apply"),
-                onclick: () => {
-                  // hold exactly the dice the coach keeps; the player still presses Roll
-                  page.held = new Set(a.keep);
-                  saveHeld();
-                  renderDice();
-                },
-              },
-              numbersIn(a.text),
-            )
-          : writable(a.slot)
-            ? el(
-                "button",
-                {
-                  type: "button",
-                  class: "advice-text linklike",
-                  "data-slot": a.slot,
-                  title: t("table.hint.write"),
-                  // the coach's "score Sixes (18)" writes it, as the sheet's button would (a zero asks first)
-                  onclick: () => pickSlot(a.slot, writable(a.slot).points, slotLabel(page.table.rules, a.slot)),
-                },
-                numbersIn(a.text),
-              )
-            : el("span", { class: "advice-text" }, a.text),
-        el(
-          "span",
-          { class: "advice-nums" },
-          // approximate values rank the options; shown as an expected final score they would mislead
-          typeof a.expected === "number"
-            ? t(hint.exact ? "table.hint.expected" : "table.hint.value", { value: num(a.expected, 1) })
-            : "",
-          typeof a.loss === "number" && a.loss > 0.0005 ? ` · ${t("table.hint.loss", { value: num(a.loss, 2) })}` : "",
-        ),
-      ),
-    );
-    $.hints.hidden = false;
-    $.hints.replaceChildren(
-      el("h2", {}, t("table.hints"), hint.exact ? "" : ` ${t("table.hint.approx")}`),
-      items.length ? el("ol", {}, items) : el("p", {}, t("table.hint.none")),
-      ...(hint.to_win && hint.to_win.length
-        ? [el("ul", { class: "to-win", "data-testid": "to-win" }, hint.to_win.map((line) => el("li", {}, numbersIn(line))))]
-        : []),
-    );
-  }
 
   function renderJoin() {
     const st = page.st;
@@ -1080,126 +1020,9 @@ export function mount(root, { id }) {
     }
   }
 
-  function renderResult() {
-    const st = page.st;
-    if (!st || !st.result || st.status !== "finished") {
-      $.result.hidden = true;
-      $.result.replaceChildren();
-      return;
-    }
-    const winners = (st.result.winners || []).map((i) => seatName(i));
-    const headline =
-      winners.length > 1
-        ? t("table.winners", { names: joinNames(winners) })
-        : t("table.winner", { names: winners[0] || "?" });
-    const reason = st.result.reason ? t(`table.reason.${st.result.reason}`) : "";
-    let verdict = null;
-    if (page.fair) {
-      const text = page.fair.result ? describeFair(page.fair.result, t) : page.fair.text;
-      verdict = el(
-        "p",
-        {
-          class: `verify-result${page.fair.ok === true ? " ok" : page.fair.ok === false ? " bad" : ""}`,
-          "data-testid": "verify-result",
-        },
-        text,
-      );
-    }
-    $.result.hidden = false;
-    $.result.replaceChildren(
-      el("h2", {}, t("table.result")),
-      ...celebration(st),
-      el("p", { class: "result", "data-testid": "result" }, headline, reason ? ` — ${reason}` : ""),
-      standings(st),
-      el(
-        "div",
-        { class: "result-actions" },
-        el("button", { type: "button", class: "btn", "data-testid": "verify", onclick: verifyDice }, t("table.verify")),
-        link(`/replay/${encodeURIComponent(id)}`, t("table.replay"), {
-          class: "btn ghost",
-          "data-testid": "replay-link",
-        }),
-        el("a", {
-          href: `/api/tables/${encodeURIComponent(id)}/record?download=1`,
-          download: `cubilete-${id}.json`,
-          class: "btn ghost",
-          "data-testid": "download-record",
-        }, t("table.download")),
-        // only the table's own players may ask for its rematch (the server refuses anyone else)
-        mySeat() !== null
-          ? el("button", { type: "button", class: "btn primary", "data-testid": "rematch", onclick: rematch }, t("table.rematch"))
-          : null,
-        link("/", t("table.newgame"), { class: "btn ghost" }),
-      ),
-      ...(verdict ? [verdict] : []), // replaceChildren would print a null as the text "null"
-      ...matchLines(st),
-    );
-  }
 
-  /** The final standings: winners first (an instant win beats points), then by total; the winner marked. */
-  function standings(st) {
-    const winners = new Set(st.result.winners || []);
-    const totals = st.result.totals || st.seats.map((s) => s.total);
-    const order = st.seats.map((_s, i) => i).sort((a, b) => Number(winners.has(b)) - Number(winners.has(a)) || totals[b] - totals[a]);
-    return el(
-      "ol",
-      { class: "standings", "data-testid": "standings" },
-      order.map((i) =>
-        el(
-          "li",
-          { class: `standing${winners.has(i) ? " winner" : ""}${i === mySeat() ? " me" : ""}`, "data-testid": `standing-${i}` },
-          el("span", { class: "standing-mark", "aria-hidden": "true" }, winners.has(i) ? "★" : ""),
-          el("span", { class: "standing-name" }, seatName(i), winners.has(i) ? el("span", { class: "sr-only" }, ` (${t("table.won")})`) : null),
-          el("span", { class: "standing-total", "data-testid": `result-total-${i}` }, num(totals[i])),
-        ),
-      ),
-    );
-  }
 
-  /** A Generala servida (an instant win) or a win of one's own gets its moment; never moves under reduced motion. */
-  function celebration(st) {
-    const instant = st.result.reason === "instant-win";
-    const mine = mySeat() !== null && (st.result.winners || []).includes(mySeat());
-    if (!instant && !mine) return [];
-    const servida = pick(page.table.rules.servida, "servida");
-    const words = instant ? t("table.celebrate.instant", { servida }) : t("table.celebrate.won");
-    return [
-      el(
-        "div",
-        { class: `celebrate${instant ? " instant" : ""}`, "data-testid": "celebrate", role: "status" },
-        el("span", { class: "confetti", "aria-hidden": "true" }, ...Array.from({ length: 12 }, () => el("i", {}))),
-        el("strong", {}, words),
-      ),
-    ];
-  }
 
-  /** The second game of a same-dice match: both games per person and who decided better (web/duplicate.py). */
-  function matchLines(st) {
-    if (!st.match_of) return st.same_dice ? [el("p", { class: "muted", "data-testid": "same-dice" }, t("table.samedice"))] : [];
-    if (page.match === undefined) {
-      page.match = null;
-      api
-        .match(id)
-        .then((m) => {
-          page.match = m;
-          renderResult();
-        })
-        .catch(() => {});
-      return [];
-    }
-    const m = page.match;
-    if (!m) return [];
-    const totals = m.people.map((p) => `${p.name} ${p.total}`).join(" – ");
-    const losses = m.people
-      .map((p) => `${p.name} ${p.loss_per_decision === null ? "–" : num(p.loss_per_decision, 3)}`)
-      .join(", ");
-    return [
-      el("h3", {}, t("table.match")),
-      el("p", { "data-testid": "match-result" }, totals),
-      el("p", { class: "muted" }, `${t("daily.loss")}: ${losses}`),
-      m.decided_better ? el("p", { "data-testid": "match-better" }, t("table.match.better", { name: m.decided_better })) : null,
-    ].filter(Boolean);
-  }
 
   function renderSheetBox() {
     const st = page.st;
@@ -1258,18 +1081,3 @@ export function mount(root, { id }) {
   };
 }
 
-/** Whole percentages adding up to exactly 100 (largest remainders). */
-export function percentages(probabilities) {
-  const total = probabilities.reduce((a, b) => a + b, 0);
-  if (!(total > 0)) return probabilities.map(() => 0);
-  const raw = probabilities.map((p) => (100 * p) / total);
-  const whole = raw.map(Math.floor);
-  const order = raw.map((_, i) => i).sort((a, b) => whole[a] - raw[a] - (whole[b] - raw[b]) || a - b);
-  let left = 100 - whole.reduce((a, b) => a + b, 0);
-  for (const i of order) {
-    if (left <= 0) break;
-    whole[i] += 1;
-    left -= 1;
-  }
-  return whole;
-}
