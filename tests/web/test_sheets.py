@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from tests.web.inproc import new_token, running_app
 
 from cubilete.engine.record import from_record
+from cubilete.web import sheets
 
 # one box per turn, dice that make it on the second throw (armada: no servida value, no instant win)
 TURNS = [
@@ -121,3 +123,17 @@ def test_undo_only_from_the_phone_that_typed_and_refusals_change_nothing(db_url:
                            headers=bearer(ana)).status_code == 422
         assert client.get("/api/sheets/zzzzzzzz").status_code == 404
         assert client.get(f"/api/sheets/{sheet}/record").status_code == 409
+
+
+def test_a_sheet_typed_forever_stops_at_its_most_steps(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ties for who starts can be typed without end, and every request replays every step: a sheet is bounded."""
+    monkeypatch.setattr(sheets, "MAX_STEPS", 6)
+    ana = new_token()
+    with running_app(db_url) as client:
+        state = _new(client, ana, ["Ana", "Bea"])
+        for _ in range(6):  # ties, round after round
+            state = _step(client, state["id"], ana, state, kind="start", dice=[3])
+        refused = client.post(f"/api/sheets/{state['id']}/steps", headers=bearer(ana),
+                              json={"version": state["version"], "kind": "start", "dice": [3]})
+        assert refused.status_code == 422 and "6 steps" in refused.json()["error"]
+        assert client.get(f"/api/sheets/{state['id']}").json()["version"] == state["version"]  # nothing written

@@ -43,6 +43,9 @@ from cubilete.web.words import in_language, rules_words, web_language
 
 router = APIRouter(prefix="/api")
 MAX_PLAYERS = 8
+# a game is a few hundred steps (the 4-column sheet: 52 rounds of 8 players); ties for the start and in
+# tie-break hands could be typed forever, and every request replays every step
+MAX_STEPS = 2000
 
 
 class NewSheet(BaseModel):
@@ -225,6 +228,8 @@ async def step(sheet_id: str, request: Request) -> dict[str, Any]:
     sheet = await _load(hub, sheet_id)
     if body.version != sheet.version:
         raise ApiError(409, "the sheet changed on another phone: look at it again")
+    if len(sheet.steps) >= MAX_STEPS:
+        raise ApiError(422, f"this sheet holds {MAX_STEPS} steps, the most a sheet may: start a new one")
     new = {"kind": body.kind, "dice": body.dice, "throw": body.throw, "slot": body.slot, "scratch": body.scratch,
            "by": asker}
 
