@@ -39,3 +39,7 @@ def test_the_table_plays_from_the_keyboard(web: LiveServer, new_page: NewPage) -
     expect(page.locator("[data-testid^=die-][aria-pressed=true]")).to_have_count(sum(tapped))
     assert _held(page) == tapped
 
+    page.reload()  # the dice held from the keyboard are remembered as tapped ones are
+    expect(page.locator("[data-testid=die-0]")).not_to_have_attribute("data-face", "0")
+    expect(page.locator("[data-testid^=die-][aria-pressed=true]")).to_have_count(sum(tapped))
+    assert _held(page) == tapped

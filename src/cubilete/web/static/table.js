@@ -567,6 +567,7 @@ export function mount(root, { id }) {
     if (Array.isArray(advice.keep)) {
       if (!canHold()) return;
       page.held = new Set(advice.keep);
+      saveHeld(); // a reload keeps them, as a tap would
       renderDice();
     } else if (advice.slot) {
       writeSuggested(); // the same path as W: the box's own button (a scratch still asks to confirm)
