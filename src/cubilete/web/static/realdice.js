@@ -5,7 +5,7 @@
 
 import { api, el, keepingFocus, link, savedName, toast } from "./api.js";
 import { apiErrorText, lang, num, pick, t } from "./i18n.js";
-import { navigate } from "./nav.js";
+import { createAndGo } from "./forms.js";
 
 const POLL_MS = 2000;
 const MAX_PLAYERS = 8;
@@ -26,16 +26,7 @@ export function mountSheetNew(root) {
     ev.preventDefault();
     const players = form.players.map((p) => p.trim());
     if (players.some((p) => !p)) return toast(t("sheet.err.names"));
-    form.busy = true;
-    render();
-    try {
-      const made = await api.createSheet({ rules: form.rules, players });
-      if (alive) navigate(made.url);
-    } catch (exc) {
-      form.busy = false;
-      toast(apiErrorText(exc));
-      render();
-    }
+    await createAndGo(form, render, () => api.createSheet({ rules: form.rules, players }), () => alive);
   }
 
   const render = keepingFocus(() => {
