@@ -137,3 +137,31 @@ def test_a_sheet_typed_forever_stops_at_its_most_steps(db_url: str, monkeypatch:
                               json={"version": state["version"], "kind": "start", "dice": [3]})
         assert refused.status_code == 422 and "6 steps" in refused.json()["error"]
         assert client.get(f"/api/sheets/{state['id']}").json()["version"] == state["version"]  # nothing written
+
+
+def test_a_finished_sheet_is_listed_with_the_games_marked_as_real_dice_and_never_ranked(db_url: str) -> None:
+    ana = new_token()
+    with running_app(db_url) as client:
+        state = _new(client, ana, ["Ana", "Bea"])
+        sheet = state["id"]
+        assert all(g["id"] != sheet for g in client.get("/api/games").json())  # not while it is played
+        state = _step(client, sheet, ana, state, kind="start", dice=[6])
+        state = _step(client, sheet, ana, state, kind="start", dice=[1])
+        state = _step(client, sheet, ana, state, kind="enter", dice=[3] * 5, throw=1, slot="generala")
+        assert state["phase"] == "over"
+        listed = [g for g in client.get("/api/games").json() if g["id"] == sheet]
+        assert len(listed) == 1
+        game = listed[0]
+        assert (game["kind"], game["url"], game["preset"], game["house_rules"]) == (
+            "real-dice", f"/sheet/{sheet}", "generala", False)
+        assert [(p["name"], p["winner"], p["pid"]) for p in game["players"]] == [("Ana", True, None),
+                                                                                ("Bea", False, None)]
+        assert game["players"][0]["total"] == state["totals"][0]
+        assert [g["id"] for g in client.get("/api/games?preset=generala").json()].count(sheet) == 1
+        assert all(g["id"] != sheet for g in client.get("/api/games?preset=yahtzee").json())
+        board = client.get("/api/leaderboard?preset=generala").json()
+        assert all(e["name"] not in ("Ana", "Bea") for e in board)  # typed results are never ranked
+        # an undo of the last entry takes it off the list again
+        back = client.post(f"/api/sheets/{sheet}/undo", json={"version": state["version"]}, headers=bearer(ana))
+        assert back.status_code == 200
+        assert all(g["id"] != sheet for g in client.get("/api/games").json())

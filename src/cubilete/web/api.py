@@ -376,7 +376,8 @@ def _summary(row: TableRow) -> dict[str, Any]:
     official = is_official(row.preset, row.rules_json)
     title = rules_words(rules)["title"] if official else f"{rules.title} (house rules)"
     return {
-        "id": row.id, "preset": row.preset if official else None, "rules": row.preset, "house_rules": not official,
+        "id": row.id, "kind": "table", "url": f"/replay/{row.id}", "preset": row.preset if official else None,
+        "rules": row.preset, "house_rules": not official,
         "title": title, "finished_at": row.finished_at, "ended": row.ended, "undos": row.undos,
         "players": [{"name": s.name, "pid": s.pid, "total": s.total, "winner": bool(s.winner),
                      "bot": s.kind == "bot"} for s in row.seats],
@@ -385,9 +386,14 @@ def _summary(row: TableRow) -> dict[str, Any]:
 
 @router.get("/games")
 async def games(hub: HubDep, preset: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
-    """Finished games, newest first."""
-    rows = await asyncio.to_thread(hub.store.finished_games, preset, max(1, min(limit, 200)))
-    return [_summary(r) for r in rows]
+    """Finished games, newest first: the tables' (``"kind": "table"``) and the real-dice sheets' (``"real-dice"``)."""
+    from cubilete.web.sheets import finished_summaries  # (sheets.py builds on this module)
+
+    limit = max(1, min(limit, 200))
+    rows = await asyncio.to_thread(hub.store.finished_games, preset, limit)
+    found = [_summary(r) for r in rows] + await finished_summaries(hub, preset, limit)
+    found.sort(key=lambda g: g["finished_at"] or 0.0, reverse=True)
+    return found[:limit]
 
 
 def _aggregate(results: list[PlayerResult], by_preset: bool) -> dict[str, dict[str, Any]]:

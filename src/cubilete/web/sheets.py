@@ -32,7 +32,7 @@ from cubilete.engine.rules.profile import rules_from_toml
 from cubilete.i18n import box_name
 from cubilete.play.scorekeeper import Scorekeeper
 from cubilete.store import sheets as stored
-from cubilete.web.api import ApiError, bearer_token, check_budget, hub_of, valid_body
+from cubilete.web.api import ApiError, bearer_token, check_budget, hub_of, is_official, valid_body
 from cubilete.web.guard import client_address
 from cubilete.web.hub import TABLE_ID, Hub, new_table_id, token_hash
 from cubilete.web.names import check_name
@@ -46,6 +46,7 @@ MAX_PLAYERS = 8
 # a game is a few hundred steps (the 4-column sheet: 52 rounds of 8 players); ties for the start and in
 # tie-break hands could be typed forever, and every request replays every step
 MAX_STEPS = 2000
+SUMMARIES_KEPT = 500  # finished sheets' summaries for the list of games (a finished sheet changes only by undo)
 
 
 class NewSheet(BaseModel):
@@ -136,6 +137,43 @@ def view(sheet: stored.Sheet, keeper: Scorekeeper, asker: str | None, lang: str,
         "chances": chances[0] if chances is not None else None,
         "chances_exact": chances[1] if chances is not None else None,
     }
+
+
+def summary(sheet: stored.Sheet, keeper: Scorekeeper) -> dict[str, Any]:
+    """A finished sheet in the site's list of games (as a table's there, marked as played with real dice: its
+    results were typed, so they never count in the rankings or a player's statistics)."""
+    rules = keeper.rules
+    official = is_official(rules.name, sheet.rules_json)
+    totals, winners = keeper.totals(), set(keeper.winners)
+    return {
+        "id": sheet.id, "kind": "real-dice", "url": f"/sheet/{sheet.id}", "preset": rules.name if official else None,
+        "rules": rules.name, "house_rules": not official,
+        "title": rules_words(rules)["title"] if official else f"{rules.title} (house rules)",
+        "finished_at": sheet.finished_at, "ended": None, "undos": 0,
+        "players": [{"name": name, "pid": None, "total": totals[i], "winner": i in winners, "bot": False}
+                    for i, name in enumerate(keeper.players)],
+    }
+
+
+async def finished_summaries(hub: Hub, preset: str | None, limit: int) -> list[dict[str, Any]]:
+    """The newest finished sheets (of one official preset if given), summarised once per version."""
+    found = await asyncio.to_thread(stored.finished, hub.store, limit)
+    kept = hub.sheet_summaries
+
+    def summarised() -> list[dict[str, Any]]:
+        out = []
+        for sheet in found:
+            cached = kept.get(sheet.id)
+            if cached is None or cached[0] != sheet.version:
+                cached = (sheet.version, summary(sheet, replay(sheet)))
+                kept[sheet.id] = cached
+                while len(kept) > SUMMARIES_KEPT:
+                    kept.pop(next(iter(kept)))
+            out.append(cached[1])
+        return out
+
+    made = await asyncio.to_thread(summarised)
+    return [g for g in made if not preset or g["preset"] == preset]
 
 
 async def _load(hub: Hub, sheet_id: str) -> stored.Sheet:
