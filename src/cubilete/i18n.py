@@ -211,18 +211,6 @@ def number(value: float, digits: int = 1) -> str:
     return text.replace(".", ",") if current_language().startswith(DECIMAL_COMMA) else text
 
 
-def interval(low: float, high: float, digits: int = 1) -> str:
-    """A confidence interval in the current language: ``[1.2, 3.4]``, or ``[1,2; 3,4]`` where the decimal
-    mark is a comma (a comma between the bounds would read as a third number).
-
-    >>> with speaking("pt_BR"):
-    ...     interval(1.234, 3.45, 2)
-    '[1,23; 3,45]'
-    """
-    between = "; " if current_language().startswith(DECIMAL_COMMA) else ", "
-    return f"[{number(low, digits)}{between}{number(high, digits)}]"
-
-
 def N_(message: str) -> str:
     """Mark a message for extraction without translating it yet (translate it with ``_`` where it is shown)."""
     return message
