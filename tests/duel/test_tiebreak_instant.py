@@ -1,0 +1,111 @@
+"""A tie-break hand's first throw wins at once, as in the engine (``Game._roll``; seed 000: "en
+cualquier tiro se gana la partida"), unless that player scratched the instant-win box.
+
+The oracle (tests/duel/oracle.py) reads the rule from the engine's own test
+(``scoring.instant_win`` on each player's final card) in exact fractions; the solver must agree to
+1e-12 for every pair of final sheets, and the engine and the solver must name the same winner of
+a tie-break hand with a Generala thrown in it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from tests.duel.oracle import tiebreak_first_wins
+from tests.duel.test_oracle import LONE_PAIR, TWO_DICE
+
+from cubilete.duel.advisor import sheet_number, tiebreak_inputs
+from cubilete.duel.cache import shared_duel
+from cubilete.duel.solve import solve_duel
+from cubilete.duel.tiebreak import first_player_tiebreak, instant_hands, tiebreak_choices
+from cubilete.engine.actions import Roll, Score, Stand
+from cubilete.engine.dice import ScriptedDice
+from cubilete.engine.game import Game
+from cubilete.engine.rules.model import Rules
+from cubilete.engine.state import EndReason, Phase
+from cubilete.solver.tables import kernel_tables
+
+TOLERANCE = 1e-12
+
+
+def final_card(rules: Rules, live: bool) -> tuple[int | None, ...]:
+    """A full card: every instant-win box holding points (live) or scratched (0), the rest 1."""
+    return tuple(
+        (0 if not live else 5) if rules.box(rules.slots[j]).instant_win else 1 for j in range(len(rules.slots))
+    )
+
+
+@pytest.mark.parametrize("rules", [TWO_DICE, LONE_PAIR, "mini"], ids=["2d-pair-doble", "2d-lone-pair", "mini-duel"])
+@pytest.mark.parametrize("first_live", [True, False])
+@pytest.mark.parametrize("second_live", [True, False])
+def test_tiebreak_agrees_with_the_exact_oracle(
+    rules: Rules | str, first_live: bool, second_live: bool, request: pytest.FixtureRequest
+) -> None:
+    game_rules: Rules = request.getfixturevalue("mini") if rules == "mini" else rules  # type: ignore[assignment]
+    a, b = final_card(game_rules, first_live), final_card(game_rules, second_live)
+    exact = tiebreak_first_wins(game_rules, a, b)
+    sol = solve_duel(game_rules)
+    # the solver's tie-break kernel on each player's instant-win hands, and its table by the final sheets
+    T = kernel_tables(sol.joint.space)
+    got = first_player_tiebreak(
+        game_rules, T, first_wins=instant_hands(game_rules, a), second_wins=instant_hands(game_rules, b)
+    )
+    assert abs(got - float(exact)) < TOLERANCE
+    assert abs(sol.tiebreak_between(sheet_number(sol, a), sheet_number(sol, b)) - float(exact)) < TOLERANCE
+    if first_live or second_live:  # the instant win changes the tie-break: the old reading is far off
+        assert abs(first_player_tiebreak(game_rules, T) - float(exact)) > 1e-4
+
+
+def test_usual_tiebreak_is_with_every_instant_win_live(mini: Rules) -> None:
+    live = final_card(mini, True)
+    assert abs(solve_duel(mini).tiebreak - float(tiebreak_first_wins(mini, live, live))) < TOLERANCE
+
+
+def tied_game(rules: Rules, scratch: bool, tiebreak_throws: list[tuple[int, ...]]) -> Game:
+    """The pocket Generala (Unos, Doses, Generala, Doble), both players writing the same points:
+    Generala made on the second throw (or scratched, which closes the Doble), then a tie-break."""
+    one, two = [(1, 2, 2)], [(2, 1, 1)]
+    generala = [(3, 3, 4)] if scratch else [(3, 3, 4), (3,)]
+    doble = [] if scratch else [(4, 4, 5), (4,)]
+    turns = [one, two, generala, doble] if not scratch else [one, two, generala]
+    script: list[tuple[int, ...]] = []
+    for turn in turns:
+        script += turn + turn  # each player in turn, the same throws
+    game = Game(rules, ["ana", "beto"], dice=ScriptedDice([*script, *tiebreak_throws]))
+    for turn, slot in zip(turns, ["1", "2", "generala", "doble"], strict=False):
+        for _ in range(2):
+            game.apply(Roll())
+            if len(turn) == 2:
+                game.apply(Roll(keep=(0, 1)))
+            game.apply(Score(slot))
+    return game
+
+
+def test_engine_and_solver_agree_on_a_generala_thrown_in_a_tiebreak(mini: Rules) -> None:
+    game = tied_game(mini, scratch=False, tiebreak_throws=[(5, 5, 5)])
+    assert game.state.phase is Phase.TIEBREAK and game.state.current == 0
+    sol = shared_duel(mini)
+    first, second = (game.state.seats[i].card for i in game.state.contenders)
+    w, first_wins, second_wins = tiebreak_inputs(sol, first, second)
+    choices = tiebreak_choices(mini, sol.tables, w, None, (5, 5, 5), 1, (), first_wins, second_wins)
+    stand = next(v for kind, v, _ in choices if kind == "stand")
+    game.apply(Roll())
+    assert game.state.phase is Phase.OVER and game.state.reason is EndReason.INSTANT_WIN
+    assert game.state.winners == (0,) and stand == 1.0  # the solver too: the first player has won
+
+
+def test_a_scratched_generala_does_not_win_a_tiebreak_at_once(mini: Rules) -> None:
+    game = tied_game(mini, scratch=True, tiebreak_throws=[(5, 5, 5), (5, 5, 5)])
+    assert game.state.phase is Phase.TIEBREAK
+    sol = shared_duel(mini)
+    first, second = (game.state.seats[i].card for i in game.state.contenders)
+    w, first_wins, second_wins = tiebreak_inputs(sol, first, second)
+    assert not first_wins.any() and not second_wins.any()
+    choices = tiebreak_choices(mini, sol.tables, w, None, (5, 5, 5), 1, (), first_wins, second_wins)
+    stand = next(v for kind, v, _ in choices if kind == "stand")
+    game.apply(Roll())
+    assert game.state.phase is Phase.TIEBREAK  # the engine plays on
+    assert stand < 1.0  # the second player may still tie it with a servida of her own
+    game.apply(Stand())
+    game.apply(Roll())  # the second player's servida Generala: no instant win either, a tie, another round
+    game.apply(Stand())
+    assert game.state.phase is Phase.TIEBREAK and game.state.tiebreak_round == 2
