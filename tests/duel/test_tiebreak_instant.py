@@ -9,10 +9,15 @@ a tie-break hand with a Generala thrown in it.
 
 from __future__ import annotations
 
+import hashlib
+import json
+from pathlib import Path
+
 import pytest
 from tests.duel.oracle import tiebreak_first_wins
 from tests.duel.test_oracle import LONE_PAIR, TWO_DICE
 
+from cubilete.duel import cache
 from cubilete.duel.advisor import sheet_number, tiebreak_inputs
 from cubilete.duel.cache import shared_duel
 from cubilete.duel.solve import solve_duel
@@ -20,6 +25,7 @@ from cubilete.duel.tiebreak import first_player_tiebreak, instant_hands, tiebrea
 from cubilete.engine.actions import Roll, Score, Stand
 from cubilete.engine.dice import ScriptedDice
 from cubilete.engine.game import Game
+from cubilete.engine.rules.codec import rules_hash
 from cubilete.engine.rules.model import Rules
 from cubilete.engine.state import EndReason, Phase
 from cubilete.solver.tables import kernel_tables
@@ -109,3 +115,33 @@ def test_a_scratched_generala_does_not_win_a_tiebreak_at_once(mini: Rules) -> No
     game.apply(Roll())  # the second player's servida Generala: no instant win either, a tie, another round
     game.apply(Stand())
     assert game.state.phase is Phase.TIEBREAK and game.state.tiebreak_round == 2
+
+
+class TestCachedTables:
+    """A table stored under the old reading (format 2, no tie-break per pair of sheets) is not reused."""
+
+    def test_the_tie_breaks_by_sheets_are_stored_and_read_back(self, mini: Rules, tmp_path: Path) -> None:
+        sol = solve_duel(mini)
+        path = cache.save(sol, tmp_path / "mini.npy")
+        back = cache.load(mini, path)
+        assert back is not None and back.ties is not None and sol.ties is not None
+        assert back.ties.tolist() == sol.ties.tolist() and back.tiebreak == sol.tiebreak
+
+    def test_a_format_2_table_is_solved_again(self, mini: Rules, tmp_path: Path) -> None:
+        path = cache.save(solve_duel(mini), tmp_path / "mini.npy")
+        meta_path = path.with_suffix(".json")
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        old_key = hashlib.sha256(f"duel2:{rules_hash(mini)}".encode()).hexdigest()[:20]
+        assert cache.duel_key(mini) != old_key  # the cache file's name moved too: old files are not found
+        meta.update(format=2, key=old_key)
+        del meta["ties"]
+        meta_path.write_text(json.dumps(meta), encoding="utf-8")
+        assert cache.load(mini, path) is None
+
+    def test_a_table_without_its_tie_breaks_is_solved_again(self, mini: Rules, tmp_path: Path) -> None:
+        path = cache.save(solve_duel(mini), tmp_path / "mini.npy")
+        meta_path = path.with_suffix(".json")
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        del meta["ties"]
+        meta_path.write_text(json.dumps(meta), encoding="utf-8")
+        assert cache.load(mini, path) is None
