@@ -110,7 +110,7 @@ def section(measure: bool, solve_presets: bool, games: int, preset_games: int, s
         "",
         "**Checked.** `tests/duel/oracle.py` is an independent expectimax in exact fractions over the joint game",
         "(ordered dice, positional holds, real scorecards, the engine's flow; the tie-break's fixed point solved",
-        "exactly): the solver agrees with it on every position it reaches, to 1e-9, on reduced games with an",
+        "exactly): the solver agrees with it on every position it reaches, to 1e-12, on reduced games with an",
         "instant-win box, a Doble that closes when its Generala is scratched, shared ties and an upper bonus.",
         "Its tie-break reads the instant win from the engine's own test (`scoring.instant_win` on each player's",
         "final card), and agrees with the solver's to 1e-12 for every pair of final sheets, the pocket Generala's",
