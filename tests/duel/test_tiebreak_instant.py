@@ -145,3 +145,18 @@ class TestCachedTables:
         del meta["ties"]
         meta_path.write_text(json.dumps(meta), encoding="utf-8")
         assert cache.load(mini, path) is None
+
+
+@pytest.mark.parametrize("scratch", [False, True])
+def test_exact_chance_and_bot_in_a_tiebreak_read_both_final_sheets(mini: Rules, scratch: bool) -> None:
+    from cubilete.play.bots import make_bot
+    from cubilete.win.chance import chance
+
+    game = tied_game(mini, scratch=scratch, tiebreak_throws=[])
+    sol = shared_duel(mini)
+    assert sol.ties is not None
+    want = float(sol.ties[0, 0] if scratch else sol.ties[1, 1])  # class 1: the Generala can still win at once
+    assert sol.ties[0, 0] != sol.ties[1, 1]
+    got = chance(game)
+    assert got.exact and abs(got.probabilities[0] - want) < TOLERANCE
+    assert abs(make_bot("bot:exact").analyse(game)[0].expected - want) < TOLERANCE
