@@ -54,11 +54,12 @@ class _Dice:
             self._keeps[held] = every
         return self._keeps[held]
 
-    def throw(self, dice: Dice, keep: Positions) -> list[Dice]:
+    def throw(self, dice: Dice, keep: Positions, face_down: bool = False) -> list[Dice]:
+        """Every equally likely outcome; ``face_down``: Bozó's "em baixo", each thrown die read as 7 - f."""
         kept = [dice[p] for p in keep]
         out = []
         for faces in self.outcomes[self.n - len(keep)]:
-            new = list(faces)
+            new = [7 - f for f in faces] if face_down else list(faces)
             for p, d in zip(keep, kept, strict=True):
                 new.insert(p, d)
             out.append(tuple(new))
@@ -76,6 +77,7 @@ def _turn(
     a first throw in ``ends`` ends the game at once (no choice: its worth)."""
     rules = dice.rules
     after_memo: dict[tuple[int, Dice, Positions], object] = {}
+    calls = (False, True) if rules.face_down_call else (False,)  # every throw may be called "em baixo"
 
     def after(throw: int, hand: Dice, held: Positions) -> object:
         key = (throw, hand, held if rules.locked_holds else ())
@@ -86,11 +88,13 @@ def _turn(
             if throw < rules.throws:
                 for keep in dice.keeps(held):
                     nxt = keep if rules.locked_holds else ()
-                    options.append(average([after(throw + 1, h, nxt) for h in dice.throw(hand, keep)]))  # type: ignore[operator]
+                    for down in calls:
+                        thrown = dice.throw(hand, keep, down)
+                        options.append(average([after(throw + 1, h, nxt) for h in thrown]))  # type: ignore[operator]
             after_memo[key] = pick(options)  # type: ignore[operator]
         return after_memo[key]
 
-    return average([after(1, h, ()) for h in dice.outcomes[dice.n]])  # type: ignore[operator]
+    return pick([average([after(1, h, ()) for h in dice.throw((0,) * dice.n, (), down)]) for down in calls])  # type: ignore[operator]
 
 
 def tiebreak_first_wins(rules: Rules, first_card: Card | None = None, second_card: Card | None = None) -> Fraction:

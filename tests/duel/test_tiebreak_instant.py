@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 from tests.duel.oracle import tiebreak_first_wins
-from tests.duel.test_oracle import LONE_PAIR, TWO_DICE
+from tests.duel.test_oracle import LONE_PAIR, TWO_DICE, check_agreement
+from tests.solver.test_oracle import game, upper_box
 
 from cubilete.duel import cache
 from cubilete.duel.advisor import sheet_number, tiebreak_inputs
@@ -26,7 +27,7 @@ from cubilete.engine.actions import Roll, Score, Stand
 from cubilete.engine.dice import ScriptedDice
 from cubilete.engine.game import Game
 from cubilete.engine.rules.codec import rules_hash
-from cubilete.engine.rules.model import Rules
+from cubilete.engine.rules.model import Box, Kind, Rules
 from cubilete.engine.state import EndReason, Phase
 from cubilete.solver.tables import kernel_tables
 
@@ -160,3 +161,25 @@ def test_exact_chance_and_bot_in_a_tiebreak_read_both_final_sheets(mini: Rules, 
     got = chance(game)
     assert got.exact and abs(got.probabilities[0] - want) < TOLERANCE
     assert abs(make_bot("bot:exact").analyse(game)[0].expected - want) < TOLERANCE
+
+
+# A pocket Bozó: the "em baixo" call on every throw, a General de boca that wins at once even scratched
+# (Bozó's S3) or not (bozo-riscado), a Full-like pair with its +5 de boca.
+BOCA_PAIR = Box("full", "Full", Kind.GROUPS, value=10, groups=(2,), first_throw_bonus=5)
+GENERAL = Box("general", "General", Kind.GROUPS, value=20, groups=(2,), instant_win=True, win_after_scratch=True)
+POCKET_BOZO = game("duel-pocket-bozo", (upper_box(1), BOCA_PAIR, GENERAL), dice=2, throws=2, face_down_call=True)
+POCKET_RISCADO = POCKET_BOZO.replace(
+    name="duel-pocket-bozo-riscado", boxes=(upper_box(1), BOCA_PAIR, GENERAL.replace(win_after_scratch=False))
+)
+
+
+@pytest.mark.parametrize("rules", [POCKET_BOZO, POCKET_RISCADO], ids=["general-wins-scratched", "riscado"])
+def test_pocket_bozo_agrees_with_the_exact_oracle(rules: Rules) -> None:
+    assert check_agreement(rules) > 10  # every position the oracle reaches, to 1e-12, tie-break included
+
+
+def test_a_general_de_boca_wins_at_once_even_scratched() -> None:
+    sol = solve_duel(POCKET_BOZO)
+    card = final_card(POCKET_BOZO, live=False)
+    assert instant_hands(POCKET_BOZO, card).any()
+    assert sol.tiebreak_between(sheet_number(sol, card), sheet_number(sol, card)) == sol.tiebreak

@@ -91,7 +91,8 @@ def instant_wins(D: DuelTables, s: int, h: int) -> bool:
     for w in range(D.iw_slot.shape[0]):
         if D.iw_hand[w, h] == 1:
             j = D.iw_slot[w]
-            if (mask >> j) & 1 == 0 or (fl >> D.iw_flag[w]) & 1 == 1:  # open, or holds points
+            # wins after a scratch too (flag -1), open, or holds points
+            if D.iw_flag[w] < 0 or (mask >> j) & 1 == 0 or (fl >> D.iw_flag[w]) & 1 == 1:
                 return True
     return False
 

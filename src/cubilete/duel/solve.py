@@ -163,7 +163,9 @@ def duel_tables(joint: JointSpace, ties: FloatArray | float) -> kernels.DuelTabl
     W = np.full((n, n), ties) if isinstance(ties, float) else np.asarray(ties, dtype=np.float64)
     # tie[m, a * n + b]: P(mover wins) after a final tie, the mover first (m = 0) or second, of class a
     tie = np.stack([W.ravel(), (1.0 - W.T).ravel()])
-    iw_flag = np.array([sp.flag_bit[j] for j in joint.iw_slot], dtype=np.int64)
+    # -1: the box wins at once even scratched (Bozó's General de boca)
+    iw_flag = np.array([-1 if joint.rules.boxes[int(j)].win_after_scratch else sp.flag_bit[j] for j in joint.iw_slot],
+                       dtype=np.int64)  # fmt: skip
     return kernels.DuelTables(
         joint.sheet_mask, joint.sheet_fl, joint.sheet_u, joint.sheet_R, joint.sheet_done, joint.sheet_id,
         joint.pair_row, joint.row_m, joint.row_s, joint.row_o, joint.row_lo, joint.row_off, joint.iw_slot,
