@@ -183,3 +183,38 @@ def test_a_general_de_boca_wins_at_once_even_scratched() -> None:
     card = final_card(POCKET_BOZO, live=False)
     assert instant_hands(POCKET_BOZO, card).any()
     assert sol.tiebreak_between(sheet_number(sol, card), sheet_number(sol, card)) == sol.tiebreak
+
+
+def play_exact(rules: Rules, seed: str) -> Game:
+    """bot:exact in both seats, through the engine (Bozó's em baixo rolls among the legal actions)."""
+    from cubilete.play.bots import make_bot
+
+    game = Game(rules, ["ana", "beto"], seed=seed)
+    bots = [make_bot("bot:exact", seed=seed) for _ in range(2)]
+    analysed = 0
+    while not game.is_over:
+        analysis = bots[game.state.current].analyse(game)
+        assert analysis.exact, analysis.note  # from the two-player table, not a fallback
+        analysed += 1
+        game.apply(bots[game.state.current].choose(game))
+    assert analysed > 3
+    return game
+
+
+def test_exact_bot_plays_a_pocket_bozo(mini: Rules) -> None:
+    rules = POCKET_BOZO.replace(start=mini.start)
+    for seed in ("b1", "b2", "b3"):
+        assert play_exact(rules, seed).is_over
+
+
+@pytest.mark.slow
+def test_exact_bot_and_chances_on_bozo_heads_up() -> None:
+    from cubilete.engine.rules import find_rules
+    from cubilete.win.chance import chance
+
+    bozo = find_rules("bozo")
+    sol = shared_duel(bozo)  # 119,953,474 values: solved once into the session's cache
+    assert 0.0 < sol.first_player_wins < 1.0
+    game = play_exact(bozo, "bozo-heads-up")
+    assert game.state.phase is Phase.OVER
+    assert chance(Game(bozo, ["ana", "beto"], seed="c")).exact
