@@ -281,7 +281,8 @@ def _turn_scores(
                     top = D.row_off[nr + 1] - D.row_off[nr] - 1
                     v = X.V[D.row_off[nr] + min(max(shift - D.row_lo[nr], 0), top)]
                 else:
-                    v = 1.0 if shift > 0 else (D.tie[m] if shift == 0 else 0.0)
+                    tie = D.tie[m, D.tie_class[s2] * (1 << D.iw_slot.shape[0]) + D.tie_class[o]]
+                    v = 1.0 if shift > 0 else (tie if shift == 0 else 0.0)
                 if 0 <= rew < n_memo:
                     memo_s[j, rew] = s2
                     memo_v[j, rew] = v
@@ -334,8 +335,8 @@ def _choose_exact(
             value = _win(D, X, mover_first, s2, o, after)
         elif after != 0:
             value = 1.0 if after > 0 else 0.0
-        else:
-            value = X.tiebreak if mover_first else 1.0 - X.tiebreak
+        else:  # the tie-break by both final sheets' instant wins (D.tie, as the solve)
+            value = D.tie[0 if mover_first else 1, D.tie_class[s2] * (1 << D.iw_slot.shape[0]) + D.tie_class[o]]
         if value > best:
             best = value
             choice = SCORE_BASE + j
