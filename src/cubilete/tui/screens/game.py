@@ -21,7 +21,7 @@ from textual.worker import Worker
 from cubilete.engine.actions import Action, Roll, Score, Stand
 from cubilete.engine.errors import CubileteError
 from cubilete.engine.state import EndReason, GameState, Phase
-from cubilete.i18n import _, explain_illegal, file_reason, rules_title, servida_word
+from cubilete.i18n import _, explain_illegal, file_reason, pgettext, rules_title, servida_word
 from cubilete.play.bots import make_bot
 from cubilete.play.sheet import SlotState, SlotView, slot_views
 from cubilete.present.narrate import describe_step
@@ -413,7 +413,7 @@ class GameScreen(ChancesFeed):
         rules = self.game.rules
         last = box_letter(min(len(rules.slots), len(BOX_LETTERS)) - 1)
         rows = [
-            ("r, space", _("throw the dice not held")),
+            ("r, " + pgettext("key", "space"), _("throw the dice not held")),  # the space bar, in words
             (f"1-{rules.dice}", _("hold a die, or throw it again (or click it)")),
             (f"A-{last}", _("put the cursor on a box by its letter (shift + the letter)")),
             ("↑ ↓", _("move between the open boxes (closed ones are skipped; the cursor wraps)")),
