@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.containers import ScrollableContainer
 from textual.widgets import RichLog, Static
 
 from cubilete.i18n import _, number
@@ -43,8 +44,14 @@ class CoachPanel(Static):
         text = Text(title, style="bold")
         for line in lines:
             text.append("\n" + line)
-        self.set_class(bool(lines) if active is None else active, "-active")
+        shown = bool(lines) if active is None else active
+        self.set_class(shown, "-active")
+        if self.is_attached:  # on a short narrow screen the advice takes the chances' lines (layout.py)
+            self.screen.set_class(shown, "-coaching")
         self.update(text)
+        if isinstance(self.parent, ScrollableContainer):  # the game screen's: new advice starts at its top
+            self.parent.scroll_home(animate=False)
+            self.parent.refresh(layout=True)  # its height follows the advice's
 
     def show_options(self, title: str, options: Sequence[tuple[str, float, float]], notes: Sequence[str]) -> None:
         """Options, best first, one line each: what, expected final score, loss against the best."""
