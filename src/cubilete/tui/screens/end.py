@@ -26,6 +26,7 @@ from cubilete.tui.navigation import SETUP, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import SaveDialog
 from cubilete.tui.session import Session
+from cubilete.tui.styles import tcss
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.scorecard import ScoreCard, SheetData
 from cubilete.tui.words import dice_words
@@ -86,18 +87,7 @@ def chance_chart_lines(line: Timeline) -> list[str]:
 class EndScreen(Screen[None]):
     """The result of a finished game."""
 
-    DEFAULT_CSS = """
-    EndScreen { layout: vertical; }
-    #end-title { height: 1; background: $primary; text-style: bold; padding: 0 1; }
-    #how { height: auto; padding: 0 1; text-style: bold; }
-    #results { height: auto; max-height: 60%; }
-    EndScreen ScoreCard { height: auto; width: auto; max-height: 100%; }
-    #ranking-box { width: auto; height: auto; margin-right: 2; }
-    #ranking { width: auto; height: auto; }
-    #review-box { height: 1fr; padding: 0 1; margin-top: 1; }
-    #review-title { text-style: bold; }
-    #review-progress { width: 60; }
-    """
+    DEFAULT_CSS = tcss("EndScreen")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s,e", "export", show=False),

@@ -33,6 +33,7 @@ from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialo
 from cubilete.tui.screens.game_chances import ChancesFeed
 from cubilete.tui.screens.layout import BREAKPOINTS, SHORT, VERTICAL_BREAKPOINTS, card_and_side_css
 from cubilete.tui.session import Session, snapshot
+from cubilete.tui.styles import tcss
 from cubilete.tui.widgets.chances import ChancesPanel
 from cubilete.tui.widgets.dice import DiceRow, Die
 from cubilete.tui.widgets.keybar import KeyBar
@@ -57,14 +58,7 @@ def default_save_path(session: Session, folder: Path | None = None) -> Path:
 class GameScreen(ChancesFeed):
     """One game in play."""
 
-    DEFAULT_CSS = """
-    GameScreen { layout: vertical; }
-    #title { height: 1; background: $primary; color: $text; text-style: bold; padding: 0 1; }
-    #table-top { height: auto; }
-    #turn-side { width: 1fr; height: auto; }
-    #fit { height: 1; color: $warning; padding: 0 1; display: none; }
-    #fit.-shown { display: block; }
-    """ + card_and_side_css("GameScreen")
+    DEFAULT_CSS = tcss("GameScreen") + card_and_side_css("GameScreen")
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 

@@ -9,22 +9,19 @@ from textual.containers import ScrollableContainer
 from textual.widgets import RichLog, Static
 
 from cubilete.i18n import _, number
+from cubilete.tui.styles import tcss
 
 
 class TurnPanel(Static):
     """Whose turn, which throw, servida, tie-break: a few short lines beside the dice."""
 
-    DEFAULT_CSS = """
-    TurnPanel { height: 5; padding: 0 1; }
-    """
+    DEFAULT_CSS = tcss("TurnPanel")
 
 
 class MessageLine(Static):
     """The last refusal or notice, in words (so it reads without colour)."""
 
-    DEFAULT_CSS = """
-    MessageLine { height: 2; padding: 0 1; color: $warning; }
-    """
+    DEFAULT_CSS = tcss("MessageLine")
 
     def say(self, text: str) -> None:
         """Show a message (an empty string clears it)."""
@@ -34,9 +31,7 @@ class MessageLine(Static):
 class CoachPanel(Static):
     """The coach's advice: the best options with their expected score and loss, or a warning."""
 
-    DEFAULT_CSS = """
-    CoachPanel { height: auto; max-height: 16; padding: 0 1; border: round $primary; }
-    """
+    DEFAULT_CSS = tcss("CoachPanel")
 
     def show_lines(self, title: str, lines: Sequence[str], active: bool | None = None) -> None:
         """A title and some lines (no lines, or ``active`` False for a mere reminder of the keys: the panel
@@ -71,10 +66,7 @@ class CoachPanel(Static):
 class GameLog(RichLog):
     """Every action, one line each, newest at the bottom."""
 
-    DEFAULT_CSS = """
-    GameLog { height: 1fr; border: round $panel; padding: 0 1; overflow-y: auto; scrollbar-size-vertical: 1;
-              scrollbar-gutter: stable; }
-    """
+    DEFAULT_CSS = tcss("GameLog")
 
     def __init__(self, **kwargs: str) -> None:
         super().__init__(wrap=True, markup=False, max_lines=500, min_width=20, **kwargs)  # type: ignore[arg-type]
