@@ -197,8 +197,9 @@ def pgettext(context: str, message: str) -> str:
 DECIMAL_COMMA = ("es", "pt")  # languages that write 160,6 where English writes 160.6
 
 
-def number(value: float, digits: int = 1) -> str:
-    """``value`` with ``digits`` decimals and the current language's decimal mark.
+def number(value: float, digits: int = 1, sign: bool = False) -> str:
+    """``value`` with ``digits`` decimals and the current language's decimal mark (``sign``: a + before
+    positive values).
 
     >>> with speaking("es"):
     ...     number(160.56), number(-0.04)
@@ -207,8 +208,22 @@ def number(value: float, digits: int = 1) -> str:
     ...     number(160.56, 2)
     '160.56'
     """
-    text = f"{value:.{digits}f}"
+    text = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
     return text.replace(".", ",") if current_language().startswith(DECIMAL_COMMA) else text
+
+
+def interval(low: float, high: float, digits: int = 1) -> str:
+    """A confidence interval, ``[low, high]``; with the decimal comma its ends are split by a semicolon so
+    ``[1,5; 2,5]`` reads as two numbers.
+
+    >>> with speaking("pt_BR"):
+    ...     interval(1.46, 2.5)
+    '[1,5; 2,5]'
+    >>> interval(1.46, 2.5, 2)
+    '[1.46, 2.50]'
+    """
+    comma = current_language().startswith(DECIMAL_COMMA)
+    return f"[{number(low, digits)}{'; ' if comma else ', '}{number(high, digits)}]"
 
 
 def N_(message: str) -> str:

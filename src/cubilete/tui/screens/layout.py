@@ -1,5 +1,6 @@
 """The layout the game and scorekeeper screens share: a score card beside a side panel, which
-docks below the card on a narrow terminal (where the log hides and the coach shows only when asked)."""
+docks below the card on a narrow terminal (where the log hides and the coach shows only when asked; on a
+short one too, the advice takes the chances' lines and scrolls with m)."""
 
 from __future__ import annotations
 
@@ -26,4 +27,9 @@ def card_and_side_css(screen: str) -> str:
     {screen}.-short KeyBar {{ max-height: 1; }}
     {screen}.-short ChancesPanel {{ border: none; }}
     {screen}.-short.-narrow #side {{ max-height: 6; }}
+    {screen}.-short.-narrow.-coaching ChancesPanel {{ display: none; }}
+    #coach-scroll {{ height: auto; overflow-y: hidden; }}
+    {screen}.-wide #coach-scroll {{ max-height: 85%; }}
+    {screen}.-wide #coach-scroll CoachPanel {{ max-height: 100vh; }}  /* the 85% holds on the scroll */
+    {screen}.-short.-narrow #coach-scroll {{ max-height: 6; overflow-y: auto; scrollbar-size-vertical: 1; }}
     """

@@ -26,6 +26,7 @@ from cubilete.tui.navigation import SETUP, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
 from cubilete.tui.screens.layout import BREAKPOINTS, card_and_side_css
+from cubilete.tui.styles import tcss
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.panels import CoachPanel, GameLog, MessageLine
 from cubilete.tui.widgets.scorecard import BOX_LETTERS, ScoreCard, SheetData, box_letter
@@ -108,14 +109,7 @@ class KeeperSheet(ScoreCard):
 class ScorekeeperScreen(Screen[None]):
     """The sheet of a game played with real dice."""
 
-    DEFAULT_CSS = """
-    ScorekeeperScreen { layout: vertical; }
-    #title { height: 1; background: $primary; text-style: bold; padding: 0 1; }
-    #entry { height: auto; padding: 0 1; }
-    #entry > Label { padding: 1 1 0 0; }
-    #dice { width: 24; }
-    #throw { width: 8; }
-    """ + card_and_side_css("ScorekeeperScreen")
+    DEFAULT_CSS = tcss("ScorekeeperScreen") + card_and_side_css("ScorekeeperScreen")
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = [

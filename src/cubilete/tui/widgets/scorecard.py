@@ -18,6 +18,7 @@ from cubilete.engine.rules import Rules
 from cubilete.i18n import _
 from cubilete.play.sheet import SlotState, SlotView, slot_label, upper_progress
 from cubilete.present.players import shown_name
+from cubilete.tui.styles import tcss
 
 UPPER_ROW = "_upper"
 EXTRA_ROW = "_extra"
@@ -76,9 +77,7 @@ def _now_cell(view: SlotView) -> Text:
 class ScoreCard(DataTable[Text]):
     """The sheet as a table; a row is chosen with the arrow keys and enter, or by clicking it twice."""
 
-    DEFAULT_CSS = """
-    ScoreCard { height: 1fr; }
-    """
+    DEFAULT_CSS = tcss("ScoreCard")
 
     def __init__(self, show_now: bool = True, **kwargs: str) -> None:
         """``show_now`` False: a finished sheet (no "Now" and "Note" columns, no cursor)."""
