@@ -3,6 +3,8 @@ log below gives way; no sentence cut at the panel's edge or bottom)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from tests.tui.pilot import game_screen, pilot_test, settle, visible_words
 
@@ -20,18 +22,24 @@ TO_WIN = [
 ]
 
 
+async def _advised(app: Any, pilot: Any) -> Any:
+    """The game screen after a throw, its coach showing the best options and the advice to win above."""
+    await settle(pilot)
+    await pilot.press("r")
+    await settle(pilot)
+    screen = game_screen(app)
+    advice, exact = coach.hint(screen.game, top=5)
+    screen.show_hint(advice, exact, len(screen.game.history), TO_WIN)
+    await pilot.pause()
+    return screen
+
+
 @pytest.mark.parametrize("size", [(120, 40)])  # at 80x24 the panel shares 10 lines with the log
 @pilot_test
 async def test_every_coach_sentence_is_on_screen_whole(size: tuple[int, int]) -> None:
     app = make_app(rules="generala", players=["Ana", "bot"], seed="snapshot", lang="en", bot_delay=0)
     async with app.run_test(size=size) as pilot:
-        await settle(pilot)
-        await pilot.press("r")
-        await settle(pilot)
-        screen = game_screen(app)
-        advice, exact = coach.hint(screen.game, top=5)
-        screen.show_hint(advice, exact, len(screen.game.history), TO_WIN)
-        await pilot.pause()
+        screen = await _advised(app, pilot)
         panel = screen.query_one(CoachPanel)
         shown = visible_words(panel)
         for sentence in TO_WIN:
@@ -46,13 +54,7 @@ async def test_at_80x24_m_pages_through_the_whole_advice(lang: str) -> None:
     the next lines until every line of the advice has been on screen, in the same 6 lines."""
     app = make_app(rules="generala", players=["Ana", "bot"], seed="snapshot", lang=lang, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("r")
-        await settle(pilot)
-        screen = game_screen(app)
-        advice, exact = coach.hint(screen.game, top=5)
-        screen.show_hint(advice, exact, len(screen.game.history), TO_WIN)
-        await pilot.pause()
+        screen = await _advised(app, pilot)
         panel = screen.query_one(CoachPanel)
         scroll = screen.query_one("#coach-scroll")
         assert scroll.region.bottom <= 23 and scroll.max_scroll_y > 0  # above the key bar; longer than its lines
