@@ -2,7 +2,7 @@
 // Everything shown is rebuilt from the latest state frame, so a reload or a reconnect
 // after a server restart puts the page back exactly where the server is.
 
-import { api, el, link, savedName, saveName, toast, token, when } from "./api.js";
+import { api, el, link, saveName, toast, token, when } from "./api.js";
 import { navigate } from "./nav.js";
 import { dieSvg } from "./dice.js";
 import { renderChances as drawChances } from "./chances.js";
@@ -11,8 +11,10 @@ import { renderHints as drawHints } from "./hints.js";
 import { apiErrorText, botName, lang, num, pick, t } from "./i18n.js";
 import { throwPlaces } from "./replay.js";
 import { play as playSound, setSound, soundOn } from "./sound.js";
-import { renderSheet, slotLabel } from "./sheet.js";
+import { renderTableSheet, slotLabel } from "./sheet.js";
 import { renderResult as drawResult } from "./table_end.js";
+import { renderJoin as drawJoin } from "./table_join.js";
+import { installTableKeys } from "./table_keys.js";
 
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
 const PING_MS = 20000;
@@ -111,7 +113,7 @@ export function mount(root, { id }) {
   };
   $.invite = el("div", { class: "share", "data-testid": "invite" }, $.shareLabel, el("div", { class: "share-row" }, $.share, $.copy));
   $.copy.addEventListener("click", copyLink);
-  $.keysToggle.addEventListener("click", toggleKeys);
+  $.keysToggle.addEventListener("click", () => keys.toggleKeys());
   // sounds: off until asked for (aria-pressed says which)
   $.sound = el("button", { type: "button", class: "btn small ghost sound-toggle", "data-testid": "sound-toggle" });
   $.sound.addEventListener("click", () => {
@@ -522,85 +524,14 @@ export function mount(root, { id }) {
     yesBtn.focus();
   }
 
-  function onKey(ev) {
-    if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || !page.st) return;
-    if ((ev.key === "u" || ev.key === "U") && page.st.undo && mySeat() !== null && $.modal.hidden) {
-      undo(); // also while the bots answer the player's move
-      ev.preventDefault();
-      return;
-    }
-    if (!myTurn()) return;
-    if (!$.modal.hidden) {
-      if (ev.key === "Escape") {
-        $.modal.hidden = true;
-        $.modal.replaceChildren();
-      }
-      return;
-    }
-    // Space and Enter on a focused button press that button, not the table's shortcut
-    const onButton = ev.target instanceof HTMLButtonElement || ev.target instanceof HTMLAnchorElement;
-    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
-    const n = Number(ev.key);
-    if (Number.isInteger(n) && n >= 1 && page.table && n <= page.table.rules.dice) {
-      toggle(n - 1);
-      ev.preventDefault();
-    } else if (key === "r" || (key === " " && !onButton)) {
-      pressButton("roll");
-      ev.preventDefault();
-    } else if (key === "h") {
-      pressButton("hint");
-    } else if (key === "w" || (key === "Enter" && !onButton)) {
-      writeSuggested();
-      ev.preventDefault();
-    } else if (key === "s" && page.st.can_stand) {
-      act({ stand: true });
-      ev.preventDefault();
-    } else if (key === "a" && page.hint && page.hint.advice && page.hint.advice.length) {
-      followAdvice(page.hint.advice[0]); // the coach's first choice: hold its dice, or write its box
-      ev.preventDefault();
-    }
-  }
-
-  /** Do what an advice says: hold the dice it keeps (the player still throws), or press its box. */
-  function followAdvice(advice) {
-    if (Array.isArray(advice.keep)) {
-      if (!canHold()) return;
-      page.held = new Set(advice.keep);
+  const keys = installTableKeys(page, $, {
+    mySeat, myTurn, undo, toggle, act, canHold,
+    hold: (faces) => {
+      page.held = new Set(faces);
       saveHeld(); // a reload keeps them, as a tap would
       renderDice();
-    } else if (advice.slot) {
-      writeSuggested(); // the same path as W: the box's own button (a scratch still asks to confirm)
-    }
-  }
-
-  // a key does what its button does, only when that button is there and enabled (same rules as a click)
-  function pressButton(testid) {
-    const button = $.buttons.querySelector(`[data-testid="${testid}"]`);
-    if (button && !button.disabled) button.click();
-  }
-
-  // the coach's first advice, when it is a box and still for this state: the box's own button writes it
-  function writeSuggested() {
-    const hint = page.hint;
-    const best = hint && hint.version === page.st.version ? hint.advice[0] : null;
-    if (!best || !best.slot) return;
-    const button = $.sheet.querySelector(`button[data-testid="slot-${best.slot}"]`);
-    if (button && !button.disabled) button.click();
-  }
-
-  function onHelpKey(ev) {
-    if (ev.key !== "?" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
-    toggleKeys();
-  }
-
-  function toggleKeys() {
-    $.keys.hidden = !$.keys.hidden;
-    $.keysToggle.setAttribute("aria-expanded", String(!$.keys.hidden));
-  }
-  document.addEventListener("keydown", onHelpKey);
-  document.addEventListener("keydown", onKey);
+    },
+  });
 
   // --- rendering -----------------------------------------------------------------------
   function render() {
@@ -972,81 +903,15 @@ export function mount(root, { id }) {
 
 
   function renderJoin() {
-    const st = page.st;
-    const seated = mySeat() !== null;
-    const empty = st.seats.filter((s) => s.kind === "human" && !s.name && !s.held).map((s) => s.index);
-    const canJoin = !seated && st.status !== "finished" && empty.length > 0;
-    const sig = `${lang()}|${canJoin}|${empty.join(",")}|${seated}|${st.status}`;
-    if (sig === page.joinSig) return; // keep focus and typing in the name fields
-    page.joinSig = sig;
-    if (canJoin) {
-      const remembered = savedName();
-      const rows = empty.map((i) => {
-        if (!(i in page.joinNames)) page.joinNames[i] = remembered;
-        const input = el("input", {
-          type: "text",
-          maxlength: "24",
-          autocomplete: "nickname",
-          placeholder: t("home.name"),
-          "aria-label": t("table.sitname", { n: i + 1 }),
-          "data-testid": `seat-name-input-${i}`,
-          value: page.joinNames[i],
-        });
-        input.addEventListener("input", () => {
-          page.joinNames[i] = input.value;
-        });
-        input.addEventListener("keydown", (ev) => {
-          if (ev.key === "Enter") sit(i);
-        });
-        return el(
-          "div",
-          { class: "join-row" },
-          el("span", { class: "join-seat" }, t("home.seat", { n: i + 1 })),
-          input,
-          el(
-            "button",
-            { type: "button", class: "btn primary", "data-testid": `sit-${i}`, onclick: () => sit(i) },
-            t("table.sit"),
-          ),
-        );
-      });
-      $.join.replaceChildren(el("h2", {}, t("table.sit")), ...rows);
-      $.join.hidden = false;
-    } else if (!seated) {
-      $.join.replaceChildren(el("p", { class: "spectating", "data-testid": "spectating" }, t("table.spectating")));
-      $.join.hidden = false;
-    } else {
-      $.join.replaceChildren();
-      $.join.hidden = true;
-    }
+    drawJoin($.join, page.st, page, mySeat() !== null, sit);
   }
 
-
-
-
-
   function renderSheetBox() {
-    const st = page.st;
-    const me = mySeat();
-    const columns = st.seats.map((s) => ({
-      index: s.index,
-      name: seatName(s.index),
-      tag: seatTag(s),
-      card: s.card,
-      total: s.total,
-      current: st.status === "playing" && st.current === s.index,
-      you: me === s.index,
-    }));
-    const showPreview = st.status === "playing" && st.phase === "play" && st.turn && st.turn.throws > 0;
-    const preview = showPreview
-      ? {
-          seat: st.current,
-          sheet: st.sheet || [],
-          clickable: myTurn() && !busy(),
-          onPick: pickSlot,
-        }
-      : null;
-    $.sheet.replaceChildren(renderSheet(page.table.rules, columns, preview));
+    $.sheet.replaceChildren(
+      renderTableSheet(page.table.rules, page.st, {
+        me: mySeat(), seatName, seatTag, canPick: myTurn() && !busy(), onPick: pickSlot,
+      }),
+    );
   }
 
   // --- life cycle ----------------------------------------------------------------------
@@ -1074,8 +939,7 @@ export function mount(root, { id }) {
       clearTimeout(retryTimer);
       clearInterval(pingTimer);
       clearInterval(tickTimer);
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("keydown", onHelpKey);
+      keys.remove();
       if (ws) ws.close(1000);
       ws = null;
     },
