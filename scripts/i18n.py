@@ -264,13 +264,10 @@ def mixed_plurals() -> list[str]:
 # --- the web pages' strings ----------------------------------------------------------------
 
 
-def web_texts(source: Path = WEB_SOURCE) -> list[tuple[str, str]]:
+def web_texts(source: Path | None = None) -> list[tuple[str, str]]:
     """(key, English text) of every ``W(key, text)`` in the web's messages module, in file order."""
-    return [
-        (str(context), str(message))
-        for _line, message, _comments, context in extract_from_file("python", source, keywords=WEB_KEYWORDS)
-        if context
-    ]
+    found = extract_from_file("python", source or WEB_SOURCE, keywords=WEB_KEYWORDS)
+    return [(str(context), str(message)) for _line, message, _comments, context in found if context]
 
 
 def web_catalogs() -> dict[str, Catalog]:
