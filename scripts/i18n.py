@@ -440,8 +440,10 @@ def import_web_js(path: Path) -> list[str]:
     english = old.get("en", {})
     known = dict(web_texts())
     missing = sorted(key for key in english if key not in known)
-    report = [f"{path.name}: {key!r} differs from messages.py: left as it is" for key in sorted(english)
-              if key in known and english[key] != known[key]]  # fmt: skip
+    now = web_strings(known.items(), web_catalogs())
+    report = [f"{path.name}: {key!r} in {lang} differs from the catalogs: left as it is (edit it by hand)"
+              for lang, table in old.items() if lang in now
+              for key in sorted(table) if key in known and table[key] != now[lang][key]]  # fmt: skip
     report += [f"{path.name}: {key!r} has no English text: not imported" for key in old.get("es", {})
                if key not in english]  # fmt: skip
     if missing:
