@@ -340,7 +340,6 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     N_("policy {spec}: {module} has no function {name}"),
     N_("policy {spec} chose action {action}, which is not legal (game {game})"),
     # the two-player solver's limits (cubilete/duel) and the win tables' (cubilete/win/tables.py)
-    N_("{rules}: the 'em baixo' call is not modelled by the two-player solver"),
     N_("{rules} is not played by two players"),
     N_("{rules}: {sheets} sheet states per player; the joint game is too large to solve exactly"),
     N_("{rules}: the two-player table holds {cells} values ({positions} joint positions, {size} GB, {work} GB in "
