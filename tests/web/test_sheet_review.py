@@ -77,9 +77,10 @@ def test_the_review_judges_each_typed_entry_against_every_option_open_then(db_ur
         assert review["players"] == [{"name": "Ana", "loss": round(ana_loss, 2), "decisions": 1},
                                      {"name": "Bea", "loss": round(bea_loss, 2), "decisions": 1}]
         worst = next(w for w in review["worst"] if w["player"] == "Ana")
-        assert worst == {"player": "Ana", "seat": 0, "turn": 1, "dice": [1, 2, 3, 4, 5], "throw": 1, "slot": "1",
-                         "box": "Unos", "points": 1, "chosen": "score Unos (1)", "best": "score Escalera (25)",
-                         "best_kind": "score", "best_slot": "escalera", "best_keep": [], "loss": round(ana_loss, 2)}
+        assert worst == {"player": "Ana", "seat": 0, "turn": 1, "dice": [1, 2, 3, 4, 5], "throw": 1, "servida": True,
+                         "slot": "1", "box": "Unos", "points": 1, "chosen": "score Unos (1)",
+                         "best": "score Escalera (25)", "best_kind": "score", "best_slot": "escalera", "best_keep": [],
+                         "loss": round(ana_loss, 2)}
         assert review["chances"]["players"] == ["Ana", "Bea"] and review["chances"]["turns"] == [0, 1, 2, 3]
         assert review["chances"]["chances"][-1] == [1.0, 0.0]  # Ana's servida Generala won
         assert _review(client, sheet) == review  # kept for this version

@@ -118,6 +118,7 @@ def review_view(sheet: stored.Sheet, lang: str) -> dict[str, Any]:
                     continue
                 line.append((len(line), list(found_chances.probabilities), found_chances.exact))
         found = summarise(decisions, keeper.players)
+        servida = has_servida(keeper.rules)
         labels = {slot: box_name(keeper.rules, keeper.rules.slot_box(i).id) for i, slot in
                   enumerate(keeper.rules.slots)}
     out: dict[str, Any] = {
@@ -126,6 +127,7 @@ def review_view(sheet: stored.Sheet, lang: str) -> dict[str, Any]:
                      "decisions": sum(1 for d in found.decisions if d.player == name)}
                     for name, loss in found.total_loss.items()],
         "worst": [{"player": d.player, "seat": d.seat, "turn": d.turn, "dice": list(d.dice), "throw": d.throw,
+                   "servida": servida and d.throw == 1,
                    "slot": d.slot, "box": labels[d.slot], "points": d.points, "chosen": d.written, "best": d.best,
                    "best_kind": d.best_kind, "best_slot": d.best_slot, "best_keep": list(d.best_keep),
                    "loss": round(d.loss, 2)} for worst in found.worst.values() for d in worst],
