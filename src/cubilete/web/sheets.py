@@ -360,8 +360,8 @@ async def review(sheet_id: str, request: Request) -> dict[str, Any]:
     kept = hub.sheet_reviews.get((sheet.id, lang))
     if kept is not None and kept[0] == sheet.version:  # an undo after the end makes a new version
         return kept[1]
-    rules = sheet_rules(sheet)
-    if not coach.is_solvable(rules):
+    rules = await asyncio.to_thread(sheet_rules, sheet)
+    if not await asyncio.to_thread(coach.is_solvable, rules):
         return _no_review("the solver cannot solve them exactly")
     try:
         reason = await asyncio.wait_for(hub.solver.ready(rules), REVIEW_WAIT)

@@ -100,3 +100,11 @@ def test_a_finished_sheet_shows_its_review_and_replays_only_the_typed_dice(web: 
         assert _dice(ana) == dice
     expect(ana.get_by_test_id("result")).to_contain_text("Ana")
     expect(ana.get_by_test_id("review")).to_contain_text("Beto: ")
+
+    # the games list opens the sheet where the players left it, with its replay beside it
+    ana.goto(f"{web.url}/games")
+    card = ana.get_by_test_id(f"game-{sheet}")
+    expect(card.get_by_role("link", name="See the sheet")).to_have_attribute("href", f"/sheet/{sheet}")
+    card.get_by_role("link", name="Replay").click()
+    expect(ana).to_have_url(re.compile(rf"/replay/{sheet}\?sheet=1$"))
+    expect(ana.get_by_test_id("replay-step")).to_have_text("Step 3 of 3")
