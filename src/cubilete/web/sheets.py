@@ -26,10 +26,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cubilete.engine.errors import CubileteError, ScorekeeperError
 from cubilete.engine.record import to_record
-from cubilete.engine.rules import Rules, find_rules
-from cubilete.engine.rules.codec import rules_from_dict, rules_to_dict
+from cubilete.engine.rules import find_rules
+from cubilete.engine.rules.codec import rules_to_dict
 from cubilete.engine.rules.profile import rules_from_toml
 from cubilete.i18n import box_name
+from cubilete.play import coach
 from cubilete.play.scorekeeper import Scorekeeper
 from cubilete.store import sheets as stored
 from cubilete.web.api import ApiError, bearer_token, check_budget, hub_of, is_official, valid_body
@@ -38,6 +39,7 @@ from cubilete.web.hub import TABLE_ID, Hub, new_table_id, token_hash
 from cubilete.web.names import check_name
 from cubilete.web.protocol import ProtocolError
 from cubilete.web.room import with_tables_only
+from cubilete.web.sheet_replay import apply_step, replay, replay_view, review_view, sheet_rules
 from cubilete.web.solving import SolverBusy
 from cubilete.web.words import in_language, rules_words, web_language
 
@@ -47,6 +49,7 @@ MAX_PLAYERS = 8
 # tie-break hands could be typed forever, and every request replays every step
 MAX_STEPS = 2000
 SUMMARIES_KEPT = 500  # finished sheets' summaries for the list of games (a finished sheet changes only by undo)
+REVIEW_WAIT = 20.0  # seconds a review waits for its rules' solve (already under way, or a preset) before a 503
 
 
 class NewSheet(BaseModel):
@@ -72,30 +75,6 @@ class Step(Dice):
 class UndoStep(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     version: int
-
-
-def _rules(sheet: stored.Sheet) -> Rules:
-    return rules_from_dict(json.loads(sheet.rules_json), "sheet rules")
-
-
-def replay(sheet: stored.Sheet) -> Scorekeeper:
-    """The sheet's scorekeeper after every stored step."""
-    keeper = Scorekeeper(_rules(sheet), list(sheet.players))
-    for step in sheet.steps:
-        apply_step(keeper, step)
-    return keeper
-
-
-def apply_step(keeper: Scorekeeper, step: dict[str, Any]) -> None:
-    """One typed step on the scorekeeper (:class:`ScorekeeperError` says why not)."""
-    if step["kind"] == "start":
-        keeper.start_throw(step["dice"])
-    elif step["kind"] == "enter":
-        if not step.get("slot"):
-            raise ScorekeeperError("choose the box to write the dice in")
-        keeper.enter(step["dice"], step["throw"], step["slot"], bool(step.get("scratch")))
-    else:
-        keeper.hand(step["dice"], step["throw"])
 
 
 def _lang(request: Request) -> str:
@@ -359,3 +338,52 @@ async def record(sheet_id: str, request: Request) -> JSONResponse:
         raise ApiError(409, "the record is made when the game ends")
     return JSONResponse(to_record(keeper.game),
                         headers={"Content-Disposition": f'attachment; filename="sheet-{sheet_id}.json"'})
+
+
+def _no_review(reason: str) -> dict[str, Any]:
+    """The answer for rules the coach cannot review exactly here (the page says so instead of a review)."""
+    return {"reviewed": False, "reason": f"no review for these rules: {reason}", "exact": False, "players": [],
+            "worst": []}
+
+
+@router.get("/sheets/{sheet_id}/review")
+async def review(sheet_id: str, request: Request) -> dict[str, Any]:
+    """The coach's review of a finished sheet: each typed entry (these dice, on this throw, in this box) judged
+    against every option open then (web/sheet_replay.py; never the throws the scorekeeper invents). ``?lang=``.
+    ``"reviewed": false`` with the reason for rules the solver cannot solve exactly here; 409 before the end;
+    503 with Retry-After while the rules are still being solved."""
+    hub = hub_of(request)
+    sheet = await _load(hub, sheet_id)
+    if sheet.status != "finished":
+        raise ApiError(409, "the review is made when the game ends")
+    lang = _lang(request)
+    kept = hub.sheet_reviews.get((sheet.id, lang))
+    if kept is not None and kept[0] == sheet.version:  # an undo after the end makes a new version
+        return kept[1]
+    rules = await asyncio.to_thread(sheet_rules, sheet)
+    if not await asyncio.to_thread(coach.is_solvable, rules):
+        return _no_review("the solver cannot solve them exactly")
+    try:
+        reason = await asyncio.wait_for(hub.solver.ready(rules), REVIEW_WAIT)
+    except TimeoutError:
+        raise ApiError(503, "the coach is still solving these rules: ask again in a minute",
+                       {"Retry-After": str(round(REVIEW_WAIT))}) from None
+    if reason is not None:
+        return _no_review(reason)
+    made: dict[str, Any] = await asyncio.to_thread(with_tables_only, review_view, sheet, lang)
+    hub.sheet_reviews[sheet.id, lang] = (sheet.version, made)
+    while len(hub.sheet_reviews) > SUMMARIES_KEPT:
+        hub.sheet_reviews.pop(next(iter(hub.sheet_reviews)))
+    return made
+
+
+@router.get("/sheets/{sheet_id}/replay")
+async def typed_replay(sheet_id: str, request: Request) -> dict[str, Any]:
+    """A finished sheet as the site's replay shows it (``/replay/<id>?sheet=1``): the start throws and every typed
+    entry or tie-break hand, with the seat's card and the totals after it; only what was typed. 409 before the
+    end."""
+    hub = hub_of(request)
+    sheet = await _load(hub, sheet_id)
+    if sheet.status != "finished":
+        raise ApiError(409, "the replay is made when the game ends")
+    return await asyncio.to_thread(replay_view, sheet)

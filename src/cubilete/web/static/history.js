@@ -54,8 +54,12 @@ export function gameCard(game, presets) {
       sheet ? el("span", { class: "tag", "data-testid": "real-dice", title: t("games.realdice.why") }, t("games.realdice")) : null,
     ),
     el("ol", { class: "game-players" }, players),
+    // a sheet opens as it was left at the table (the final sheet, the coach's review), its replay beside it
     sheet
-      ? link(`/sheet/${encodeURIComponent(game.id)}`, t("games.sheet"), { class: "btn small ghost" })
+      ? [
+          link(`/sheet/${encodeURIComponent(game.id)}`, t("games.sheet"), { class: "btn small ghost" }), " ",
+          link(`/replay/${encodeURIComponent(game.id)}?sheet=1`, t("games.replay"), { class: "btn small ghost" }),
+        ]
       : link(`/replay/${encodeURIComponent(game.id)}`, t("games.replay"), { class: "btn small ghost" }),
   );
 }
