@@ -5,13 +5,18 @@ typed, stale versions and bad dice refused with the scorekeeper's reasons, and t
 
 from __future__ import annotations
 
+import secrets
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.web.conftest import sqlite_url
 from tests.web.inproc import new_token, running_app
 
 from cubilete.engine.record import from_record
+from cubilete.engine.rules.profile import rules_from_toml
+from cubilete.play.scorekeeper import Scorekeeper
 from cubilete.web import sheets
 
 # one box per turn, dice that make it on the second throw (armada: no servida value, no instant win)
@@ -165,3 +170,34 @@ def test_a_finished_sheet_is_listed_with_the_games_marked_as_real_dice_and_never
         back = client.post(f"/api/sheets/{sheet}/undo", json={"version": state["version"]}, headers=bearer(ana))
         assert back.status_code == 200
         assert all(g["id"] != sheet for g in client.get("/api/games").json())
+
+
+def test_advice_on_house_rules_still_being_solved_waits_or_says_so_never_a_500(tmp_path: Path) -> None:
+    """Advice asked the moment a house-rules sheet is made: its rules are being solved in a worker process, so the
+    coach either answers once they are (the request waits a bounded time) or says 503 with Retry-After. (SQLite
+    only: the database plays no part, and each run solves new rules twice.)"""
+    ana = new_token()
+    db_url = sqlite_url(tmp_path / "web.sqlite3")
+    value = 61 + secrets.randbelow(39)  # a Generala value no preset has: rules never solved in this session
+    profile = f'base = "generala"\nname = "advice-{value}"\n[box.generala]\nvalue = {value}\n'
+    with running_app(db_url) as client:
+        made = client.post("/api/sheets", json={"profile": profile, "players": ["Ana", "Bea"]}, headers=bearer(ana))
+        assert made.status_code == 201, made.text
+        sheet = made.json()["id"]
+        state = client.get(f"/api/sheets/{sheet}").json()
+        state = _step(client, sheet, ana, state, kind="start", dice=[6])
+        state = _step(client, sheet, ana, state, kind="start", dice=[1])
+        asked = client.post(f"/api/sheets/{sheet}/advice", json={"dice": [1, 2, 3, 4, 6], "throw": 1},
+                            headers=bearer(ana))
+        assert asked.status_code in (200, 503), asked.text
+        if asked.status_code == 503:
+            assert int(asked.headers["Retry-After"]) > 0
+            assert "solving" in asked.json()["error"]
+        else:  # the coach's own advice on the same rules, asked outside the server
+            keeper = Scorekeeper(rules_from_toml(profile, "profile"), ["Ana", "Bea"])
+            keeper.start_throw([6])
+            keeper.start_throw([1])
+            direct = keeper.suggest([1, 2, 3, 4, 6], 1, 3)
+            shown = asked.json()["options"]
+            assert [(o["slot"], o["keep"], o["expected"]) for o in shown] == [
+                (a.slot, list(a.keep_faces), round(a.expected, 2)) for a in direct]

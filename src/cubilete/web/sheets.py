@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cubilete.engine.errors import CubileteError, ScorekeeperError
 from cubilete.engine.record import to_record
-from cubilete.engine.rules import find_rules
+from cubilete.engine.rules import Rules, find_rules
 from cubilete.engine.rules.codec import rules_to_dict
 from cubilete.engine.rules.profile import rules_from_toml
 from cubilete.i18n import box_name
@@ -314,9 +314,16 @@ async def advice(sheet_id: str, request: Request) -> dict[str, Any]:
     body = await valid_body(request, Dice)
     sheet = await _load(hub, sheet_id)
     lang = _lang(request)
+    rules = await asyncio.to_thread(sheet_rules, sheet)
+    solvable = await asyncio.to_thread(coach.is_solvable, rules)
+    if solvable and await _solving(hub, rules) is not None:
+        solvable = False  # refused or failed on this server: no advice, as for rules too large
 
     def ask() -> list[dict[str, Any]]:
         keeper = replay(sheet)
+        if not solvable:
+            keeper.preview(body.dice, body.throw)  # the same refusals (bad dice, a tie-break hand) as with advice
+            return []
         with in_language(lang):
             found = with_tables_only(keeper.suggest, body.dice, body.throw, 3)
             return [{"text": a.describe(keeper.rules), "expected": round(a.expected, 2), "loss": round(a.loss, 2),
@@ -363,11 +370,7 @@ async def review(sheet_id: str, request: Request) -> dict[str, Any]:
     rules = await asyncio.to_thread(sheet_rules, sheet)
     if not await asyncio.to_thread(coach.is_solvable, rules):
         return _no_review("the solver cannot solve them exactly")
-    try:
-        reason = await asyncio.wait_for(hub.solver.ready(rules), REVIEW_WAIT)
-    except TimeoutError:
-        raise ApiError(503, "the coach is still solving these rules: ask again in a minute",
-                       {"Retry-After": str(round(REVIEW_WAIT))}) from None
+    reason = await _solving(hub, rules)
     if reason is not None:
         return _no_review(reason)
     made: dict[str, Any] = await asyncio.to_thread(with_tables_only, review_view, sheet, lang)
@@ -375,6 +378,16 @@ async def review(sheet_id: str, request: Request) -> dict[str, Any]:
     while len(hub.sheet_reviews) > SUMMARIES_KEPT:
         hub.sheet_reviews.pop(next(iter(hub.sheet_reviews)))
     return made
+
+
+async def _solving(hub: Hub, rules: Rules) -> str | None:
+    """Wait (at most REVIEW_WAIT seconds) for the server's solve of ``rules`` (started when the sheet was made,
+    or a preset's); None once solved, else why they will not be. 503 with Retry-After while still solving."""
+    try:
+        return await asyncio.wait_for(hub.solver.ready(rules), REVIEW_WAIT)
+    except TimeoutError:
+        raise ApiError(503, "the coach is still solving these rules: ask again in a minute",
+                       {"Retry-After": str(round(REVIEW_WAIT))}) from None
 
 
 @router.get("/sheets/{sheet_id}/replay")
