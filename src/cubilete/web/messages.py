@@ -87,6 +87,7 @@ WEB_TEXTS: tuple[tuple[str, str], ...] = (
     W("daily.standings", "Standings"),
     W("err.already-seated", "You already have a seat at this table."),
     W("err.already-seeking", "You are already looking for a game."),
+    W("err.api.coachsolving", "The coach is still solving these rules: ask again in a minute."),
     W("err.api.checklimit", "Too many rule checks from this address: wait a moment."),
     W("err.api.full", "The site has as many tables as it takes: try again later."),
     W("err.api.http", "The server could not answer (error {status})."),

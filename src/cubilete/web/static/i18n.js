@@ -72,6 +72,7 @@ export function apiErrorText(exc) {
     [/^only official presets are ranked/, "err.api.notranked"],
     [/^too many tables created from this address/, "err.api.ratelimit"],
     [/^the server is solving \d+ other rule sets/, "err.api.solving"],
+    [/^the coach is still solving these rules/, "err.api.coachsolving"],
     [/^the site has \d+ tables in play/, "err.api.full"],
     [/^this address already has \d+ tables waiting for players/, "err.api.waiting"],
     [/^too many profile checks from this address/, "err.api.checklimit"],
