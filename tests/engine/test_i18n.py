@@ -545,6 +545,8 @@ class TestWebStrings:
         files = {(m.context, m.id): {f for f, _ in m.locations} for m in template if m.id}
         web = {message for message, where in files.items() if "cubilete/web/messages.py" in where}
         assert web == {(key, english) for key, english in script.web_texts()}
+        keys = [key for key, _ in script.web_texts()]
+        assert keys == sorted(keys), "messages.py keeps its keys sorted (import-web-js inserts by that order)"
         i18n_js = (ROOT / "src" / "cubilete" / "web" / "static" / "i18n.js").read_text(encoding="utf-8")
         assert 'import { S } from "./strings.js";' in i18n_js
         assert '"nav.new":' not in i18n_js  # no string is written twice
