@@ -41,6 +41,7 @@ from cubilete.web.protocol import ProtocolError
 from cubilete.web.room import with_tables_only
 from cubilete.web.sheet_replay import apply_step, replay, replay_view, review_view, sheet_rules
 from cubilete.web.solving import SolverBusy
+from cubilete.web.waits import within
 from cubilete.web.words import in_language, rules_words, web_language
 
 router = APIRouter(prefix="/api")
@@ -384,7 +385,7 @@ async def _solving(hub: Hub, rules: Rules) -> str | None:
     """Wait (at most REVIEW_WAIT seconds) for the server's solve of ``rules`` (started when the sheet was made,
     or a preset's); None once solved, else why they will not be. 503 with Retry-After while still solving."""
     try:
-        return await asyncio.wait_for(hub.solver.ready(rules), REVIEW_WAIT)
+        return await within(hub.solver.ready(rules), REVIEW_WAIT)
     except TimeoutError:
         raise ApiError(503, "the coach is still solving these rules: ask again in a minute",
                        {"Retry-After": str(round(REVIEW_WAIT))}) from None
