@@ -40,8 +40,8 @@ PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
 def load_script() -> ModuleType:
-    """``scripts/i18n.py`` as a module (it is a script, not part of the package)."""
-    spec = importlib.util.spec_from_file_location("i18n_script", ROOT / "scripts" / "i18n.py")
+    """``tools/i18n.py`` as a module (it is a script, not part of the package)."""
+    spec = importlib.util.spec_from_file_location("i18n_script", ROOT / "tools" / "i18n.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -79,8 +79,8 @@ class TestCatalogs:
         script = load_script()
         fresh = {(m.id, m.context) for m in script.extract_catalog() if m.id}
         stored = {(m.id, m.context) for m in read_catalog(LOCALE / "cubilete.pot") if m.id}
-        assert fresh - stored == set(), "run: python scripts/i18n.py extract update"
-        assert stored - fresh == set(), "run: python scripts/i18n.py extract update"
+        assert fresh - stored == set(), "run: python tools/i18n.py extract update"
+        assert stored - fresh == set(), "run: python tools/i18n.py extract update"
 
     def test_every_preset_box_name_and_title_is_in_the_template(self) -> None:
         from cubilete.engine.rules import all_presets
@@ -134,7 +134,7 @@ class TestCatalogs:
         def table(catalog: Catalog) -> dict[tuple[tuple[str, ...], object], tuple[str, ...]]:
             return {(texts(m.id), m.context): texts(m.string) for m in catalog if m.id}
 
-        assert table(stored) == table(fresh), "run: python scripts/i18n.py compile"
+        assert table(stored) == table(fresh), "run: python tools/i18n.py compile"
 
     def test_no_gettext_call_is_given_an_f_string_and_no_text_is_both_singular_and_plural(self) -> None:
         script = load_script()
@@ -216,7 +216,7 @@ class TestLanguageChoice:
         with pytest.raises(I18nError, match="catalog is missing") as info:
             set_language("es")
         assert str(empty / "es" / "LC_MESSAGES" / "cubilete.mo") in str(info.value)
-        assert "scripts/i18n.py compile" in str(info.value)
+        assert "tools/i18n.py compile" in str(info.value)
         assert i18n.current_language() == "en"  # the failed choice changed nothing
         monkeypatch.undo()
         i18n.reset_language()

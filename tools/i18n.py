@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The message catalogs of cubilete: extract, update, compile, check (standard library + babel).
 
-    python scripts/i18n.py extract   # _(), ngettext, pgettext, N_ in src/cubilete + preset box names and titles -> .pot
-    python scripts/i18n.py update    # merge the .pot into every .po, keeping the translations
-    python scripts/i18n.py compile   # write the .mo beside every .po
-    python scripts/i18n.py check     # es and pt_BR: everything translated, nothing fuzzy, same {placeholders}
-    python scripts/i18n.py all       # the four in a row
+    python tools/i18n.py extract   # _(), ngettext, pgettext, N_ in src/cubilete + preset box names and titles -> .pot
+    python tools/i18n.py update    # merge the .pot into every .po, keeping the translations
+    python tools/i18n.py compile   # write the .mo beside every .po
+    python tools/i18n.py check     # es and pt_BR: everything translated, nothing fuzzy, same {placeholders}
+    python tools/i18n.py all       # the four in a row
 
 Files are rewritten only when their messages change, so running it twice changes nothing.
 """
