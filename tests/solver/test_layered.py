@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from tests.solver.oracle import Oracle
+from tests.tools import tool
 
 from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import find_rules
@@ -27,8 +28,11 @@ from cubilete.solver.maxi.layered import (
     sheet_of,
     solve_layered,
 )
-from cubilete.solver.maxi.report import float32_bracket, layered_section, saved_throws_preset
-from cubilete.solver.report import unsolved_reasons
+
+maxi_section = tool("optimal_maxi")  # docs/OPTIMAL.md's layered section, generated in tools/
+float32_bracket, layered_section = maxi_section.float32_bracket, maxi_section.layered_section
+saved_throws_preset = maxi_section.saved_throws_preset
+unsolved_reasons = tool("optimal_report").unsolved_reasons
 
 MAXI = find_rules("maxi-yatzy-no-saved")
 

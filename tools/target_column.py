@@ -3,8 +3,8 @@ Yatzy): one target table rooted at the empty sheet per (rules, T) (:mod:`cubilet
 any way of playing can reach. Prints a line per target and keeps the results in ``docs/target_column.json``
 (the "best" column of docs/WINNING.md's distribution table is read from it).
 
-    PYTHONPATH=src nice -n 10 python scripts/target_column.py                       # yahtzee and yatzy, 150 200 250
-    PYTHONPATH=src python scripts/target_column.py --rules yatzy --targets 250       # one
+    PYTHONPATH=src nice -n 10 python tools/target_column.py                       # yahtzee and yatzy, 150 200 250
+    PYTHONPATH=src python tools/target_column.py --rules yatzy --targets 250       # one
 
 Each target from the empty sheet takes minutes of CPU and about a GB of memory (the table's cells).
 """

@@ -1,7 +1,7 @@
 """Write docs/OPTIMAL.md: exact optimal values of every preset and how optimal play uses each box.
 
-    python scripts/optimal_doc.py                        # every preset, 2000 games each, 2 processes
-    python scripts/optimal_doc.py --presets generala,yahtzee --games 200 --out /tmp/x.md
+    python tools/optimal_doc.py                        # every preset, 2000 games each, 2 processes
+    python tools/optimal_doc.py --presets generala,yahtzee --games 200 --out /tmp/x.md
 
 Tables come from the solver cache ($CUBILETE_CACHE_DIR, else ~/.cache/cubilete/solver) or are
 solved first. The same --seed and --games give the same file. Takes about 15 minutes on 2 cores.
@@ -15,8 +15,9 @@ import sys
 import time
 from pathlib import Path
 
+from optimal_report import write_report  # beside this script (tools/ is on the path when it runs)
+
 from cubilete.engine.rules import all_presets, find_rules
-from cubilete.solver.report import write_report
 
 ROOT = Path(__file__).resolve().parent.parent
 
