@@ -1,4 +1,4 @@
-"""Write docs/OPTIMAL.md: exact optimal values of every preset and how optimal play uses each box.
+"""Write docs/generated/OPTIMAL.md: exact optimal values of every preset and how optimal play uses each box.
 
     python tools/optimal_doc.py                        # every preset, 2000 games each, 2 processes
     python tools/optimal_doc.py --presets generala,yahtzee --games 200 --out /tmp/x.md
@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, build the report and write it."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", type=Path, default=ROOT / "docs" / "OPTIMAL.md", help="where to write (default docs/)")
+    p.add_argument("--out", type=Path, default=ROOT / "docs" / "generated" / "OPTIMAL.md",
+                   help="where to write (default docs/generated/)")
     p.add_argument("--games", type=int, default=2000, help="simulated games per preset (default 2000)")
     p.add_argument("--seed", default="optimal-doc-1", help="seed of the simulated games")
     p.add_argument("--presets", default="", help="comma-separated preset names (default: every preset)")

@@ -1,4 +1,4 @@
-"""The optimal-play report (docs/OPTIMAL.md): exact values per preset, and how often optimal play
+"""The optimal-play report (docs/generated/OPTIMAL.md): exact values per preset, and how often optimal play
 uses each box, measured by playing the advisor's best option in seeded solitaire games.
 
 The command is ``python tools/optimal_doc.py``; the same seed gives the same document.

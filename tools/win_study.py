@@ -13,7 +13,7 @@ the others) on the same counter-based dice; a deal's value is the win bot's mean
 its runs (a shared win split), so the interval (normal, 95%) is over deals and counts the pairing. Every
 row gives its seed and the SHA-256 of every game's scores and winners: a rerun with the same seed and
 count must print the same digest on any machine. Each study's result is kept in a JSON file beside the
-doc (``docs/win_study.json``) so the block can be rewritten from a part of the studies.
+doc (``docs/generated/win_study.json``) so the block can be rewritten from a part of the studies.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from cubilete.simulate.fastsim.win import play_win
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "WINNING.md"
-STORE = ROOT / "docs" / "win_study.json"
+STORE = ROOT / "docs" / "generated" / "win_study.json"
 BEGIN, END = "<!-- winbot:begin -->", "<!-- winbot:end -->"
 SEED = "win-study"
 Z95 = 1.959963984540054

@@ -1,4 +1,4 @@
-"""The docs/OPTIMAL.md generator, run on a tiny rule set (the real document takes minutes)."""
+"""The docs/generated/OPTIMAL.md generator, run on a tiny rule set (the real document takes minutes)."""
 
 from __future__ import annotations
 
