@@ -2,7 +2,7 @@
 
 Core layer: the standard library's :mod:`gettext` only. The English texts are the
 message ids; the catalogs live in ``cubilete/locale/<lang>/LC_MESSAGES/cubilete.mo``
-(``scripts/i18n.py`` extracts, merges and compiles them).
+(``tools/i18n.py`` extracts, merges and compiles them).
 
 The language is one module-level choice: :func:`set_language` (``--lang``, or the
 environment: LANGUAGE, LC_ALL, LC_MESSAGES, LANG); until it is called, the first
@@ -106,7 +106,7 @@ def _load(code: str) -> gettext.NullTranslations:
         return gettext.translation(DOMAIN, LOCALE_DIR, languages=[code])
     except OSError:
         where = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
-        raise I18nError(f"the {code} catalog is missing ({where}); run: python scripts/i18n.py compile") from None
+        raise I18nError(f"the {code} catalog is missing ({where}); run: python tools/i18n.py compile") from None
 
 
 def set_language(lang: str | None) -> str:

@@ -1,8 +1,8 @@
 """Every text of the web pages, in English, under the key the pages look it up by (``t("nav.new")``).
 
-``W(key, text)`` marks a text for ``scripts/i18n.py``: babel extracts it like ``pgettext(key, text)``, so the
+``W(key, text)`` marks a text for ``tools/i18n.py``: babel extracts it like ``pgettext(key, text)``, so the
 key is the message's context and the Spanish and Portuguese translations live in the same .po files as the
-apps' messages. ``python scripts/i18n.py all`` writes every language's texts to ``static/strings.js``, which
+apps' messages. ``python tools/i18n.py all`` writes every language's texts to ``static/strings.js``, which
 ``static/i18n.js`` imports. To add a text: a ``W`` line here (keys sorted), the script, its translations in
 ``locale/es`` and ``locale/pt_BR``, the script again.
 """

@@ -1,6 +1,6 @@
 // Every UI string in Spanish (rioplatense), Portuguese (Brazil) and English.
 // t(key, params) fills {name}-style placeholders; server text never passes through here.
-// The strings come from the .po catalogs through strings.js (generated: web/messages.py, scripts/i18n.py).
+// The strings come from the .po catalogs through strings.js (generated: web/messages.py, tools/i18n.py).
 
 import { S } from "./strings.js";
 

@@ -1,8 +1,8 @@
 """Write the section "Exact two-player solution" of docs/WINNING.md (between its markers).
 
-    python scripts/winning_duel.py                      # reduced Generalas solved, every preset sized
-    python scripts/winning_duel.py --measure-generala   # also time part of Generala's biggest level
-    python scripts/winning_duel.py --solve-presets      # also solve the presets within the CLI's limit (long)
+    python tools/winning_duel.py                      # reduced Generalas solved, every preset sized
+    python tools/winning_duel.py --measure-generala   # also time part of Generala's biggest level
+    python tools/winning_duel.py --solve-presets      # also solve the presets within the CLI's limit (long)
 
 Reduced Generalas (the lower boxes of Generala and a few upper ones, 5 dice, 3 throws, servida
 values, instant win, tie-break rounds) are solved exactly (or loaded from the cache); presets are
