@@ -31,7 +31,7 @@ from cubilete.tui.navigation import END, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialog
 from cubilete.tui.screens.game_chances import ChancesFeed
-from cubilete.tui.screens.layout import BREAKPOINTS, SHORT, VERTICAL_BREAKPOINTS, card_and_side_css
+from cubilete.tui.screens.layout import BREAKPOINTS, SHORT, VERTICAL_BREAKPOINTS
 from cubilete.tui.session import Session, snapshot
 from cubilete.tui.styles import tcss
 from cubilete.tui.widgets.chances import ChancesPanel
@@ -58,7 +58,7 @@ def default_save_path(session: Session, folder: Path | None = None) -> Path:
 class GameScreen(ChancesFeed):
     """One game in play."""
 
-    DEFAULT_CSS = tcss("GameScreen") + card_and_side_css("GameScreen")
+    DEFAULT_CSS = tcss("GameScreen") + tcss("CardAndSide")
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 

@@ -25,7 +25,7 @@ from cubilete.store.stats import StatsDB
 from cubilete.tui.navigation import SETUP, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
-from cubilete.tui.screens.layout import BREAKPOINTS, card_and_side_css
+from cubilete.tui.screens.layout import BREAKPOINTS
 from cubilete.tui.styles import tcss
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.panels import CoachPanel, GameLog, MessageLine
@@ -109,7 +109,7 @@ class KeeperSheet(ScoreCard):
 class ScorekeeperScreen(Screen[None]):
     """The sheet of a game played with real dice."""
 
-    DEFAULT_CSS = tcss("ScorekeeperScreen") + card_and_side_css("ScorekeeperScreen")
+    DEFAULT_CSS = tcss("ScorekeeperScreen") + tcss("CardAndSide")
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = [
