@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.tui.pilot import pilot_test, wait_until
+from tests.tui.pilot import pilot_test, visible_text, visible_words, wait_until
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
@@ -21,7 +21,7 @@ from cubilete.tui.screens.scorekeeper import ScorekeeperScreen
 from cubilete.tui.widgets.chances import ChancesPanel
 from cubilete.tui.widgets.dice import DiceRow
 from cubilete.tui.widgets.keybar import KeyBar
-from cubilete.tui.widgets.panels import MessageLine
+from cubilete.tui.widgets.panels import CoachPanel, MessageLine
 from cubilete.tui.widgets.scorecard import ScoreCard
 
 
@@ -139,3 +139,18 @@ class TestSmallScorekeeper:
             assert not whole_sheet_shows(screen)
             await the_size_named_is_the_smallest_that_fits(pilot, screen, int(text.split("80x")[1].split(" ")[0]))
         set_language("en")
+
+    @pilot_test
+    async def test_the_advice_leaves_the_whole_sheet_at_80x24(self) -> None:
+        app = make_app(rules="generala", players=["Ana"], scorekeeper=True, lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, ScorekeeperScreen)
+            await pilot.press(*"55512", "enter", "1", "enter", "h")
+            panel = screen.query_one(CoachPanel)
+            await wait_until(pilot, lambda: "best options" in visible_words(panel), seconds=120)
+            await pilot.pause()
+            assert whole_sheet_shows(screen)  # the advice took 4 more lines and hid the last boxes
+            assert not screen.query_one("#fit", Static).has_class("-shown")
+            first = next(line.strip() for line in visible_text(panel).splitlines() if line.strip().startswith("1. "))
+            assert first.startswith("1. keep 5 5 5, throw the rest: expected")  # three fives: keep them

@@ -239,8 +239,13 @@ class ScorekeeperScreen(Screen[None]):
         self.call_after_refresh(check_fit, self, self.tall_extra)
 
     def tall_extra(self) -> int:
-        """The lines a terminal of ``SHORT`` lines or more takes more than a short one: the fields' frames."""
-        return 2 + sideways_scrollbar_when_tall(self.query_one(ScoreCard))
+        """The lines a terminal of ``SHORT`` lines or more takes more than a short one: the fields' frames, and
+        below a narrow sheet the coach's frame, with up to 10 lines."""
+        extra = 2
+        coach = self.query_one(CoachPanel)
+        if self.has_class("-narrow") and coach.display:
+            extra += min(10, coach.virtual_size.height + 2) - self.query_one("#side").outer_size.height
+        return extra + sideways_scrollbar_when_tall(self.query_one(ScoreCard))
 
     def on_resize(self) -> None:
         """A resized terminal may now show the whole sheet, or no longer."""
