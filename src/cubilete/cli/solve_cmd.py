@@ -13,7 +13,7 @@ from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, ru
 from cubilete.cli.progress import progress_bar
 from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import Rules, find_rules
-from cubilete.i18n import N_, _, box_name, rules_title, servida_word, translate_error
+from cubilete.i18n import N_, _, box_name, number, rules_title, servida_word, translate_error
 from cubilete.solver import Solution, cache, check_solvable, solve
 
 EXAMPLES = N_("""\
@@ -142,15 +142,15 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
     if loaded:
-        how = _("loaded from the cache (solved in {seconds} s)").format(seconds=f"{solution.seconds:.2f}")
+        how = _("loaded from the cache (solved in {seconds} s)").format(seconds=number(solution.seconds, 2))
     else:
         how = _("solved")
     labels = [_("expected score"), _("std deviation"), _("time"), _("table"), "SHA-256"]
     w = max(len(label) for label in labels) + 2
     print(_("{name}: {title}; optimal play, one player").format(name=rules.name, title=rules_title(rules)))
-    print(f"{labels[0]:<{w}}{solution.expected_score:.4f}")
-    print(f"{labels[1]:<{w}}{std:.4f}" if std is not None else f"{labels[1]:<{w}}" + _("not computed"))
-    print(f"{labels[2]:<{w}}{seconds:.2f} s, {how}")
+    print(f"{labels[0]:<{w}}{number(solution.expected_score, 4)}")
+    print(f"{labels[1]:<{w}}{number(std, 4)}" if std is not None else f"{labels[1]:<{w}}" + _("not computed"))
+    print(f"{labels[2]:<{w}}{number(seconds, 2)} s, {how}")
     print(f"{labels[3]:<{w}}" + (str(path) if path.is_file() else _("(not saved: the cache folder is not writable)")))
     states = _("value table, {states} states").format(states=f"{solution.space.n_states:,}")
     print(f"{labels[4]:<{w}}{digest} ({states})")

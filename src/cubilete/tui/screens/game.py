@@ -31,7 +31,14 @@ from cubilete.tui.navigation import END, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialog
 from cubilete.tui.screens.game_chances import ChancesFeed
-from cubilete.tui.screens.layout import BREAKPOINTS, SHORT, VERTICAL_BREAKPOINTS, card_and_side_css
+from cubilete.tui.screens.layout import (
+    BREAKPOINTS,
+    SHORT,
+    VERTICAL_BREAKPOINTS,
+    FitNotice,
+    check_fit,
+    sideways_scrollbar_when_tall,
+)
 from cubilete.tui.session import Session, snapshot
 from cubilete.tui.styles import tcss
 from cubilete.tui.widgets.chances import ChancesPanel
@@ -58,7 +65,7 @@ def default_save_path(session: Session, folder: Path | None = None) -> Path:
 class GameScreen(ChancesFeed):
     """One game in play."""
 
-    DEFAULT_CSS = tcss("GameScreen") + card_and_side_css("GameScreen")
+    DEFAULT_CSS = tcss("GameScreen") + tcss("CardAndSide")
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
@@ -108,7 +115,7 @@ class GameScreen(ChancesFeed):
                 with VerticalScroll(id="coach-scroll"):  # advice longer than a small terminal's lines scrolls
                     yield CoachPanel(id="coach")
                 yield GameLog(id="log")
-        yield Static(id="fit")  # shown only when the sheet is taller than the terminal leaves it
+        yield FitNotice()  # shown only when the sheet is taller than the terminal leaves it
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
@@ -134,22 +141,25 @@ class GameScreen(ChancesFeed):
         """Small dice under ``SHORT`` lines, large ones above (the CSS breakpoints follow by themselves)."""
         if self.is_mounted and self.query(DiceRow):
             self.query_one(DiceRow).show(self.game.state.turn.dice, sorted(self.held), small=self.size.height < SHORT)
-            self.call_after_refresh(self.check_fit)
+            self.call_after_refresh(check_fit, self, self.tall_extra)
 
-    def check_fit(self) -> None:
-        """Say how large the terminal must be when the sheet does not fit (Maxi Yatzy's 20 boxes at 80x24, a
-        4-column sheet); the sheet still scrolls with the cursor."""
-        if not self.is_mounted or not self.query("#fit") or not self.query(ScoreCard):
-            return  # the screen was left (the end screen) before this ran
-        sheet, fit = self.query_one(ScoreCard), self.query_one("#fit", Static)
-        missing = sheet.row_count + 1 - sheet.size.height  # the rows and the header line
-        if fit.has_class("-shown"):
-            missing -= 1  # the line of this notice goes when it is no longer needed
-        shown = missing > 0 and sheet.size.height > 0
-        fit.set_class(shown, "-shown")
-        if shown:
-            fit.update(_("Enlarge the terminal to at least {width}x{height} to see the whole sheet.").format(
-                width=self.size.width, height=self.size.height + missing + 1))
+    def on_score_card_resized(self) -> None:
+        """The sheet has its new size: say again whether it fits."""
+        self.call_after_refresh(check_fit, self, self.tall_extra)
+
+    def tall_extra(self) -> int:
+        """The lines a terminal of ``SHORT`` lines or more takes more than a short one: the large dice, two
+        lines of keys, and below a narrow sheet the framed chances with up to 10 lines."""
+        extra = 7 - self.query_one("#table-top").outer_size.height  # DiceRow and TurnPanel + MessageLine: 7
+        keys = self.query_one(KeyBar)
+        extra += min(2, keys.get_content_height(keys.size, self.size, keys.size.width)) - keys.outer_size.height
+        side = self.query_one("#side")
+        if self.has_class("-narrow"):
+            shown = [part for part in side.children if part.display]
+            chances = self.query_one(ChancesPanel)
+            frame = 2 if chances.display else 0
+            extra += min(10, sum(part.outer_size.height for part in shown) + frame) - side.outer_size.height
+        return extra + sideways_scrollbar_when_tall(self.query_one(ScoreCard))
 
     # --- drawing -----------------------------------------------------------------------
     def human_deciding(self) -> bool:
@@ -171,7 +181,7 @@ class GameScreen(ChancesFeed):
         self.views = slot_views(game.rules, card, turn.dice, turn.first_throw) if deciding else None
         self.query_one(ScoreCard).show(SheetData.of_game(game, self.views))
         self.query_one(KeyBar).show(self.key_hints())
-        self.call_after_refresh(self.check_fit)
+        self.call_after_refresh(check_fit, self, self.tall_extra)
         self.request_chances()
 
     def turn_lines(self) -> list[str]:

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual import events
+from textual.message import Message
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
@@ -78,6 +80,13 @@ class ScoreCard(DataTable[Text]):
     """The sheet as a table; a row is chosen with the arrow keys and enter, or by clicking it twice."""
 
     DEFAULT_CSS = tcss("ScoreCard")
+
+    class Resized(Message):
+        """The sheet was laid out at another size: its screen checks whether the whole sheet still shows."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Tell the screen once the new layout is done (its own resize comes before the sheet's)."""
+        self.post_message(self.Resized())
 
     def __init__(self, show_now: bool = True, **kwargs: str) -> None:
         """``show_now`` False: a finished sheet (no "Now" and "Note" columns, no cursor)."""
