@@ -26,7 +26,7 @@ examples:
   cubilete solve --rules mini.toml --players 2   the exact two-player game: P(first player wins)
   cubilete solve --rules maxi-yatzy-no-saved --resume   layer by layer on disk; goes on after a stop
   cubilete solve --rules maxi-yatzy --cap 38 --bound lower --resume --dask tcp://HOST:8786
-                                          the exact Maxi Yatzy on a Dask cluster (docs/generated/OPTIMAL.md)
+                                          exact Maxi Yatzy on Dask (docs/generated/OPTIMAL.md)
 
 {objective}
 The tables are cached in $CUBILETE_CACHE_DIR, else $XDG_CACHE_HOME/cubilete/solver, else
