@@ -212,6 +212,21 @@ def number(value: float, digits: int = 1, sign: bool = False) -> str:
     return text.replace(".", ",") if current_language().startswith(DECIMAL_COMMA) else text
 
 
+def count(value: int) -> str:
+    """A whole number with the current language's thousands mark: ``1,234,567`` in English, ``1.234.567`` in
+    es and pt_BR (where a comma is the decimal mark, so "1,234" would read as one and a bit).
+
+    >>> with speaking("es"):
+    ...     count(5669825378)
+    '5.669.825.378'
+    >>> with speaking("en"):
+    ...     count(1234)
+    '1,234'
+    """
+    text = f"{value:,}"
+    return text.replace(",", ".") if current_language().startswith(DECIMAL_COMMA) else text
+
+
 def interval(low: float, high: float, digits: int = 1) -> str:
     """A confidence interval, ``[low, high]``; with the decimal comma its ends are split by a semicolon so
     ``[1,5; 2,5]`` reads as two numbers.

@@ -80,3 +80,15 @@ def test_site_flags(mark: str, tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert f"(86{mark}7%)" in capsys.readouterr().out  # Bea: 26 of every 30 decisions optimal, 572 of 660
     assert main([*flags, "--json"]) == 0
     assert [f["share"] for f in json.loads(capsys.readouterr().out)] == [1.0, 1.0, round(572 / 660, 4)]
+
+
+THOUSANDS = {",": ".", ".": ","}  # where the comma is the decimal mark, the point groups the thousands
+
+
+@pytest.mark.parametrize("mark", LANGS, indirect=True)
+def test_large_counts_group_their_thousands_as_the_language_does(mark: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # simulate's own limit, 1,000,000 games (1.000.000 in es and pt: "1,000" would read as one there)
+    assert main(["simulate", "--games", "2000000"]) != 0
+    err = capsys.readouterr().err
+    assert f"1{THOUSANDS[mark]}000{THOUSANDS[mark]}000" in err, err
+    assert f"2{THOUSANDS[mark]}000{THOUSANDS[mark]}000" in err, err

@@ -14,7 +14,7 @@ from cubilete.duel import cache
 from cubilete.duel.space import build_joint
 from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import Rules
-from cubilete.i18n import N_, _, number, rules_title, translate_error
+from cubilete.i18n import N_, _, count, number, rules_title, translate_error
 
 OBJECTIVE = N_(
     "Objective: the probability of winning, both players playing optimally for it; a servida "
@@ -67,7 +67,7 @@ def run_duel(rules: Rules, args: argparse.Namespace) -> int:
     print(f"{labels[0]:<{w}}{number(solution.first_player_wins, 6)}")
     print(f"{labels[1]:<{w}}" + _("the first player wins them with {p}").format(p=number(solution.tiebreak, 6)))
     print(f"{labels[2]:<{w}}" + _("{positions} joint positions, {values} values").format(
-        positions=f"{solution.joint.n_rows:,}", values=f"{solution.joint.n_cells:,}"))
+        positions=count(solution.joint.n_rows), values=count(solution.joint.n_cells)))
     print(f"{labels[3]:<{w}}{number(seconds, 2)} s, {how}")
     print(f"{labels[4]:<{w}}" + (str(path) if path.is_file() else _("(not saved: the cache folder is not writable)")))
     print(f"{labels[5]:<{w}}{solution.digest}")

@@ -9,7 +9,7 @@ from typing import Any
 from cubilete.cli.common import CliError, Subcommands, rules_arg
 from cubilete.cli.progress import progress_bar
 from cubilete.engine.errors import CubileteError
-from cubilete.i18n import N_, _, interval, number, translate_error, translate_formatted
+from cubilete.i18n import N_, _, count, interval, number, translate_error, translate_formatted
 
 MAX_GAMES = 1_000_000
 
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate and print."""
     rules = rules_arg(args.rules)
     if not 1 <= args.games <= MAX_GAMES:
-        raise CliError(_("--games must be 1 to {most}, not {value}").format(most=f"{MAX_GAMES:,}", value=args.games))
+        raise CliError(_("--games must be 1 to {most}, not {value}").format(most=count(MAX_GAMES), value=args.games))
     try:
         from cubilete.envs.evaluate import evaluate
     except ImportError as exc:

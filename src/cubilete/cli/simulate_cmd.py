@@ -13,7 +13,7 @@ from cubilete.cli.common import CliError, Subcommands, rules_arg, text_arg
 from cubilete.cli.progress import progress_bar
 from cubilete.engine.errors import SimulationError, UnknownBotError
 from cubilete.engine.rules import Rules
-from cubilete.i18n import N_, _, interval, ngettext, number, rules_title, translate_error
+from cubilete.i18n import N_, _, count, interval, ngettext, number, rules_title, translate_error
 from cubilete.play.bots import BOT_LEVELS
 from cubilete.play.bots.optimal import is_exact
 from cubilete.present.players import bot_label
@@ -73,7 +73,7 @@ def register(subparsers: Subcommands) -> None:
         help=_("comma-separated bot levels: {levels} (default optimal,heuristic)").format(levels=", ".join(BOT_LEVELS)),
     )
     p.add_argument("--games", "-n", type=int, default=100, metavar="N",
-                   help=_("games to play, 1 to {most} (default 100)").format(most=f"{MAX_GAMES:,}"))
+                   help=_("games to play, 1 to {most} (default 100)").format(most=count(MAX_GAMES)))
     p.add_argument("--seed", "-s", metavar="S", help=_("seed: the same seed, the same games (default: a random one)"))
     p.add_argument("--workers", "-w", type=int, default=2, metavar="W",
                    help=_("worker processes, 1 to {most} (default 2)").format(most=MAX_WORKERS))
@@ -181,14 +181,14 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("{option} must be at least 1, not {value}").format(option="--games", value=args.games))
     if args.games > MAX_GAMES:
         raise CliError(_("--games: at most {most} in one run, not {games} (run again with another --seed)").format(
-            most=f"{MAX_GAMES:,}", games=f"{args.games:,}"))
+            most=count(MAX_GAMES), games=count(args.games)))
     if args.solo and args.paired:
         raise CliError(_("--solo and --paired do not go together: choose one"))
     if args.workers < 1:
         raise CliError(_("{option} must be at least 1, not {value}").format(option="--workers", value=args.workers))
     if args.workers > MAX_WORKERS:
         raise CliError(_("--workers: at most {most}, not {workers} (one process each; this machine has {cores} cores)")
-                       .format(most=MAX_WORKERS, workers=f"{args.workers:,}", cores=os.cpu_count() or 1))
+                       .format(most=MAX_WORKERS, workers=count(args.workers), cores=os.cpu_count() or 1))
     if args.seed is not None:
         text_arg("--seed", args.seed)
     specs = [s.strip() for s in args.bots.split(",")]

@@ -13,7 +13,7 @@ from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, ru
 from cubilete.cli.progress import progress_bar
 from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import Rules, find_rules
-from cubilete.i18n import N_, _, box_name, number, rules_title, servida_word, translate_error
+from cubilete.i18n import N_, _, box_name, count, number, rules_title, servida_word, translate_error
 from cubilete.solver import Solution, cache, check_solvable, solve
 
 EXAMPLES = N_("""\
@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{labels[1]:<{w}}{number(std, 4)}" if std is not None else f"{labels[1]:<{w}}" + _("not computed"))
     print(f"{labels[2]:<{w}}{number(seconds, 2)} s, {how}")
     print(f"{labels[3]:<{w}}" + (str(path) if path.is_file() else _("(not saved: the cache folder is not writable)")))
-    states = _("value table, {states} states").format(states=f"{solution.space.n_states:,}")
+    states = _("value table, {states} states").format(states=count(solution.space.n_states))
     print(f"{labels[4]:<{w}}{digest} ({states})")
     print(objective(rules))
     return 0

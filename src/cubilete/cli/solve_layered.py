@@ -9,7 +9,7 @@ import sys
 
 from cubilete.cli.common import DATA_ERROR, CliError
 from cubilete.engine.rules import Rules
-from cubilete.i18n import _, number, rules_title
+from cubilete.i18n import _, count, number, rules_title
 from cubilete.solver.maxi.layered import (
     LayeredSolution,
     default_dir,
@@ -82,7 +82,7 @@ def _print(rules: Rules, s: LayeredSolution, loaded: bool, as_json: bool, object
     print(f"{labels[1]:<{w}}" + _("{seconds} s of solving, {how}").format(seconds=f"{s.seconds:.0f}", how=how))
     print(f"{labels[2]:<{w}}" + _("peak {mb} MB").format(mb=number(s.peak_rss / 2**20, 0)))
     print(f"{labels[3]:<{w}}{path}")
-    states = _("float32 table, {states} reachable states").format(states=f"{s.states:,}")
+    states = _("float32 table, {states} reachable states").format(states=count(s.states))
     print(f"{labels[4]:<{w}}{s.sha256} ({states})")
     print(objective)
     return 0
