@@ -217,7 +217,8 @@ def _play(
         if made_instant_win(P, card, cur, h):
             winner = cur
             break
-        throw = 1
+        # an int64 from the start: a literal 1 makes numba compile every callee taking it twice (1, then int64)
+        throw: int = np.int64(1)  # type: ignore[assignment]  # an int to the checker, int64 to numba
         while True:
             if kind == EXACT:
                 c = choose_exact(
@@ -379,7 +380,8 @@ def play_deals(
     N, R = scores.shape[0], scores.shape[1]
     for d in prange(N):
         for r in range(R):
-            n_seats = 0
+            # not a literal 0: numba would compile _play twice (for 0, then for int64)
+            n_seats: int = np.int64(0)  # type: ignore[assignment]
             for s in range(seating.shape[1]):
                 if seating[r, s] >= 0:
                     n_seats += 1
