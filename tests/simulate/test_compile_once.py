@@ -23,7 +23,7 @@ def _cache(bots_solver_cache: Path) -> None:
 def test_the_game_loop_has_one_signature() -> None:
     fastsim.play(load_rules(str(MINI)), ["exact", "optimal"], "once", 2, "paired")
     # the on-disk index lists every signature compiled from loop.py's current source (compiled now, or earlier
-    # and loaded): one, with no literal (kernels.py's index may still list signatures of an older loop.py)
+    # and loaded, by any test of the session: other rules may bring other array types), none for a literal
     signatures = [str(key[0]) for key in loop._play._cache._cache_file._load_index()]
-    assert len(signatures) == 1, signatures
-    assert "Literal" not in signatures[0]
+    assert signatures, "the game loop was compiled and cached"
+    assert not [s for s in signatures if "Literal" in s], signatures
