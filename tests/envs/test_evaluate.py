@@ -40,6 +40,13 @@ class TestEvaluate:
         a.pop("seconds"), b.pop("seconds")
         assert a == b
 
+    def test_median_is_the_middle_game(self) -> None:
+        from cubilete.envs._common import resolve_rules
+        from cubilete.envs.evaluate import run_chunk
+
+        scores = run_chunk(RANDOM, resolve_rules("generala"), 9, 0, 5, False).scores
+        assert evaluate(RANDOM, "generala", games=5, seed=9, regret=False).median == sorted(scores)[2]
+
     def test_bad_policies(self) -> None:
         with pytest.raises(EnvError, match="module:function"):
             evaluate("no_colon", "generala", games=1)
