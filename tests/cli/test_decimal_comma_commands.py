@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from tests.cli.test_site_flags import _site
+from tests.terminal_language import speak_from_lang
 
 from cubilete import i18n
 from cubilete.cli import main
@@ -21,10 +22,7 @@ LANGS = [("es_AR.UTF-8", ","), ("pt_BR.UTF-8", ","), ("en_US.UTF-8", ".")]
 def mark(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """The terminal's language set through LANG; the decimal mark expected in it."""
     locale, decimal_mark = request.param
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", locale)
-    i18n.reset_language()
+    speak_from_lang(monkeypatch, locale)
     yield decimal_mark
     i18n.set_language("en")
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from tests.cli.test_stats import data, filled, rows  # noqa: F401 (fixtures)
+from tests.terminal_language import speak_from_lang
 
 from cubilete import i18n
 from cubilete.cli import main
@@ -20,10 +21,7 @@ LANGS = [("es_AR.UTF-8", "es"), ("pt_BR.UTF-8", "pt_BR")]
 @pytest.fixture
 def environment_language(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     locale, lang = request.param
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", locale)
-    i18n.reset_language()
+    speak_from_lang(monkeypatch, locale)
     yield lang
     i18n.set_language("en")
 
