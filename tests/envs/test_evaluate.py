@@ -70,6 +70,9 @@ class TestCli:
         assert main(["evaluate", "--policy", RANDOM, "--rules", "generala", "--games", "5"]) == 0
         out = capsys.readouterr().out
         assert "score + regret" in out and "by box written" in out
+        # the median is printed as the JSON has it (the same 5 games, the same seed)
+        median = evaluate(RANDOM, "generala", games=5, seed=0, regret=False).median
+        assert f"median {median:.1f}" in out
         assert main(["evaluate", "--policy", "nope:x", "--games", "5"]) == 2
         assert "cannot import nope" in capsys.readouterr().err
         assert main(["evaluate", "--policy", RANDOM, "--games", "0"]) == 2

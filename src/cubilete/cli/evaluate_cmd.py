@@ -80,8 +80,9 @@ def run(args: argparse.Namespace) -> int:
         _("{policy} on {rules}: {games} games, seed {seed}, {seconds} s").format(
             policy=result.policy, rules=result.rules, games=result.games, seed=result.seed,
             seconds=number(result.seconds)),
-        "  " + _("mean score {mean}  95% CI {ci}  SD {sd}").format(
-            mean=number(result.mean, 2), ci=_ci(result.mean_ci), sd=number(result.sd, 2)),
+        "  " + _("mean score {mean}  95% CI {ci}  SD {sd}  median {median}").format(
+            mean=number(result.mean, 2), ci=_ci(result.mean_ci), sd=number(result.sd, 2),
+            median=number(result.median, 1) if result.median is not None else "-"),
     ]
     if result.optimum is not None and result.mean_regret is not None:  # then every regret field is set
         assert result.regret_per_decision is not None and result.estimate_of_optimum is not None
