@@ -16,8 +16,8 @@ from cubilete.engine.rules.codec import rules_from_dict
 from cubilete.i18n import box_name
 from cubilete.play.scorekeeper import Scorekeeper
 from cubilete.play.sheet_review import TypedDecision, judge_entry, summarise
+from cubilete.present.render import servida_matters
 from cubilete.store import sheets as stored
-from cubilete.web.views import servida_matters
 from cubilete.web.words import in_language, rules_words
 
 
