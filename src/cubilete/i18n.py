@@ -504,11 +504,20 @@ def translate_formatted(text: str, templates: Sequence[str]) -> str:
     for template in templates:
         match = _template_pattern(template).fullmatch(text)
         if match is not None:
-            found = match.groupdict()
+            found = {key: _GROUPED.sub(_regroup, value) for key, value in match.groupdict().items()}
             if "values" in found:
                 found["values"] = _value_list(found["values"])
             return _(template).format(**found)
     return text
+
+
+# a whole number the engine wrote with English thousands commas ("536,448 sheet states"), not a list ("0, 4")
+_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
+
+
+def _regroup(match: re.Match[str]) -> str:
+    """The number with the current language's thousands mark (``536.448`` in es and pt_BR)."""
+    return count(int(match[0].replace(",", "")))
 
 
 _RANGE = re.compile(r"(-?\d+) to (-?\d+)")
