@@ -20,9 +20,10 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import re
+import weakref
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from cubilete.engine.actions import Action, Roll, Score, Stand
 from cubilete.engine.errors import CubileteError, IllegalActionError
@@ -32,8 +33,8 @@ from cubilete.engine.state import GameState, Phase, Seat
 from cubilete.i18n import _, box_name, current_language
 
 if TYPE_CHECKING:
-    from cubilete.solver.combinatorics import FloatArray
     from cubilete.solver.solve import Solution
+    from cubilete.solver.tablestore import TableStore
 
 Progress = Callable[[int, int], None]
 
@@ -58,10 +59,7 @@ class OptionLike(Protocol):
     def keep(self) -> tuple[int, ...]: ...
 
 
-@dataclass(frozen=True)
-class Advice:
-    """One option of the decision at hand, with the engine action that plays it."""
-
+class _AdviceFields(NamedTuple):
     kind: str  # "score" or "keep" ("stand" in a tie-break round)
     slot: str | None  # score: the slot id
     points: int  # score: the points written now (bonuses not included)
@@ -72,9 +70,26 @@ class Advice:
     action: Action  # Roll(keep=keep_positions) or Score(slot) (or Stand())
     win: float | None = None  # hint(win=True): the probability of winning after this choice
 
+
+class Advice(_AdviceFields):
+    """One option of the decision at hand, with the engine action that plays it.
+
+    A named tuple: :func:`advise_hand` builds each with one ``tuple.__new__``, a third of what a frozen
+    dataclass costs; ``vars(advice)`` still gives the fields by name, as it did when it was one.
+    """
+
+    __slots__ = ()
+
+    @property  # read-only: the fields are the tuple's
+    def __dict__(self) -> dict[str, object]:  # type: ignore[override]
+        return self._asdict()
+
     def describe(self, rules: Rules) -> str:
         """The option in the player's words, e.g. ``score Full (35)`` or ``keep 5 5 5, throw the rest``."""
         return describe_option(rules, self.kind, self.slot, self.points, self.keep_faces)
+
+
+_new_advice = tuple.__new__  # an Advice from its nine fields at once, skipping the keyword handling
 
 
 @dataclass(frozen=True)
@@ -144,9 +159,10 @@ def is_solvable(rules: Rules) -> bool:
 class _RulesAdvice:
     """What the coach reads for one rule set, worked out once: whether the solver solves it, and for
     :func:`advise_hand` the names of the option table's rows (slot numbers to ``Score`` actions, keep
-    numbers to faces) and the ``Roll`` of each set of positions kept."""
+    numbers to faces), the solved table itself while the store keeps it, and the faces, dice positions
+    and ``Roll`` of each keep of the dice last shown."""
 
-    __slots__ = ("keeps", "option_table", "roll_of", "scores", "shared_solution", "solvable")
+    __slots__ = ("hot", "keeps", "load", "rows", "scores", "solvable", "spots", "store")
 
     def __init__(self, rules: Rules) -> None:
         from cubilete.engine.errors import SolverUnsupportedError
@@ -158,12 +174,40 @@ class _RulesAdvice:
             self.solvable = False
         else:
             self.solvable = True
-        self.scores = tuple(Score(slot) for slot in rules.slots)
-        self.keeps: tuple[tuple[int, ...], ...] | None = None  # the solver's keeps by number, sorted (first table)
+        self.scores = {float(i): (slot, Score(slot)) for i, slot in enumerate(rules.slots)}  # by row number
+        self.keeps: tuple[tuple[int, ...], ...] = ()  # the solver's keeps by number, sorted (at the first advice)
         # imported at the first advice (the solver is heavy to import), not at every one
-        self.option_table: Callable[..., FloatArray] | None = None
-        self.shared_solution: Callable[[Rules], Solution] | None = None
-        self.roll_of: dict[tuple[int, ...], Roll] = {}  # positions kept -> the Roll (2^dice of them at most)
+        self.rows: Callable[..., list[list[float]]] | None = None
+        self.load: Callable[[Rules], Solution] | None = None
+        self.store: TableStore[Rules, Solution] | None = None
+        # (the store's generation, the table) as last read from the store: used while nothing left the store since,
+        # without its lock; held weakly, so that a table the store lets go is freed
+        self.hot: tuple[int, weakref.ref[Solution]] | None = None
+        # dice as shown (and positions held) -> keep number -> (faces kept, positions kept, the Roll)
+        self.spots: dict[object, dict[float, tuple[tuple[int, ...], tuple[int, ...], Roll]]] = {}
+
+    def solution(self, rules: Rules) -> Solution:
+        """The solved table from the store (loaded or solved there), remembered for :func:`advise_hand`."""
+        if self.rows is None or self.load is None or self.store is None:
+            from cubilete.solver.advisor import option_names, top_rows
+            from cubilete.solver.cache import shared_solution, solved_tables
+
+            self.keeps = tuple(tuple(sorted(k)) for k in option_names(shared_solution(rules))[1])
+            self.rows, self.load, self.store = top_rows, shared_solution, solved_tables()
+        generation = self.store.generation  # read first: a table leaving meanwhile makes the memo stale, not wrong
+        solution = self.load(rules)
+        self.hot = (generation, weakref.ref(solution))
+        return solution
+
+    def spot(self, number: float, dice: Sequence[int], held: Sequence[int], locked: bool) -> tuple[
+        tuple[int, ...], tuple[int, ...], Roll]:  # fmt: skip
+        """(faces, positions, Roll) of keep ``number`` on these dice: the first dice showing the faces, the held
+        ones first (which must stay kept under locked holds)."""
+        kept = self.keeps[int(number)]
+        positions = _first_positions(tuple(dice), kept) if not held else None
+        if positions is None:
+            positions = keep_positions(dice, kept, prefer=held, must=held if locked else ())
+        return kept, positions, Roll(positions)
 
 
 _PER_RULES: dict[Rules, _RulesAdvice] = {}  # a Rules hashes once (the hash is kept in it)
@@ -267,47 +311,41 @@ def advise_hand(
     ``held`` lists dice positions kept at the last throw (they must stay kept under locked
     holds). Only rules the solver solves exactly are advised; for others the list is empty.
     """
-    known = _per_rules(rules)
+    known = _PER_RULES.get(rules) or _per_rules(rules)
     if not known.solvable:
         return []
-    if known.option_table is None or known.keeps is None or known.shared_solution is None:
-        from cubilete.solver.advisor import option_names, option_table
-        from cubilete.solver.cache import shared_solution
-
-        known.keeps = tuple(tuple(sorted(k)) for k in option_names(shared_solution(rules))[1])
-        known.option_table, known.shared_solution = option_table, shared_solution
-    solution = known.shared_solution(rules)  # solution_for(rules) without its import
+    hot, store = known.hot, known.store
+    solution = hot[1]() if hot is not None and store is not None and hot[0] == store.generation else None
+    if solution is None:
+        solution = known.solution(rules)
+    assert known.rows is not None  # set by known.solution()
     locked = rules.locked_holds
-    faces = tuple(sorted(dice[p] for p in held)) if locked else ()
-    # the ranked rows themselves, no Option object: (0 = score or 1 = keep, number, points, expected)
-    rows = known.option_table(solution, card, dice, throw, extra_bonuses, faces)[: max(top, 0)].tolist()
+    faces = tuple(sorted(dice[p] for p in held)) if locked and held else ()
+    # the ranked rows themselves, no Option object: [0 = score or 1 = keep, number, points, expected]
+    rows = known.rows(solution, card, dice, throw, extra_bonuses, faces, top)
     if not rows:
         return []
     best = rows[0][3]
     out = []
-    shown = tuple(dice)
-    new, write = object.__new__, object.__setattr__
+    spots = None
+    new = _new_advice
     for kind, number, points, value in rows:
         if kind == 0.0:
-            score = known.scores[int(number)]
-            fields = {"kind": "score", "slot": score.slot, "points": int(points), "keep_faces": (),
-                      "keep_positions": (), "expected": value, "loss": best - value, "action": score,
-                      "win": None}  # fmt: skip
-        else:
-            kept = known.keeps[int(number)]
-            positions = _first_positions(shown, kept) if not held else None
-            if positions is None:
-                positions = keep_positions(dice, kept, prefer=held, must=held if locked else ())
-            roll = known.roll_of.get(positions)
-            if roll is None:
-                roll = known.roll_of[positions] = Roll(positions)
-            fields = {"kind": "keep", "slot": None, "points": 0, "keep_faces": kept, "keep_positions": positions,
-                      "expected": value, "loss": best - value, "action": roll, "win": None}  # fmt: skip
-        # Advice(...) with its fields written in one go: a frozen dataclass's __init__ sets them one
-        # object.__setattr__ at a time, three times the cost (nine fields, five options a call)
-        advice: Advice = new(Advice)
-        write(advice, "__dict__", fields)
-        out.append(advice)
+            slot, score = known.scores[number]
+            out.append(new(Advice, ("score", slot, int(points), (), (), value, best - value, score, None)))
+            continue
+        if spots is None:  # the dice were checked by the query: they show the faces of every keep
+            shown = dice if type(dice) is tuple else tuple(dice)
+            key = (shown, tuple(held)) if held else shown
+            spots = known.spots.get(key)
+            if spots is None:
+                if len(known.spots) >= 4096:  # every order of five dice is 7776: start over rather than grow
+                    known.spots.clear()
+                spots = known.spots[key] = {}
+        spot = spots.get(number)
+        if spot is None:
+            spot = spots[number] = known.spot(number, dice, held, locked)
+        out.append(new(Advice, ("keep", None, 0, spot[0], spot[1], value, best - value, spot[2], None)))
     return out
 
 
@@ -369,7 +407,7 @@ def _win_hint(game: Game, top: int) -> tuple[list[Advice], bool] | None:
     out = []
     for w in ranked[: max(top, 0)]:
         advice = _advice(w.option, turn.dice, turn.held, game.rules.locked_holds)
-        out.append(dataclasses.replace(advice, win=w.win))
+        out.append(advice._replace(win=w.win))
     return out, exact
 
 

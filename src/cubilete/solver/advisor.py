@@ -282,6 +282,21 @@ def option_table(
     return out[:n]
 
 
+def top_rows(
+    solution: Solution,
+    card: Sequence[int | None],
+    dice: Sequence[int],
+    throw: int,
+    extra_bonuses: int = 0,
+    held: Sequence[int] = (),
+    top: int = 5,
+) -> list[list[float]]:
+    """The first ``top`` rows of :func:`option_table` (all of them if fewer) as Python lists: what a caller
+    that shows a few options reads (:func:`cubilete.play.coach.advise_hand`), one slice and one conversion."""
+    out, n = _table(_query(solution), solution, card, dice, throw, extra_bonuses, held)
+    return out[: min(n, max(top, 0))].tolist()  # type: ignore[no-any-return]
+
+
 # one decision to judge: (card, dice, throw, extra bonuses, "score" or "keep", slot id or kept faces sorted)
 Chosen = tuple[Sequence[int | None], Sequence[int], int, int, str, str | tuple[int, ...]]
 
