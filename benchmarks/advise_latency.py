@@ -45,7 +45,7 @@ from cubilete.engine.rules import Rules, find_rules, scoring
 from cubilete.play import coach
 from cubilete.play.bots.optimal import _OPTIONS, OptimalBot
 from cubilete.solver.advisor import _query, advise, option_table
-from cubilete.solver.cache import load_or_solve
+from cubilete.solver.cache import shared_solution
 from cubilete.solver.solve import Solution
 
 Situation = tuple[tuple[int | None, ...], tuple[int, ...], int, int, tuple[int, ...]]  # card, dice, throw, bonus, held
@@ -255,8 +255,10 @@ def main() -> int:
     rng = random.Random(args.seed)
     print(f"{cores()} cores; numba {numba.__version__}; {args.situations} situations per table")
 
-    yahtzee = load_or_solve(find_rules("yahtzee"), moments=False)
-    generala = load_or_solve(find_rules("generala"), moments=False)
+    # the process's one table per rule set, the one coach.advise_hand reads (as in the apps): a second copy
+    # loaded here would leave advise_hand reading a table the other three runs don't keep in the CPU's caches
+    yahtzee = shared_solution(find_rules("yahtzee"))
+    generala = shared_solution(find_rules("generala"))
     advise(yahtzee, (None,) * 13, (1, 2, 3, 4, 5), 1)  # warm-up: not counted
 
     cases = situations(yahtzee, args.situations, rng)

@@ -46,10 +46,12 @@ def words(rules: Rules, advice: Sequence[tuple[object, ...]]) -> list[str]:
 
 
 def random_situation(rules: Rules, rng: random.Random) -> tuple[Card, tuple[int, ...], int, int, tuple[int, ...]]:
-    """A sheet with some boxes written (scratched or not), dice in any order, and dice held after the first throw."""
+    """A sheet with some boxes written (scratched or not), dice in order or not, and dice held after the first throw."""
     card: Card = [rng.choice([0, rng.randint(1, 30)]) if rng.random() < 0.5 else None for _ in rules.slots]
     card[rng.randrange(len(card))] = None  # something left to decide
     dice = tuple(rng.randint(1, 6) for _ in range(rules.dice))
+    if rng.random() < 0.5:  # dice in order: their keeps are worked out in advance
+        dice = tuple(sorted(dice))
     throw = rng.randint(1, rules.throws)
     held = tuple(sorted(rng.sample(range(rules.dice), rng.randint(0, 3)))) if throw > 1 else ()
     bonuses = rng.choice([0, 0, 1]) if rules.extra_bonus else 0

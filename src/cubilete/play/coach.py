@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import re
 import weakref
 from collections.abc import Callable, Collection, Sequence
@@ -156,13 +157,16 @@ def is_solvable(rules: Rules) -> bool:
     return _per_rules(rules).solvable
 
 
+Spot = tuple[tuple[int, ...], Roll]  # a keep on some dice: (the positions kept, the Roll that keeps them)
+
+
 class _RulesAdvice:
     """What the coach reads for one rule set, worked out once: whether the solver solves it, and for
     :func:`advise_hand` the names of the option table's rows (slot numbers to ``Score`` actions, keep
-    numbers to faces), the solved table itself while the store keeps it, and the faces, dice positions
-    and ``Roll`` of each keep of the dice last shown."""
+    numbers to faces), the solved table itself while the store keeps it, and where each keep lies on
+    the dice (:func:`_sorted_spots` for dice in order, else remembered per dice shown)."""
 
-    __slots__ = ("hot", "keeps", "load", "rows", "scores", "solvable", "spots", "store")
+    __slots__ = ("hot", "keeps", "load", "roll_of", "rows", "scores", "solvable", "sorted_spots", "spots", "store")
 
     def __init__(self, rules: Rules) -> None:
         from cubilete.engine.errors import SolverUnsupportedError
@@ -175,7 +179,7 @@ class _RulesAdvice:
         else:
             self.solvable = True
         self.scores = {float(i): (slot, Score(slot)) for i, slot in enumerate(rules.slots)}  # by row number
-        self.keeps: tuple[tuple[int, ...], ...] = ()  # the solver's keeps by number, sorted (at the first advice)
+        self.keeps: dict[float, tuple[int, ...]] = {}  # the solver's keeps by row number, sorted (first advice)
         # imported at the first advice (the solver is heavy to import), not at every one
         self.rows: Callable[..., list[list[float]]] | None = None
         self.load: Callable[[Rules], Solution] | None = None
@@ -183,8 +187,9 @@ class _RulesAdvice:
         # (the store's generation, the table) as last read from the store: used while nothing left the store since,
         # without its lock; held weakly, so that a table the store lets go is freed
         self.hot: tuple[int, weakref.ref[Solution]] | None = None
-        # dice as shown (and positions held) -> keep number -> (faces kept, positions kept, the Roll)
-        self.spots: dict[object, dict[float, tuple[tuple[int, ...], tuple[int, ...], Roll]]] = {}
+        self.sorted_spots: dict[tuple[int, ...], dict[tuple[int, ...], Spot]] = {}
+        self.spots: dict[object, dict[tuple[int, ...], Spot]] = {}  # dice shown (and held) -> faces kept -> spot
+        self.roll_of: dict[tuple[int, ...], Roll] = {}  # positions kept -> the Roll
 
     def solution(self, rules: Rules) -> Solution:
         """The solved table from the store (loaded or solved there), remembered for :func:`advise_hand`."""
@@ -192,22 +197,65 @@ class _RulesAdvice:
             from cubilete.solver.advisor import option_names, top_rows
             from cubilete.solver.cache import shared_solution, solved_tables
 
-            self.keeps = tuple(tuple(sorted(k)) for k in option_names(shared_solution(rules))[1])
+            keeps = option_names(shared_solution(rules))[1]
+            self.keeps = {float(i): tuple(sorted(k)) for i, k in enumerate(keeps)}
+            self.sorted_spots = _sorted_spots(rules.dice)
             self.rows, self.load, self.store = top_rows, shared_solution, solved_tables()
         generation = self.store.generation  # read first: a table leaving meanwhile makes the memo stale, not wrong
         solution = self.load(rules)
         self.hot = (generation, weakref.ref(solution))
         return solution
 
-    def spot(self, number: float, dice: Sequence[int], held: Sequence[int], locked: bool) -> tuple[
-        tuple[int, ...], tuple[int, ...], Roll]:  # fmt: skip
-        """(faces, positions, Roll) of keep ``number`` on these dice: the first dice showing the faces, the held
-        ones first (which must stay kept under locked holds)."""
-        kept = self.keeps[int(number)]
+    def spots_on(self, dice: Sequence[int], held: Sequence[int]) -> dict[tuple[int, ...], Spot]:
+        """The keeps already placed on these dice (dice in order, nothing held: every keep, worked out once)."""
+        shown = dice if type(dice) is tuple else tuple(dice)
+        if not held:
+            found = self.sorted_spots.get(shown)
+            if found is not None:
+                return found
+        key = (shown, tuple(held)) if held else shown
+        found = self.spots.get(key)
+        if found is None:
+            if len(self.spots) >= 4096:  # every order of five dice is 7776: start over rather than grow
+                self.spots.clear()
+            found = self.spots[key] = {}
+        return found
+
+    def spot(self, kept: tuple[int, ...], dice: Sequence[int], held: Sequence[int], locked: bool) -> Spot:
+        """Where the (sorted) faces ``kept`` lie on these dice: the first dice showing them, the held ones first
+        (which must stay kept under locked holds)."""
         positions = _first_positions(tuple(dice), kept) if not held else None
         if positions is None:
             positions = keep_positions(dice, kept, prefer=held, must=held if locked else ())
-        return kept, positions, Roll(positions)
+        roll = self.roll_of.get(positions)
+        if roll is None:  # a Roll checks its positions: made once per set of them (2^dice at most)
+            roll = self.roll_of[positions] = Roll(positions)
+        return positions, roll
+
+
+_SORTED_SPOTS: dict[int, dict[tuple[int, ...], dict[tuple[int, ...], Spot]]] = {}
+
+
+def _sorted_spots(n_dice: int) -> dict[tuple[int, ...], dict[tuple[int, ...], Spot]]:
+    """Every hand of ``n_dice`` dice in order, and every multiset of its faces -> where it lies on the hand: the
+    keeps of dice typed in order are read, not searched (worked out once per number of dice: 4,368 keeps of
+    five dice in about 9 ms, 12,376 of six in 30 ms)."""
+    found = _SORTED_SPOTS.get(n_dice)
+    if found is None:
+        rolls: dict[tuple[int, ...], Roll] = {}
+        found = {}
+        for hand in itertools.combinations_with_replacement(range(1, 7), n_dice):
+            spots: dict[tuple[int, ...], Spot] = {}
+            for size in range(n_dice + 1):
+                for kept in itertools.combinations(hand, size):  # sorted, as the hand is
+                    if kept not in spots:
+                        positions = _first_positions(hand, kept)
+                        assert positions is not None  # the hand shows its own faces
+                        roll = rolls.get(positions) or rolls.setdefault(positions, Roll(positions))
+                        spots[kept] = (positions, roll)
+            found[hand] = spots
+        _SORTED_SPOTS[n_dice] = found
+    return found
 
 
 _PER_RULES: dict[Rules, _RulesAdvice] = {}  # a Rules hashes once (the hash is kept in it)
@@ -335,17 +383,12 @@ def advise_hand(
             out.append(new(Advice, ("score", slot, int(points), (), (), value, best - value, score, None)))
             continue
         if spots is None:  # the dice were checked by the query: they show the faces of every keep
-            shown = dice if type(dice) is tuple else tuple(dice)
-            key = (shown, tuple(held)) if held else shown
-            spots = known.spots.get(key)
-            if spots is None:
-                if len(known.spots) >= 4096:  # every order of five dice is 7776: start over rather than grow
-                    known.spots.clear()
-                spots = known.spots[key] = {}
-        spot = spots.get(number)
+            spots = known.spots_on(dice, held)
+        kept = known.keeps[number]
+        spot = spots.get(kept)
         if spot is None:
-            spot = spots[number] = known.spot(number, dice, held, locked)
-        out.append(new(Advice, ("keep", None, 0, spot[0], spot[1], value, best - value, spot[2], None)))
+            spot = spots[kept] = known.spot(kept, dice, held, locked)
+        out.append(new(Advice, ("keep", None, 0, kept, spot[0], value, best - value, spot[1], None)))
     return out
 
 
