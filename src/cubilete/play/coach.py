@@ -157,7 +157,7 @@ def is_solvable(rules: Rules) -> bool:
     return _per_rules(rules).solvable
 
 
-Spot = tuple[tuple[int, ...], Roll]  # a keep on some dice: (the positions kept, the Roll that keeps them)
+Spot = tuple[tuple[int, ...], tuple[int, ...], Roll]  # a keep on some dice: (faces kept, positions kept, the Roll)
 
 
 class _RulesAdvice:
@@ -187,8 +187,9 @@ class _RulesAdvice:
         # (the store's generation, the table) as last read from the store: used while nothing left the store since,
         # without its lock; held weakly, so that a table the store lets go is freed
         self.hot: tuple[int, weakref.ref[Solution]] | None = None
-        self.sorted_spots: dict[tuple[int, ...], dict[tuple[int, ...], Spot]] = {}
-        self.spots: dict[object, dict[tuple[int, ...], Spot]] = {}  # dice shown (and held) -> faces kept -> spot
+        # dice shown (and positions held) -> keep row number -> where the keep lies on them
+        self.sorted_spots: dict[tuple[int, ...], dict[float, Spot]] = {}
+        self.spots: dict[object, dict[float, Spot]] = {}
         self.roll_of: dict[tuple[int, ...], Roll] = {}  # positions kept -> the Roll
 
     def solution(self, rules: Rules) -> Solution:
@@ -197,16 +198,16 @@ class _RulesAdvice:
             from cubilete.solver.advisor import option_names, top_rows
             from cubilete.solver.cache import shared_solution, solved_tables
 
-            keeps = option_names(shared_solution(rules))[1]
-            self.keeps = {float(i): tuple(sorted(k)) for i, k in enumerate(keeps)}
-            self.sorted_spots = _sorted_spots(rules.dice)
+            keeps = tuple(tuple(sorted(k)) for k in option_names(shared_solution(rules))[1])
+            self.keeps = {float(i): k for i, k in enumerate(keeps)}
+            self.sorted_spots = _sorted_spots(rules.dice, keeps)
             self.rows, self.load, self.store = top_rows, shared_solution, solved_tables()
         generation = self.store.generation  # read first: a table leaving meanwhile makes the memo stale, not wrong
         solution = self.load(rules)
         self.hot = (generation, weakref.ref(solution))
         return solution
 
-    def spots_on(self, dice: Sequence[int], held: Sequence[int]) -> dict[tuple[int, ...], Spot]:
+    def spots_on(self, dice: Sequence[int], held: Sequence[int]) -> dict[float, Spot]:
         """The keeps already placed on these dice (dice in order, nothing held: every keep, worked out once)."""
         shown = dice if type(dice) is tuple else tuple(dice)
         if not held:
@@ -221,40 +222,46 @@ class _RulesAdvice:
             found = self.spots[key] = {}
         return found
 
-    def spot(self, kept: tuple[int, ...], dice: Sequence[int], held: Sequence[int], locked: bool) -> Spot:
-        """Where the (sorted) faces ``kept`` lie on these dice: the first dice showing them, the held ones first
-        (which must stay kept under locked holds)."""
+    def spot(self, number: float, dice: Sequence[int], held: Sequence[int], locked: bool) -> Spot:
+        """Where keep ``number`` lies on these dice: the first dice showing its faces, the held ones first (which
+        must stay kept under locked holds)."""
+        kept = self.keeps[number]
         positions = _first_positions(tuple(dice), kept) if not held else None
         if positions is None:
             positions = keep_positions(dice, kept, prefer=held, must=held if locked else ())
         roll = self.roll_of.get(positions)
         if roll is None:  # a Roll checks its positions: made once per set of them (2^dice at most)
             roll = self.roll_of[positions] = Roll(positions)
-        return positions, roll
+        return kept, positions, roll
 
 
-_SORTED_SPOTS: dict[int, dict[tuple[int, ...], dict[tuple[int, ...], Spot]]] = {}
+_SORTED_SPOTS: dict[tuple[tuple[int, ...], ...], dict[tuple[int, ...], dict[float, Spot]]] = {}
 
 
-def _sorted_spots(n_dice: int) -> dict[tuple[int, ...], dict[tuple[int, ...], Spot]]:
-    """Every hand of ``n_dice`` dice in order, and every multiset of its faces -> where it lies on the hand: the
-    keeps of dice typed in order are read, not searched (worked out once per number of dice: 4,368 keeps of
-    five dice in about 9 ms, 12,376 of six in 30 ms)."""
-    found = _SORTED_SPOTS.get(n_dice)
+def _sorted_spots(n_dice: int, keeps: tuple[tuple[int, ...], ...]) -> dict[tuple[int, ...], dict[float, Spot]]:
+    """Every hand of ``n_dice`` dice in order, and every keep of it by its number in ``keeps`` (sorted faces)
+    -> where it lies on the hand: the keeps of dice typed in order are read, not searched (worked out once
+    per list of keeps, the same for every rule set of as many dice: 4,368 keeps of five dice in about 9 ms,
+    12,376 of six in 30 ms)."""
+    found = _SORTED_SPOTS.get(keeps)
     if found is None:
+        number = {k: float(i) for i, k in enumerate(keeps)}
         rolls: dict[tuple[int, ...], Roll] = {}
         found = {}
         for hand in itertools.combinations_with_replacement(range(1, 7), n_dice):
-            spots: dict[tuple[int, ...], Spot] = {}
+            spots: dict[float, Spot] = {}
             for size in range(n_dice + 1):
                 for kept in itertools.combinations(hand, size):  # sorted, as the hand is
-                    if kept not in spots:
+                    at = number.get(kept)
+                    if at is not None and at not in spots:
                         positions = _first_positions(hand, kept)
                         assert positions is not None  # the hand shows its own faces
                         roll = rolls.get(positions) or rolls.setdefault(positions, Roll(positions))
-                        spots[kept] = (positions, roll)
+                        spots[at] = (kept, positions, roll)
             found[hand] = spots
-        _SORTED_SPOTS[n_dice] = found
+        if len(_SORTED_SPOTS) >= 8:  # one list of keeps per number of dice in practice
+            _SORTED_SPOTS.clear()
+        _SORTED_SPOTS[keeps] = found
     return found
 
 
@@ -376,19 +383,19 @@ def advise_hand(
     best = rows[0][3]
     out = []
     spots = None
-    new = _new_advice
+    new, scores = _new_advice, known.scores
     for kind, number, points, value in rows:
         if kind == 0.0:
-            slot, score = known.scores[number]
+            slot, score = scores[number]
             out.append(new(Advice, ("score", slot, int(points), (), (), value, best - value, score, None)))
             continue
         if spots is None:  # the dice were checked by the query: they show the faces of every keep
             spots = known.spots_on(dice, held)
-        kept = known.keeps[number]
-        spot = spots.get(kept)
+        spot = spots.get(number)
         if spot is None:
-            spot = spots[kept] = known.spot(kept, dice, held, locked)
-        out.append(new(Advice, ("keep", None, 0, kept, spot[0], value, best - value, spot[1], None)))
+            spot = spots[number] = known.spot(number, dice, held, locked)
+        kept, positions, roll = spot
+        out.append(new(Advice, ("keep", None, 0, kept, positions, value, best - value, roll, None)))
     return out
 
 

@@ -119,6 +119,7 @@ class _Query:
         self.keep_by_number: dict[float, tuple[int, ...]] = dict(enumerate(d.keeps))
         self.index = {k: i for i, k in enumerate(d.keeps)}
         self.hand_index = {k: i for i, k in enumerate(d.keeps[: d.n_hands])}
+        self.hand_of: dict[tuple[int, ...], int] = {}  # dice as shown -> hand number (no sort per query)
         self.sheets: dict[tuple[int | None, ...], tuple[int, int, int, int]] = {}
         sub_keeps = firstrun.sub_keeps_of(solution.tables, space.n_states)  # numpy until compiled
         self.sub_keeps = [sub_keeps(d.remove, h, d.n_keeps) for h in range(d.n_hands)]
@@ -381,13 +382,19 @@ def _table(
     held: Sequence[int],
 ) -> tuple[FloatArray, int]:
     """The compiled query: (rows, number of rows used), best first."""
-    hand = tuple(sorted(dice))
-    h = q.hand_index.get(hand)
+    shown = dice if type(dice) is tuple else tuple(dice)
+    h = q.hand_of.get(shown)
     if h is None:
-        raise IllegalActionError(f"{q.name} uses {q.n_dice} dice with faces 1 to 6")
+        h = q.hand_index.get(tuple(sorted(shown)))
+        if h is None:
+            raise IllegalActionError(f"{q.name} uses {q.n_dice} dice with faces 1 to 6")
+        if len(q.hand_of) >= 16384:  # every order of six dice is 46,656: start over rather than grow
+            q.hand_of.clear()
+        q.hand_of[shown] = h
     if not 1 <= throw <= q.throws:
         raise IllegalActionError(f"throw must be 1 to {q.throws}, not {throw}")
-    mask, flags, capped, total = _sheet(q, card)
+    known = q.sheets.get(card) if type(card) is tuple else None  # the memo of _sheet, read without the call
+    mask, flags, capped, total = known or _sheet(q, card)
     if extra_bonuses:
         total += extra_bonuses * q.extra_bonus
     if throw < q.throws:
@@ -406,7 +413,7 @@ def _table(
             Ks = np.empty((q.throws + 1, q.n_keeps))
         else:
             Ks = got[0]
-        holding = keeps_holding(hand, must) if must else []
+        holding = keeps_holding(tuple(sorted(shown)), must) if must else []
         keeps = q.sub_keeps[h] if not must else np.array([q.index[k] for k in holding], dtype=np.int64)
         out = np.empty((q.n_slots + len(keeps), 4))
     else:
