@@ -34,6 +34,7 @@ from cubilete.engine.state import GameState, Phase, Seat
 from cubilete.i18n import _, box_name, current_language
 
 if TYPE_CHECKING:
+    from cubilete.solver.advisor import _Query
     from cubilete.solver.solve import Solution
     from cubilete.solver.tablestore import TableStore
 
@@ -166,7 +167,7 @@ class _RulesAdvice:
     numbers to faces), the solved table itself while the store keeps it, and where each keep lies on
     the dice (:func:`_sorted_spots` for dice in order, else remembered per dice shown)."""
 
-    __slots__ = ("hot", "keeps", "load", "roll_of", "rows", "scores", "solvable", "sorted_spots", "spots", "store")
+    __slots__ = ("hot", "keeps", "load", "query_for", "roll_of", "scores", "solvable", "sorted_spots", "spots", "store")
 
     def __init__(self, rules: Rules) -> None:
         from cubilete.engine.errors import SolverUnsupportedError
@@ -181,34 +182,34 @@ class _RulesAdvice:
         self.scores = {float(i): (slot, Score(slot)) for i, slot in enumerate(rules.slots)}  # by row number
         self.keeps: dict[float, tuple[int, ...]] = {}  # the solver's keeps by row number, sorted (first advice)
         # imported at the first advice (the solver is heavy to import), not at every one
-        self.rows: Callable[..., list[list[float]]] | None = None
+        self.query_for: Callable[[Solution], _Query] | None = None
         self.load: Callable[[Rules], Solution] | None = None
         self.store: TableStore[Rules, Solution] | None = None
-        # (the store's generation, the table) as last read from the store: used while nothing left the store since,
-        # without its lock; held weakly, so that a table the store lets go is freed
-        self.hot: tuple[int, weakref.ref[Solution]] | None = None
+        # (the store's generation, the query of the table) as last read from the store: used while nothing left the
+        # store since, without its lock; held weakly (the table holds it), so that a table the store lets go is freed
+        self.hot: tuple[int, weakref.ref[_Query]] | None = None
         # dice shown (and positions held) -> keep row number -> where the keep lies on them
-        self.sorted_spots: dict[tuple[int, ...], dict[float, Spot]] = {}
-        self.spots: dict[object, dict[float, Spot]] = {}
+        self.sorted_spots: dict[tuple[int, ...], _Spots] = {}
+        self.spots: dict[object, _Spots] = {}
         self.roll_of: dict[tuple[int, ...], Roll] = {}  # positions kept -> the Roll
 
-    def solution(self, rules: Rules) -> Solution:
-        """The solved table from the store (loaded or solved there), remembered for :func:`advise_hand`."""
-        if self.rows is None or self.load is None or self.store is None:
-            from cubilete.solver.advisor import option_names, top_rows
+    def query(self, rules: Rules) -> _Query:
+        """The query of the solved table in the store (loaded or solved there), remembered for :func:`advise_hand`."""
+        if self.query_for is None or self.load is None or self.store is None:
+            from cubilete.solver.advisor import option_names, query_for
             from cubilete.solver.cache import shared_solution, solved_tables
 
             keeps = tuple(tuple(sorted(k)) for k in option_names(shared_solution(rules))[1])
             self.keeps = {float(i): k for i, k in enumerate(keeps)}
             self.sorted_spots = _sorted_spots(rules.dice, keeps)
-            self.rows, self.load, self.store = top_rows, shared_solution, solved_tables()
+            self.query_for, self.load, self.store = query_for, shared_solution, solved_tables()
         generation = self.store.generation  # read first: a table leaving meanwhile makes the memo stale, not wrong
-        solution = self.load(rules)
-        self.hot = (generation, weakref.ref(solution))
-        return solution
+        query = self.query_for(self.load(rules))
+        self.hot = (generation, weakref.ref(query))
+        return query
 
-    def spots_on(self, dice: Sequence[int], held: Sequence[int]) -> dict[float, Spot]:
-        """The keeps already placed on these dice (dice in order, nothing held: every keep, worked out once)."""
+    def spots_on(self, dice: Sequence[int], held: Sequence[int], locked: bool) -> _Spots:
+        """Where the keeps lie on these dice (in order and nothing held: worked out in advance)."""
         shown = dice if type(dice) is tuple else tuple(dice)
         if not held:
             found = self.sorted_spots.get(shown)
@@ -219,26 +220,39 @@ class _RulesAdvice:
         if found is None:
             if len(self.spots) >= 4096:  # every order of five dice is 7776: start over rather than grow
                 self.spots.clear()
-            found = self.spots[key] = {}
+            found = self.spots[key] = _Spots(shown, tuple(held), locked, self.keeps, self.roll_of)
         return found
 
-    def spot(self, number: float, dice: Sequence[int], held: Sequence[int], locked: bool) -> Spot:
-        """Where keep ``number`` lies on these dice: the first dice showing its faces, the held ones first (which
-        must stay kept under locked holds)."""
+
+class _Spots(dict[float, Spot]):
+    """Keep row number -> where the keep lies on some dice: the first dice showing its faces, the held ones
+    first (which must stay kept under locked holds); worked out at the first ask of each keep."""
+
+    __slots__ = ("dice", "held", "keeps", "locked", "rolls")
+
+    def __init__(
+        self, dice: tuple[int, ...], held: tuple[int, ...], locked: bool, keeps: dict[float, tuple[int, ...]],
+        rolls: dict[tuple[int, ...], Roll],
+    ) -> None:  # fmt: skip
+        super().__init__()
+        self.dice, self.held, self.locked, self.keeps, self.rolls = dice, held, locked, keeps, rolls
+
+    def __missing__(self, number: float) -> Spot:
         kept = self.keeps[number]
-        positions = _first_positions(tuple(dice), kept) if not held else None
+        positions = _first_positions(self.dice, kept) if not self.held else None
         if positions is None:
-            positions = keep_positions(dice, kept, prefer=held, must=held if locked else ())
-        roll = self.roll_of.get(positions)
+            positions = keep_positions(self.dice, kept, prefer=self.held, must=self.held if self.locked else ())
+        roll = self.rolls.get(positions)
         if roll is None:  # a Roll checks its positions: made once per set of them (2^dice at most)
-            roll = self.roll_of[positions] = Roll(positions)
-        return kept, positions, roll
+            roll = self.rolls[positions] = Roll(positions)
+        spot = self[number] = (kept, positions, roll)
+        return spot
 
 
-_SORTED_SPOTS: dict[tuple[tuple[int, ...], ...], dict[tuple[int, ...], dict[float, Spot]]] = {}
+_SORTED_SPOTS: dict[tuple[tuple[int, ...], ...], dict[tuple[int, ...], _Spots]] = {}
 
 
-def _sorted_spots(n_dice: int, keeps: tuple[tuple[int, ...], ...]) -> dict[tuple[int, ...], dict[float, Spot]]:
+def _sorted_spots(n_dice: int, keeps: tuple[tuple[int, ...], ...]) -> dict[tuple[int, ...], _Spots]:
     """Every hand of ``n_dice`` dice in order, and every keep of it by its number in ``keeps`` (sorted faces)
     -> where it lies on the hand: the keeps of dice typed in order are read, not searched (worked out once
     per list of keeps, the same for every rule set of as many dice: 4,368 keeps of five dice in about 9 ms,
@@ -246,19 +260,16 @@ def _sorted_spots(n_dice: int, keeps: tuple[tuple[int, ...], ...]) -> dict[tuple
     found = _SORTED_SPOTS.get(keeps)
     if found is None:
         number = {k: float(i) for i, k in enumerate(keeps)}
+        by_number = {float(i): k for i, k in enumerate(keeps)}
         rolls: dict[tuple[int, ...], Roll] = {}
         found = {}
         for hand in itertools.combinations_with_replacement(range(1, 7), n_dice):
-            spots: dict[float, Spot] = {}
+            spots = found[hand] = _Spots(hand, (), False, by_number, rolls)
             for size in range(n_dice + 1):
                 for kept in itertools.combinations(hand, size):  # sorted, as the hand is
                     at = number.get(kept)
                     if at is not None and at not in spots:
-                        positions = _first_positions(hand, kept)
-                        assert positions is not None  # the hand shows its own faces
-                        roll = rolls.get(positions) or rolls.setdefault(positions, Roll(positions))
-                        spots[at] = (kept, positions, roll)
-            found[hand] = spots
+                        spots.__missing__(at)  # worked out now, read later
         if len(_SORTED_SPOTS) >= 8:  # one list of keeps per number of dice in practice
             _SORTED_SPOTS.clear()
         _SORTED_SPOTS[keeps] = found
@@ -370,31 +381,27 @@ def advise_hand(
     if not known.solvable:
         return []
     hot, store = known.hot, known.store
-    solution = hot[1]() if hot is not None and store is not None and hot[0] == store.generation else None
-    if solution is None:
-        solution = known.solution(rules)
-    assert known.rows is not None  # set by known.solution()
+    query = hot[1]() if hot is not None and store is not None and hot[0] == store.generation else None
+    if query is None:
+        query = known.query(rules)
     locked = rules.locked_holds
     faces = tuple(sorted(dice[p] for p in held)) if locked and held else ()
     # the ranked rows themselves, no Option object: [0 = score or 1 = keep, number, points, expected]
-    rows = known.rows(solution, card, dice, throw, extra_bonuses, faces, top)
+    rows = query.top_rows(card, dice, throw, extra_bonuses, faces, top)
     if not rows:
         return []
     best = rows[0][3]
     out = []
     spots = None
     new, scores = _new_advice, known.scores
-    for kind, number, points, value in rows:
+    for kind, number, points, value in rows:  # a loop, not a comprehension: its own frame costs more in 3.11
         if kind == 0.0:
             slot, score = scores[number]
             out.append(new(Advice, ("score", slot, int(points), (), (), value, best - value, score, None)))
             continue
         if spots is None:  # the dice were checked by the query: they show the faces of every keep
-            spots = known.spots_on(dice, held)
-        spot = spots.get(number)
-        if spot is None:
-            spot = spots[number] = known.spot(number, dice, held, locked)
-        kept, positions, roll = spot
+            spots = known.spots_on(dice, held, locked)
+        kept, positions, roll = spots[number]
         out.append(new(Advice, ("keep", None, 0, kept, positions, value, best - value, roll, None)))
     return out
 

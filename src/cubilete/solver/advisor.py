@@ -139,6 +139,15 @@ class _Query:
         self.slot_number = {slot: i for i, slot in enumerate(rules.slots)}
         self._judge: Callable[..., None] | None = None
         self._tables = (T, V, space.n_states)
+        self.tables, self.values = T, V  # what the query reads (the solution's own)
+
+    def top_rows(
+        self, card: Sequence[int | None], dice: Sequence[int], throw: int, extra_bonuses: int, held: Sequence[int],
+        top: int,
+    ) -> list[list[float]]:  # fmt: skip
+        """:func:`top_rows` on this query (a caller that keeps the query skips the look-up in the solution)."""
+        out, n = _table(self, card, dice, throw, extra_bonuses, held)
+        return out[: n if n < top else max(top, 0)].tolist()  # type: ignore[no-any-return]
 
     def judge(self) -> Callable[..., None]:
         """The batched query of :func:`judge` (built at its first use: most processes never review a game)."""
@@ -261,7 +270,7 @@ def advise(
     (:class:`Advice`).
     """
     q = _query(solution)
-    out, n = _table(q, solution, card, dice, throw, extra_bonuses, held)
+    out, n = _table(q, card, dice, throw, extra_bonuses, held)
     return Advice(out, n, q)
 
 
@@ -279,7 +288,7 @@ def option_table(
     ``solution.space.dice.keeps``, points written, expected final score). Same checks and
     same values as :func:`advise` (which wraps these rows).
     """
-    out, n = _table(_query(solution), solution, card, dice, throw, extra_bonuses, held)
+    out, n = _table(_query(solution), card, dice, throw, extra_bonuses, held)
     return out[:n]
 
 
@@ -294,8 +303,13 @@ def top_rows(
 ) -> list[list[float]]:
     """The first ``top`` rows of :func:`option_table` (all of them if fewer) as Python lists: what a caller
     that shows a few options reads (:func:`cubilete.play.coach.advise_hand`), one slice and one conversion."""
-    out, n = _table(_query(solution), solution, card, dice, throw, extra_bonuses, held)
-    return out[: min(n, max(top, 0))].tolist()  # type: ignore[no-any-return]
+    return _query(solution).top_rows(card, dice, throw, extra_bonuses, held, top)
+
+
+def query_for(solution: Solution) -> _Query:
+    """The solution's compiled query, built once and kept in the solution (a caller that keeps it, as
+    :func:`cubilete.play.coach.advise_hand` does, calls its ``top_rows`` without the look-up)."""
+    return _query(solution)
 
 
 # one decision to judge: (card, dice, throw, extra bonuses, "score" or "keep", slot id or kept faces sorted)
@@ -374,7 +388,6 @@ def _sheet(q: _Query, card: Sequence[int | None]) -> tuple[int, int, int, int]:
 
 def _table(
     q: _Query,
-    solution: Solution,
     card: Sequence[int | None],
     dice: Sequence[int],
     throw: int,
@@ -419,7 +432,7 @@ def _table(
     else:
         Ks, keeps, fill = q.no_keeps, q.no_keep_list, 0
         out = np.empty((q.n_slots, 4))
-    n = q.options(solution.tables, solution.values, mask, flags, capped, h, throw, total, Ks, fill, keeps, out)
+    n = q.options(q.tables, q.values, mask, flags, capped, h, throw, total, Ks, fill, keeps, out)
     if fill:
         memo[key] = (Ks, fill)
     return out, n
