@@ -288,6 +288,19 @@ def _per_rules(rules: Rules) -> _RulesAdvice:
     return found
 
 
+# the same by the rules object's identity, for advise_hand: a Rules hashes in Python (a method call), an id in C;
+# the Rules is kept in the entry, so its id is not reused while the entry is there
+_BY_ID: dict[int, tuple[Rules, _RulesAdvice]] = {}
+
+
+def _per_rules_object(rules: Rules) -> _RulesAdvice:
+    found = _per_rules(rules)
+    if len(_BY_ID) >= 256:
+        _BY_ID.clear()
+    _BY_ID[id(rules)] = (rules, found)
+    return found
+
+
 def solution_for(rules: Rules, progress: Progress | None = None) -> Solution:
     """The solved tables of the rules, loaded or solved once per process (SolverUnsupportedError if too large)."""
     from cubilete.solver.cache import shared_solution
@@ -377,7 +390,8 @@ def advise_hand(
     ``held`` lists dice positions kept at the last throw (they must stay kept under locked
     holds). Only rules the solver solves exactly are advised; for others the list is empty.
     """
-    known = _PER_RULES.get(rules) or _per_rules(rules)
+    by_id = _BY_ID.get(id(rules))
+    known = by_id[1] if by_id is not None and by_id[0] is rules else _per_rules_object(rules)
     if not known.solvable:
         return []
     hot, store = known.hot, known.store
@@ -391,18 +405,18 @@ def advise_hand(
     if not rows:
         return []
     best = rows[0][3]
-    out = []
+    out: list[Advice] = []
     spots = None
-    new, scores = _new_advice, known.scores
+    new, scores, append = _new_advice, known.scores, out.append
     for kind, number, points, value in rows:  # a loop, not a comprehension: its own frame costs more in 3.11
         if kind == 0.0:
             slot, score = scores[number]
-            out.append(new(Advice, ("score", slot, int(points), (), (), value, best - value, score, None)))
+            append(new(Advice, ("score", slot, int(points), (), (), value, best - value, score, None)))
             continue
         if spots is None:  # the dice were checked by the query: they show the faces of every keep
             spots = known.spots_on(dice, held, locked)
         kept, positions, roll = spots[number]
-        out.append(new(Advice, ("keep", None, 0, kept, positions, value, best - value, roll, None)))
+        append(new(Advice, ("keep", None, 0, kept, positions, value, best - value, roll, None)))
     return out
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, overload
 
@@ -140,13 +141,17 @@ class _Query:
         self._judge: Callable[..., None] | None = None
         self._tables = (T, V, space.n_states)
         self.tables, self.values = T, V  # what the query reads (the solution's own)
+        self._rows = threading.local()  # top_rows' buffer, one per thread (its rows are copied out at once)
 
     def top_rows(
         self, card: Sequence[int | None], dice: Sequence[int], throw: int, extra_bonuses: int, held: Sequence[int],
         top: int,
     ) -> list[list[float]]:  # fmt: skip
         """:func:`top_rows` on this query (a caller that keeps the query skips the look-up in the solution)."""
-        out, n = _table(self, card, dice, throw, extra_bonuses, held)
+        buffer = getattr(self._rows, "out", None)
+        if buffer is None:
+            buffer = self._rows.out = np.empty((self.n_slots + self.n_keeps, 4))
+        out, n = _table(self, card, dice, throw, extra_bonuses, held, buffer)
         return out[: n if n < top else max(top, 0)].tolist()  # type: ignore[no-any-return]
 
     def judge(self) -> Callable[..., None]:
@@ -393,8 +398,10 @@ def _table(
     throw: int,
     extra_bonuses: int,
     held: Sequence[int],
+    buffer: FloatArray | None = None,
 ) -> tuple[FloatArray, int]:
-    """The compiled query: (rows, number of rows used), best first."""
+    """The compiled query: (rows, number of rows used), best first; in ``buffer`` if given (room for every
+    slot and keep), else in a new array."""
     shown = dice if type(dice) is tuple else tuple(dice)
     h = q.hand_of.get(shown)
     if h is None:
@@ -428,10 +435,10 @@ def _table(
             Ks = got[0]
         holding = keeps_holding(tuple(sorted(shown)), must) if must else []
         keeps = q.sub_keeps[h] if not must else np.array([q.index[k] for k in holding], dtype=np.int64)
-        out = np.empty((q.n_slots + len(keeps), 4))
+        out = np.empty((q.n_slots + len(keeps), 4)) if buffer is None else buffer
     else:
         Ks, keeps, fill = q.no_keeps, q.no_keep_list, 0
-        out = np.empty((q.n_slots, 4))
+        out = np.empty((q.n_slots, 4)) if buffer is None else buffer
     n = q.options(q.tables, q.values, mask, flags, capped, h, throw, total, Ks, fill, keeps, out)
     if fill:
         memo[key] = (Ks, fill)
