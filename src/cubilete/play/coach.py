@@ -414,7 +414,9 @@ def advise_hand(
             append(new(Advice, ("score", slot, int(points), (), (), value, best - value, score, None)))
             continue
         if spots is None:  # the dice were checked by the query: they show the faces of every keep
-            spots = known.spots_on(dice, held, locked)
+            spots = known.sorted_spots.get(dice) if type(dice) is tuple and not held else None  # dice in order
+            if spots is None:
+                spots = known.spots_on(dice, held, locked)
         kept, positions, roll = spots[number]
         append(new(Advice, ("keep", None, 0, kept, positions, value, best - value, roll, None)))
     return out
