@@ -12,9 +12,9 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from cubilete import Roll, Score, find_rules
+from cubilete import Game, Roll, Score, find_rules
 from cubilete.engine.rules.model import Rules
-from cubilete.play.coach import Advice, advise_hand, describe_option, keep_positions
+from cubilete.play.coach import Advice, advise_hand, describe_option, hint, keep_positions
 from cubilete.play.coach import solution_for as coach_solution
 from cubilete.solver.advisor import advise
 from cubilete.solver.cache import solved_tables
@@ -77,6 +77,31 @@ def test_the_advice_is_the_full_option_list_in_the_same_order_values_and_words(p
             assert [tuple(a) for a in got] == want
             assert [a.describe(rules) for a in got] == words(rules, want)
     assert longest > 5  # some situations asked for more options than a hand has
+
+
+@pytest.mark.parametrize("preset", ["yahtzee", "generala-apartada"])
+def test_a_games_hint_is_the_full_option_list_too(preset: str) -> None:
+    """``hint`` (the game's advice: the TUI, the web, the CLI) reads the same fast path: along random games, with
+    dice held (locked in generala-apartada), the advice of every option the long way."""
+    rules = find_rules(preset)
+    solution = coach_solution(rules)
+    rng = random.Random(f"hint-{preset}")
+    asked = 0
+    for g in range(6):
+        game = Game(rules, ["ana"], seed=f"hint-{g}")
+        while not game.is_over:
+            st, seat = game.state, game.seat()
+            if st.turn.throws:
+                top = rng.choice([1, 5, 10_000])
+                want = from_every_option(
+                    solution, list(seat.card), st.turn.dice, st.turn.throws, seat.extra_bonuses, st.turn.held, top
+                )
+                got, exact = hint(game, top=top)
+                assert exact
+                assert [tuple(a) for a in got] == want
+                asked += 1
+            game.apply(rng.choice(game.legal_actions()))
+    assert asked > 100
 
 
 def test_a_held_die_changes_the_positions_but_not_what_is_remembered_for_the_same_dice_unheld() -> None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from cubilete.engine.actions import Action, Roll, Score, Stand
-from cubilete.engine.errors import CubileteError, IllegalActionError
+from cubilete.engine.errors import CubileteError, IllegalActionError, SolverUnsupportedError
 from cubilete.engine.game import Game
 from cubilete.engine.rules.model import Rules
 from cubilete.engine.state import GameState, Phase, Seat
@@ -455,6 +455,13 @@ def hint(game: Game, top: int = 5, win: bool = False) -> tuple[list[Advice], boo
         to_win = _win_hint(game, top)
         if to_win is not None:
             return to_win
+    st = game.state
+    if st.phase is Phase.PLAY and st.turn.throws > 0 and is_solvable(game.rules):
+        seat = game.seat()
+        with contextlib.suppress(SolverUnsupportedError):  # not solved here yet (a server solves it elsewhere): below
+            # the same options as _options' (tests/play/test_coach_advise_hand.py), without an Option per option
+            turn = st.turn
+            return advise_hand(game.rules, seat.card, turn.dice, turn.throws, seat.extra_bonuses, turn.held, top), True
     found = _options(game)
     if found is None:
         return [], game.state.phase is Phase.PLAY and is_solvable(game.rules)
