@@ -228,7 +228,7 @@ class _Spots(dict[float, Spot]):
     """Keep row number -> where the keep lies on some dice: the first dice showing its faces, the held ones
     first (which must stay kept under locked holds); worked out at the first ask of each keep."""
 
-    __slots__ = ("dice", "held", "keeps", "locked", "rolls")
+    __slots__ = ("dice", "held", "keeps", "locked", "order", "rolls")
 
     def __init__(
         self, dice: tuple[int, ...], held: tuple[int, ...], locked: bool, keeps: dict[float, tuple[int, ...]],
@@ -236,11 +236,25 @@ class _Spots(dict[float, Spot]):
     ) -> None:  # fmt: skip
         super().__init__()
         self.dice, self.held, self.locked, self.keeps, self.rolls = dice, held, locked, keeps, rolls
+        # the positions in the order keep_positions tries them: the held ones first
+        self.order = (*held, *(p for p in range(len(dice)) if p not in held))
 
     def __missing__(self, number: float) -> Spot:
         kept = self.keeps[number]
-        positions = _first_positions(self.dice, kept) if not self.held else None
-        if positions is None:
+        if not self.held:
+            positions = _first_positions(self.dice, kept)
+        else:  # keep_positions' search, its order worked out once for these dice
+            want = [0] * 7
+            for f in kept:
+                want[f] += 1
+            chosen = []
+            for p in self.order:
+                if want[self.dice[p]] > 0:
+                    want[self.dice[p]] -= 1
+                    chosen.append(p)
+            held_kept = not self.locked or set(self.held) <= set(chosen)
+            positions = tuple(sorted(chosen)) if held_kept and not any(want) else None
+        if positions is None:  # keep_positions says why not
             positions = keep_positions(self.dice, kept, prefer=self.held, must=self.held if self.locked else ())
         roll = self.rolls.get(positions)
         if roll is None:  # a Roll checks its positions: made once per set of them (2^dice at most)
