@@ -237,7 +237,7 @@ class _Spots(dict[float, Spot]):
         super().__init__()
         self.dice, self.held, self.locked, self.keeps, self.rolls = dice, held, locked, keeps, rolls
         # the positions in the order keep_positions tries them: the held ones first
-        self.order = (*held, *(p for p in range(len(dice)) if p not in held))
+        self.order = (*held, *(p for p in range(len(dice)) if p not in held)) if held else ()
 
     def __missing__(self, number: float) -> Spot:
         kept = self.keeps[number]
@@ -471,11 +471,11 @@ def hint(game: Game, top: int = 5, win: bool = False) -> tuple[list[Advice], boo
             return to_win
     st = game.state
     if st.phase is Phase.PLAY and st.turn.throws > 0 and is_solvable(game.rules):
-        seat = game.seat()
-        with contextlib.suppress(SolverUnsupportedError):  # not solved here yet (a server solves it elsewhere): below
-            # the same options as _options' (tests/play/test_coach_advise_hand.py), without an Option per option
-            turn = st.turn
+        seat, turn = game.seat(), st.turn
+        try:  # the same options as _options' (tests/play/test_coach_advise_hand.py), without an Option per option
             return advise_hand(game.rules, seat.card, turn.dice, turn.throws, seat.extra_bonuses, turn.held, top), True
+        except SolverUnsupportedError:  # not solved here yet (a server solves it elsewhere): approximated below
+            pass
     found = _options(game)
     if found is None:
         return [], game.state.phase is Phase.PLAY and is_solvable(game.rules)
