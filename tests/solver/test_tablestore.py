@@ -104,3 +104,23 @@ def test_a_key_being_made_holds_back_its_own_callers_only() -> None:
         second.join(60)
         other.join(60)
     assert got == {"first": "SLOW", "second": "SLOW", "other": "FAST"} and made == ["slow"]
+
+
+def test_the_generation_counts_tables_that_leave_or_are_replaced_not_reads_or_new_ones() -> None:
+    """What a caller keeping a table without the lock checks (coach.advise_hand): it moves when a table leaves."""
+    store: TableStore[str, str] = TableStore("t", max_items=2)
+    store.put("a", "A")
+    store.put("b", "B")
+    store.get("a")
+    store.get_or_make("b", lambda: "B2")
+    assert store.generation == 0
+    store.put("b", "B")  # the same table again
+    assert store.generation == 0
+    store.put("c", "C")  # b leaves (least recently used)
+    assert store.generation == 1
+    store.put("c", "C2")  # replaced
+    assert store.generation == 2
+    store.pop("a")
+    assert store.generation == 3
+    store.clear()
+    assert store.generation == 4

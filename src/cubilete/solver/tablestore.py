@@ -41,6 +41,9 @@ class TableStore(Generic[K, V]):
         self.lock = threading.RLock()  # guards the tables kept (held for a lookup, never while a table is made)
         self._making: dict[K, threading.RLock] = {}  # per key being made: one make of a key at a time
         self._tables: OrderedDict[K, V] = OrderedDict()  # least recently used first
+        # counts the tables that left or were replaced: a caller that keeps a table it got here (a hot path
+        # that skips the lock) may use it while the count is what it was when it got it
+        self.generation = 0
         _STORES.add(self)  # type: ignore[arg-type]
 
     def __len__(self) -> int:
@@ -71,6 +74,8 @@ class TableStore(Generic[K, V]):
     def put(self, key: K, table: V) -> V:
         """Keep ``table`` as the most recently used; the least recently used leave past the limits."""
         with self.lock:
+            if self._tables.get(key, table) is not table:
+                self.generation += 1
             self._tables[key] = table
             self._tables.move_to_end(key)
             self._evict()
@@ -96,15 +101,18 @@ class TableStore(Generic[K, V]):
     def pop(self, key: K, default: V | None = None) -> V | None:
         """Forget the table under ``key`` (returned, else ``default``)."""
         with self.lock:
+            self.generation += 1
             return self._tables.pop(key, default)
 
     def clear(self) -> None:
         """Forget every table of this store."""
         with self.lock:
+            self.generation += 1
             self._tables.clear()
 
     def _evict(self) -> None:
         while len(self._tables) > 1 and self._over():
+            self.generation += 1
             self._tables.popitem(last=False)
 
     def _over(self) -> bool:
