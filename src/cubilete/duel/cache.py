@@ -206,13 +206,13 @@ def shared_duel(rules: Rules) -> DuelSolution:
     def make() -> DuelSolution:
         solution = load(rules)
         if solution is None:
-            joint = build_joint(rules)
-            if joint.n_cells > F64_CELLS:
+            cells = build_joint(rules, count_only=True, check=True).n_cells  # sized without its index (General: 1 GB)
+            if cells > F64_CELLS:
                 raise DuelUnsupportedError(
-                    f"{rules.name}: the two-player table ({joint.n_cells:,} values) is not solved yet; solve it "
+                    f"{rules.name}: the two-player table ({cells:,} values) is not solved yet; solve it "
                     f"once with `cubilete solve --rules {rules.name} --players 2`"
                 )
-            solution = solve_and_save(joint)
+            solution = solve_and_save(build_joint(rules))
         return solution
 
     return _SHARED.get_or_make(rules, make)
