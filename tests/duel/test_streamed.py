@@ -149,3 +149,18 @@ def test_general_is_solved_streamed_within_twelve_gb() -> None:
     assert len(joint.sheet_mask) == 2**13 and 5.6e9 < joint.n_cells < 5.8e9 and joint.span == 1
     assert joint.work_cells * 8 > MAX_WORK_BYTES and joint.streamed
     assert joint.read_cells * 8 <= MAX_STREAM_BYTES < 12e9
+
+
+def test_what_a_stopped_solve_wrote_counts_but_not_the_holes_of_its_table(
+    large: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    joint = build_joint(TWO_DICE)
+    disk, _memory = cache.room_needed(joint)
+    partial = cache.duel_path(TWO_DICE).with_name(cache.duel_path(TWO_DICE).name + ".part.npy")
+    monkeypatch.setattr(cache.shutil, "disk_usage", lambda _p: type("Usage", (), {"free": disk - 1000})())
+    with partial.open("wb") as f:  # a table file as a solve creates it: full length, sparse
+        f.truncate(disk)
+    with pytest.raises(DuelUnsupportedError, match="GB free on the disk"):
+        cache.check_room(joint, large)
+    partial.write_bytes(b"\1" * 4096)  # 4 KB written by a stopped solve: what is left to write now fits
+    cache.check_room(joint, large)

@@ -140,13 +140,20 @@ def available_memory() -> int | None:
     return None
 
 
+def _on_disk(path: Path) -> int:
+    """Bytes a file takes on the disk (a table file is created sparse: its holes take none yet)."""
+    st = path.stat()
+    blocks = getattr(st, "st_blocks", None)
+    return st.st_size if blocks is None else min(st.st_size, blocks * 512)
+
+
 def check_room(joint: JointSpace, folder: Path) -> None:
     """Raise :class:`DuelUnsupportedError` naming the GB needed if the disk at ``folder`` or the memory is
     short for solving ``joint`` into it (what a stopped solve left there counts as written)."""
     disk, memory = room_needed(joint)
     target = duel_path(joint.rules)
-    written = sum(f.stat().st_size for f in folder.glob(f"{target.stem}.*") if f.is_file())
-    written += sum(f.stat().st_size for f in folder.glob(f"{target.stem}.levels/*") if f.is_file())
+    files = [f for pattern in (f"{target.stem}.*", f"{target.stem}.levels/*") for f in folder.glob(pattern)]
+    written = sum(_on_disk(f) for f in files if f.is_file())
     free = shutil.disk_usage(folder).free
     if disk - written > free:
         raise DuelUnsupportedError(
