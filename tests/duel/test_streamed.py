@@ -4,6 +4,7 @@ General's path) gives the in-memory solve's table, resumes where it stopped, and
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -164,3 +165,16 @@ def test_what_a_stopped_solve_wrote_counts_but_not_the_holes_of_its_table(
         cache.check_room(joint, large)
     partial.write_bytes(b"\1" * 4096)  # 4 KB written by a stopped solve: what is left to write now fits
     cache.check_room(joint, large)
+
+
+def test_a_mapped_table_is_hashed_from_its_file_with_the_same_digest(tmp_path: Path) -> None:
+    values = np.linspace(0.0, 1.0, 1001, dtype=np.float32)
+    np.save(tmp_path / "t.npy", values)
+    mapped = np.load(tmp_path / "t.npy", mmap_mode="r")
+    assert isinstance(mapped, np.memmap)
+    expected = hashlib.sha256(values.tobytes()).hexdigest()
+    assert table_digest(mapped, chunk=100) == table_digest(values, chunk=100) == expected
+    with (tmp_path / "t.npy").open("r+b") as f:  # a file cut short after it was mapped is not hashed as whole
+        f.truncate(1000)
+    with pytest.raises(ValueError, match="cut short"):
+        table_digest(mapped, chunk=100)
