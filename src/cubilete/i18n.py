@@ -361,6 +361,8 @@ ERROR_TEMPLATES: tuple[str, ...] = (
        "memory while solving); more than the {most} values and {limit} GB this solver handles (docs/WINNING.md)"),
     N_("{rules}: the two-player table ({cells} values) is not solved yet; solve it once with `cubilete solve "
        "--rules {rules} --players 2`"),
+    N_("{rules}: solving the two-player table needs {need} GB free on the disk at {folder}, and {free} GB are free"),
+    N_("{rules}: solving the two-player table needs {need} GB of memory, and {free} GB are available"),
     N_("{rules}: {states} states x {targets} targets = {cells} cells is more than the {most} the win tables hold "
        "(distributions and target play work without them; win chances and the win bot need them)"),
     # the Dask cluster of solve --dask (cubilete/solver/maxi/cluster.py)
