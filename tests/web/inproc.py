@@ -27,6 +27,8 @@ def running_app(db_url: str, **settings: Any) -> Iterator[TestClient]:
     settings.setdefault("win_chances", False)
     settings.setdefault("waiting_per_address", 1000)  # tests make many waiting tables from one address
     settings.setdefault("undo_window", 0.0)  # bots throw at once after a box (tests of undo set a window)
+    # the chances' worker at the normal priority: idle-only, it starved on a busy machine (tests wait for it)
+    settings.setdefault("win_nice", 0)
     with TestClient(create_app(Settings(db_url=db_url, **settings))) as client:
         yield client
 

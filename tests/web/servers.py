@@ -159,5 +159,6 @@ def start_server(
     # tests make many waiting tables from 127.0.0.1: the per-network cap is tested where a test sets it
     # and bots throw at once after a person's box (a test of undo sets its own window: web/undo.py)
     server = LiveServer(db_url, port or free_port(), log_path, bot_delay,
-                        {"CUBILETE_WAITING_PER_ADDRESS": "1000", "CUBILETE_UNDO_WINDOW": "0", **(env or {})})
+                        {"CUBILETE_WAITING_PER_ADDRESS": "1000", "CUBILETE_UNDO_WINDOW": "0",
+                         "CUBILETE_WIN_NICE": "0", **(env or {})})
     return server.start()

@@ -104,7 +104,7 @@ class Hub:
         self._loading = asyncio.Lock()
         self.solver = SolverPool(settings)  # new rule sets are solved in worker processes
         self.site: Site | None = None  # PostgreSQL: this process's part in a site of several (web/site.py)
-        self.chances = WinPool(settings.win_workers)  # the seats' chances to win, in a niced process
+        self.chances = WinPool(settings.win_workers, settings.win_nice)  # the seats' chances to win, niced
         self.lobby: Lobby | None = None  # tables open to anyone and quick match (web/lobby.py), set at start
         self.daily_optimal: dict[tuple[str, str], dict[str, Any]] = {}  # the optimal game on a past day's dice
         self.tournaments: TournamentDesk | None = None  # rounds made and moved on (web/tournaments.py), at start

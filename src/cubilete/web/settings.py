@@ -71,6 +71,7 @@ class Settings:
     site: bool = True  # PostgreSQL: take part in a site (leases, LISTEN/NOTIFY); false for a lone process
     site_poll: float = 1.0  # seconds between lease rounds (how soon a dead process's tables are taken over)
     win_workers: int = 1  # niced processes computing the chances (web/winpool.py)
+    win_nice: int = 10  # their niceness (Linux: and CPU time nobody else wants); 0: the normal priority
     site_key_file: str = ""  # the signing key of records (web/signing.py); empty: beside the SQLite file or data dir
     # players who leave (web/absence.py; docs/WEB.md, "Players who leave")
     away_grace: float = 60.0  # seconds a seated person has no connection before a stand-in plays their turns
