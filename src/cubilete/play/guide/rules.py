@@ -1,0 +1,102 @@
+"""The rule language: "if <condition a person can check> then <keep these dice | score this box>".
+
+A guide is an ordered tuple of :class:`Rule`; the first rule whose condition holds gives the move,
+and the last rule is always :data:`DEFAULT` so every position has one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from cubilete.engine.actions import Action, Roll, Score
+from cubilete.engine.game import Game
+from cubilete.engine.rules import scoring
+from cubilete.play.bots.patterns import slot_maxima, target, usable_maxima
+
+
+class When(StrEnum):
+    """Conditions a person can check at the table."""
+
+    ALWAYS = "always"
+    LAST_ROLL = "last-roll"  # no throws left this turn
+    PAYS_HALF = "pays-half"  # the box is open and pays at least half its maximum now
+    PAYS_FULL = "pays-full"  # the box is open and pays its maximum now
+    OPEN = "open"  # the box is open
+
+
+class Do(StrEnum):
+    """Actions in words."""
+
+    SCORE_BOX = "score-box"  # score this box
+    SCORE_BEST = "score-best"  # score the box that pays most now (scratch the smallest if none pays)
+    KEEP_FOR = "keep-for"  # keep the dice that serve this box, throw the rest
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One line of a guide; ``box`` names the slot the condition or action is about (or None)."""
+
+    when: When
+    do: Do
+    box: str | None = None
+
+    def words(self) -> str:
+        """The rule in plain English words (the printed guide)."""
+        cond = {
+            When.ALWAYS: "Otherwise",
+            When.LAST_ROLL: "On your last roll",
+            When.PAYS_HALF: f"If {self.box} is open and pays at least half its maximum",
+            When.PAYS_FULL: f"If {self.box} is open and pays its maximum",
+            When.OPEN: f"If {self.box} is open",
+        }[self.when]
+        act = {
+            Do.SCORE_BOX: f"score {self.box}",
+            Do.SCORE_BEST: "score the box that pays most",
+            Do.KEEP_FOR: f"keep the dice for {self.box} and throw the rest",
+        }[self.do]
+        return f"{cond}: {act}."
+
+
+DEFAULT = Rule(When.ALWAYS, Do.SCORE_BEST)
+
+
+def matches(rule: Rule, game: Game) -> bool:
+    """Whether the rule's condition holds for the player whose turn it is."""
+    turn, rules, card = game.state.turn, game.rules, game.seat().card
+    if rule.when is When.ALWAYS:
+        return True
+    if rule.when is When.LAST_ROLL:
+        return turn.throws >= turn.allowance
+    assert rule.box is not None
+    j = rules.slots.index(rule.box)
+    usable = scoring.usable_slots(rules, card, turn.dice, turn.first_throw)
+    if j not in usable:
+        return False
+    if rule.when is When.OPEN:
+        return True
+    points = scoring.slot_points(rules, card, j, turn.dice, turn.first_throw)
+    best = usable_maxima(rules, card)[j]
+    if rule.when is When.PAYS_FULL:
+        return points > 0 and points >= best
+    return points > 0 and 2 * points >= best
+
+
+def act(rule: Rule, game: Game) -> Action:
+    """The rule's action as a legal move (a keep that keeps every die, or no throw left, scores instead)."""
+    turn, rules, card = game.state.turn, game.rules, game.seat().card
+    usable = scoring.usable_slots(rules, card, turn.dice, turn.first_throw)
+    if rule.do is Do.KEEP_FOR and turn.throws < turn.allowance and rule.box is not None:
+        j = rules.slots.index(rule.box)
+        keep, _ = target(rules.slot_box(j), turn.dice)
+        if rules.locked_holds:
+            keep = tuple(sorted(set(keep) | set(turn.held)))
+        if len(keep) < rules.dice:
+            return Roll(keep)
+    if rule.do is Do.SCORE_BOX and rule.box is not None and rules.slots.index(rule.box) in usable:
+        return Score(rule.box)
+    points = {j: scoring.slot_points(rules, card, j, turn.dice, turn.first_throw) for j in usable}
+    best = max(usable, key=lambda j: points[j])
+    if points[best] == 0:
+        best = min(usable, key=lambda j: slot_maxima(rules)[j])
+    return Score(rules.slots[best])

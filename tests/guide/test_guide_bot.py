@@ -1,0 +1,52 @@
+"""The guide bot follows its printed rules exactly and always has a legal move."""
+
+from __future__ import annotations
+
+import pytest
+
+from cubilete.engine.actions import Roll, Score
+from cubilete.engine.game import Game
+from cubilete.engine.rules import find_rules
+from cubilete.play.guide.bot import GuideBot, first_match
+from cubilete.play.guide.rules import DEFAULT, Do, Rule, When, act
+
+GUIDE = (
+    Rule(When.PAYS_FULL, Do.SCORE_BOX, "generala"),
+    Rule(When.OPEN, Do.KEEP_FOR, "generala"),
+    Rule(When.LAST_ROLL, Do.SCORE_BEST),
+)
+
+
+def test_every_position_gets_a_legal_move_and_the_first_matching_rule_decides() -> None:
+    game = Game(find_rules("generala"), ["a"], seed="guide")
+    bot = GuideBot(GUIDE)
+    decided = set()
+    for _ in range(5000):
+        if game.is_over:
+            break
+        action = bot.choose(game)
+        assert action in game.legal_actions()
+        if game.state.turn.throws > 0:
+            rule = first_match(GUIDE, game)
+            decided.add(rule)
+            assert action == act(rule, game)
+        game.apply(action)
+    assert game.is_over
+    assert GUIDE[1] in decided  # the keep rule was used, not only the scores
+
+
+def test_keep_for_generala_keeps_the_largest_group() -> None:
+    game = Game(find_rules("generala"), ["a"], seed="guide-keep")
+    game.apply(Roll())
+    dice = game.state.turn.dice
+    action = act(GUIDE[1], game)
+    most = max(dice.count(f) for f in set(dice))
+    if most == len(dice):
+        assert isinstance(action, Score)
+    else:
+        assert isinstance(action, Roll) and len(action.keep) == most
+
+
+@pytest.mark.parametrize("rule", [DEFAULT, *GUIDE])
+def test_rules_print_in_words(rule: Rule) -> None:
+    assert rule.words().endswith(".") and "None" not in rule.words()
