@@ -50,3 +50,27 @@ def test_keep_for_generala_keeps_the_largest_group() -> None:
 @pytest.mark.parametrize("rule", [DEFAULT, *GUIDE])
 def test_rules_print_in_words(rule: Rule) -> None:
     assert rule.words().endswith(".") and "None" not in rule.words()
+
+
+def tiny_rules():  # type: ignore[no-untyped-def]
+    generala = find_rules("generala")
+    return generala.replace(name="tiny-guide", boxes=generala.boxes[:3])
+
+
+def test_distilled_rules_each_cut_the_loss_on_their_sample() -> None:
+    from cubilete.play.guide.distil import distil, sample, total_loss
+
+    rules = tiny_rules()
+    steps = distil(rules, 4, games=20, seed="t")
+    assert steps and all(s.saved > 0 for s in steps)
+    for k in range(len(steps)):
+        guide = tuple(s.rule for s in steps[:k])
+        positions = sample(rules, guide, 20, f"t-{k}")  # the round's own sample
+        assert total_loss(positions, (*guide, steps[k].rule)) < total_loss(positions, guide)
+
+
+def test_distil_refuses_no_rules() -> None:
+    from cubilete.play.guide.distil import distil
+
+    with pytest.raises(ValueError):
+        distil(tiny_rules(), 0)
