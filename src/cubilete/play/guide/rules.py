@@ -12,6 +12,8 @@ from enum import StrEnum
 from cubilete.engine.actions import Action, Roll, Score
 from cubilete.engine.game import Game
 from cubilete.engine.rules import scoring
+from cubilete.engine.rules.model import Rules
+from cubilete.i18n import _, box_name
 from cubilete.play.bots.patterns import slot_maxima, target, usable_maxima
 
 
@@ -41,21 +43,22 @@ class Rule:
     do: Do
     box: str | None = None
 
-    def words(self) -> str:
-        """The rule in plain English words (the printed guide)."""
+    def words(self, rules: Rules) -> str:
+        """The rule in plain words, in the current language (the printed guide)."""
+        box = box_name(rules, self.box) if self.box is not None else ""
         cond = {
-            When.ALWAYS: "Otherwise",
-            When.LAST_ROLL: "On your last roll",
-            When.PAYS_HALF: f"If {self.box} is open and pays at least half its maximum",
-            When.PAYS_FULL: f"If {self.box} is open and pays its maximum",
-            When.OPEN: f"If {self.box} is open",
+            When.ALWAYS: _("Otherwise"),
+            When.LAST_ROLL: _("On your last roll"),
+            When.PAYS_HALF: _("If {box} is open and pays at least half its best"),
+            When.PAYS_FULL: _("If {box} is open and pays its best"),
+            When.OPEN: _("If {box} is open"),
         }[self.when]
-        act = {
-            Do.SCORE_BOX: f"score {self.box}",
-            Do.SCORE_BEST: "score the box that pays most",
-            Do.KEEP_FOR: f"keep the dice for {self.box} and throw the rest",
+        action = {
+            Do.SCORE_BOX: _("score {box}"),
+            Do.SCORE_BEST: _("score the box that pays most (if none pays, cross out the smallest)"),
+            Do.KEEP_FOR: _("keep the dice for {box} and throw the rest"),
         }[self.do]
-        return f"{cond}: {act}."
+        return _("{condition}: {action}.").format(condition=cond.format(box=box), action=action.format(box=box))
 
 
 DEFAULT = Rule(When.ALWAYS, Do.SCORE_BEST)

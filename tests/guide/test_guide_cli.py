@@ -1,0 +1,42 @@
+"""``cubilete guide``: its help, clear errors for bad arguments, and the guide in Spanish."""
+
+from __future__ import annotations
+
+import pytest
+
+from cubilete.cli.main import main
+from cubilete.i18n import set_language
+
+
+@pytest.fixture(autouse=True)
+def english() -> object:
+    yield
+    set_language("en")
+
+
+def test_help_names_the_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["guide", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--rules-count" in out and "--format" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--rules", "nope"], "unknown rules 'nope'"),
+        (["--rules", "generala", "--rules-count", "0"], "--rules-count must be a whole number of at least 1"),
+        (["--rules", "generala", "--rules-count", "many"], "not 'many'"),
+        (["--rules", "generala", "--format", "pdf"], "unknown format 'pdf'"),
+        (["--rules", "maxi-yatzy", "-n", "2"], "no exact solution"),
+    ],
+)
+def test_bad_arguments_are_one_clear_line(argv: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["guide", *argv]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err
+
+
+def test_the_guide_in_spanish(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lang", "es", "guide", "--rules", "generala", "-n", "2", "--games", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "Guía" in out and "Si no" in out
