@@ -75,3 +75,20 @@ def test_distil_refuses_no_rules() -> None:
 
     with pytest.raises(ValueError):
         distil(tiny_rules(), 0)
+
+
+def test_bot_spec_guide_n_plays_legal_moves_and_bad_counts_are_refused() -> None:
+    from cubilete.engine.errors import UnknownBotError
+    from cubilete.play.bots import bot_level, make_bot
+
+    assert bot_level("bot:guide") == "guide:10" and bot_level("bot:Guide:3") == "guide:3"
+    bot = make_bot("bot:guide:3")
+    game = Game(tiny_rules(), ["a"], seed="spec")
+    while not game.is_over:
+        action = bot.choose(game)
+        assert action in game.legal_actions()
+        game.apply(action)
+    assert bot.name == "guide:3" and len(bot.guide) == 3  # type: ignore[attr-defined]
+    for bad in ("bot:guide:0", "bot:guide:x", "bot:guide:-2"):
+        with pytest.raises(UnknownBotError, match="bot:guide:N"):
+            bot_level(bad)

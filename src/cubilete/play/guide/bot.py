@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from cubilete.engine.actions import Action
 from cubilete.engine.game import Game
+from cubilete.engine.rules.model import Rules
 from cubilete.play.bots.approx import forced_move
 from cubilete.play.bots.base import Analysis, bot_seed, check_playable
 from cubilete.play.guide.rules import DEFAULT, Rule, act, matches
@@ -39,3 +40,39 @@ class GuideBot:
         if forced is not None:
             return forced
         return act(first_match(self.guide, game), game)
+
+
+_DISTILLED: dict[tuple[Rules, int], tuple[Rule, ...]] = {}
+DEFAULT_COUNT = 10  # rules in ``bot:guide``
+
+
+def distilled_guide(rules: Rules, count: int) -> tuple[Rule, ...]:
+    """The guide of ``count`` rules for the rules, distilled once per process."""
+    from cubilete.play.guide.distil import distil  # distil imports this module
+
+    key = (rules, count)
+    if key not in _DISTILLED:
+        _DISTILLED[key] = tuple(step.rule for step in distil(rules, count))
+    return _DISTILLED[key]
+
+
+class DistilledGuideBot(GuideBot):
+    """``bot:guide:N``: follows the N-rule guide distilled for the game's rules (on its first move)."""
+
+    def __init__(self, count: int = DEFAULT_COUNT, seed: int | str | None = None) -> None:
+        super().__init__((), seed)
+        self.count = count
+        self.name = f"guide:{count}"
+        self._rules: Rules | None = None
+
+    def __repr__(self) -> str:
+        return f"DistilledGuideBot({self.count})"
+
+    def prepare(self, rules: Rules) -> None:
+        """Distil the guide now rather than at the first move."""
+        if self._rules != rules:
+            self.guide, self._rules = distilled_guide(rules, self.count), rules
+
+    def choose(self, game: Game) -> Action:
+        self.prepare(game.rules)
+        return super().choose(game)
