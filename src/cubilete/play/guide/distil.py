@@ -13,7 +13,7 @@ from cubilete.engine.rules.model import Rules
 from cubilete.play.bots.base import in_play
 from cubilete.play.bots.optimal import action_loss
 from cubilete.play.guide.bot import GuideBot, first_match
-from cubilete.play.guide.rules import DEFAULT, Do, Rule, When, act, matches
+from cubilete.play.guide.rules import Do, Rule, When, act, matches
 
 Progress = Callable[[int, int], None]
 
@@ -75,30 +75,47 @@ def total_loss(positions: list[Position], guide: tuple[Rule, ...]) -> float:
 def distil(
     rules: Rules, count: int, games: int = 200, seed: str = "guide", progress: Progress | None = None
 ) -> list[Step]:
-    """Up to ``count`` rules, each the one that cuts the loss most when put before the default.
+    """Up to ``count`` rules: each round adds the rule, at the place in the list, that cuts the loss most.
 
     Each round re-samples the positions with the guide so far; a rule is added only when it saves points.
+    The guide is returned in its final order; ``saved`` is what each rule saved in the round it came in.
     """
     if count <= 0:
         raise ValueError("count must be positive")
-    steps: list[Step] = []
+    guide: list[Rule] = []
+    saved_by: dict[Rule, float] = {}
     pool = candidates(rules)
     for round_ in range(count):
-        guide = tuple(s.rule for s in steps)
-        positions = sample(rules, guide, games, f"{seed}-{round_}")
-        # only positions no earlier rule decides can change when a rule is appended
-        loose = [p for p in positions if first_match(guide, p.game) is DEFAULT]
-        base = {id(p): p.loss(act(DEFAULT, p.game)) for p in loose}
-        best: tuple[float, Rule | None] = (0.0, None)
-        for rule in pool:
-            if rule in guide:
-                continue
-            saved = sum(base[id(p)] - p.loss(act(rule, p.game)) for p in loose if matches(rule, p.game))
-            if saved > best[0] + 1e-12:
-                best = (saved, rule)
+        positions = sample(rules, tuple(guide), games, f"{seed}-{round_}")
+        best = best_insertion(positions, guide, pool)
         if progress is not None:
             progress(round_ + 1, count)
-        if best[1] is None:
+        if best is None:
             break
-        steps.append(Step(best[1], best[0] / games))
-    return steps
+        saved, rule, place = best
+        guide.insert(place, rule)
+        saved_by[rule] = saved / games
+    return [Step(rule, saved_by[rule]) for rule in guide]
+
+
+def best_insertion(positions: list[Position], guide: list[Rule], pool: list[Rule]) -> tuple[float, Rule, int] | None:
+    """(points saved, rule, place) of the best rule to insert, or None when no rule saves anything.
+
+    A rule put at place i decides the positions it matches whose deciding rule was at i or later.
+    """
+    decided = [(next((i for i, r in enumerate(guide) if matches(r, p.game)), len(guide)), p) for p in positions]
+    now = [p.guide_loss(tuple(guide)) for _, p in decided]
+    best: tuple[float, Rule, int] | None = None
+    for rule in pool:
+        if rule in guide:
+            continue
+        gain_at = [0.0] * (len(guide) + 1)  # gain from positions decided at each place
+        for (place, p), loss in zip(decided, now, strict=True):
+            if matches(rule, p.game):
+                gain_at[place] += loss - p.loss(act(rule, p.game))
+        suffix = 0.0
+        for place in range(len(guide), -1, -1):
+            suffix += gain_at[place]
+            if suffix > 1e-9 and (best is None or suffix > best[0] + 1e-9):
+                best = (suffix, rule, place)
+    return best
