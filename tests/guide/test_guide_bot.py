@@ -96,3 +96,13 @@ def test_bot_spec_guide_n_plays_legal_moves_and_bad_counts_are_refused() -> None
     for bad in ("bot:guide:0", "bot:guide:x", "bot:guide:-2"):
         with pytest.raises(UnknownBotError, match="bot:guide:N"):
             bot_level(bad)
+
+
+@pytest.mark.parametrize(
+    ("dice", "alike", "run"),
+    [((1, 2, 3, 4, 6), 1, 4), ((2, 2, 5, 5, 5), 3, 1), ((3, 4, 5, 6, 6), 2, 4), ((6,) * 5, 5, 1)],
+)
+def test_what_a_person_counts_on_the_table(dice: tuple[int, ...], alike: int, run: int) -> None:
+    from cubilete.play.guide.rules import longest_run, most_alike
+
+    assert most_alike(dice) == alike and longest_run(dice) == run

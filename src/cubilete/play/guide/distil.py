@@ -13,7 +13,7 @@ from cubilete.engine.rules.model import Rules
 from cubilete.play.bots.base import in_play
 from cubilete.play.bots.optimal import action_loss
 from cubilete.play.guide.bot import GuideBot, first_match
-from cubilete.play.guide.rules import Do, Rule, When, act, matches
+from cubilete.play.guide.rules import PATTERNS, Do, Rule, When, act, matches
 
 Progress = Callable[[int, int], None]
 
@@ -35,6 +35,7 @@ def candidates(rules: Rules) -> list[Rule]:
             Rule(When.PAYS_HALF, Do.SCORE_BOX, slot),
             Rule(When.OPEN, Do.KEEP_FOR, slot),
         ]
+        found += [Rule(when, do, slot) for when in PATTERNS for do in (Do.KEEP_FOR, Do.SCORE_BOX)]
     return found
 
 

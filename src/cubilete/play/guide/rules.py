@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import pairwise
 
 from cubilete.engine.actions import Action, Roll, Score
 from cubilete.engine.game import Game
@@ -25,6 +26,10 @@ class When(StrEnum):
     PAYS_HALF = "pays-half"  # the box is open and pays at least half its maximum now
     PAYS_FULL = "pays-full"  # the box is open and pays its maximum now
     OPEN = "open"  # the box is open
+    PAIR = "pair"  # the box is open and you have a pair or better
+    THREE_KIND = "three-kind"  # the box is open and you have 3 or more of a kind
+    FOUR_KIND = "four-kind"  # the box is open and you have 4 or more of a kind
+    FOUR_RUN = "four-run"  # the box is open and you have 4 in a row
 
 
 class Do(StrEnum):
@@ -52,6 +57,10 @@ class Rule:
             When.PAYS_HALF: _("If {box} is open and pays at least half its best"),
             When.PAYS_FULL: _("If {box} is open and pays its best"),
             When.OPEN: _("If {box} is open"),
+            When.PAIR: _("If {box} is open and you have a pair or better"),
+            When.THREE_KIND: _("If {box} is open and you have 3 of a kind or better"),
+            When.FOUR_KIND: _("If {box} is open and you have 4 of a kind or better"),
+            When.FOUR_RUN: _("If {box} is open and you have 4 in a row"),
         }[self.when]
         action = {
             Do.SCORE_BOX: _("score {box}"),
@@ -62,6 +71,28 @@ class Rule:
 
 
 DEFAULT = Rule(When.ALWAYS, Do.SCORE_BEST)
+
+
+def most_alike(dice: tuple[int, ...]) -> int:
+    """How many dice show the commonest face."""
+    return max(dice.count(face) for face in dice)
+
+
+def longest_run(dice: tuple[int, ...]) -> int:
+    """The longest run of consecutive faces among the dice."""
+    faces, best, run = sorted(set(dice)), 1, 1
+    for low, high in pairwise(faces):
+        run = run + 1 if high == low + 1 else 1
+        best = max(best, run)
+    return best
+
+
+PATTERNS = {
+    When.PAIR: lambda dice: most_alike(dice) >= 2,
+    When.THREE_KIND: lambda dice: most_alike(dice) >= 3,
+    When.FOUR_KIND: lambda dice: most_alike(dice) >= 4,
+    When.FOUR_RUN: lambda dice: longest_run(dice) >= 4,
+}
 
 
 def matches(rule: Rule, game: Game) -> bool:
@@ -78,6 +109,8 @@ def matches(rule: Rule, game: Game) -> bool:
         return False
     if rule.when is When.OPEN:
         return True
+    if rule.when in PATTERNS:
+        return PATTERNS[rule.when](turn.dice)
     points = scoring.slot_points(rules, card, j, turn.dice, turn.first_throw)
     best = usable_maxima(rules, card)[j]
     if rule.when is When.PAYS_FULL:
