@@ -17,6 +17,7 @@ from cubilete.engine.rules import find_rules
 from cubilete.play.bots import OptimalBot, Strategy
 from cubilete.play.guide.bot import GuideBot
 from cubilete.play.guide.distil import distil
+from cubilete.play.guide.rules import Rule
 
 
 def play(rules_name: str, bot: Strategy, games: int, seed: str) -> list[int]:
@@ -40,7 +41,8 @@ def main() -> None:
     counts = [int(c) for c in args.counts.split(",")]
     rules = find_rules(args.rules)
     start = time.monotonic()
-    steps = distil(rules, max(counts), games=args.distil_games)
+    rounds: list[tuple[Rule, ...]] = []
+    steps = distil(rules, max(counts), games=args.distil_games, rounds=rounds)
     print(f"# {args.rules}: distilled {len(steps)} rules in {time.monotonic() - start:.0f} s")
     for number, step in enumerate(steps, 1):
         print(f"#  {number:2}. {step.rule.words(rules)} (saves {step.saved:.2f})")
@@ -48,7 +50,8 @@ def main() -> None:
     best = statistics.fmean(optimal)
     print(f"rules\tmean\tse\tlost_vs_optimal   (optimal mean {best:.2f} over {args.games} games)")
     for count in counts:
-        scores = play(args.rules, GuideBot([s.rule for s in steps[:count]]), args.games, "curve")
+        guide = rounds[min(count, len(rounds)) - 1]  # the guide distilled at that many rules
+        scores = play(args.rules, GuideBot(guide), args.games, "curve")
         mean = statistics.fmean(scores)
         se = statistics.stdev(scores) / len(scores) ** 0.5
         print(f"{count}\t{mean:.2f}\t{se:.2f}\t{best - mean:.2f}", flush=True)

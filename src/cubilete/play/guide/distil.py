@@ -74,12 +74,18 @@ def total_loss(positions: list[Position], guide: tuple[Rule, ...]) -> float:
 
 
 def distil(
-    rules: Rules, count: int, games: int = 200, seed: str = "guide", progress: Progress | None = None
+    rules: Rules,
+    count: int,
+    games: int = 200,
+    seed: str = "guide",
+    progress: Progress | None = None,
+    rounds: list[tuple[Rule, ...]] | None = None,
 ) -> list[Step]:
     """Up to ``count`` rules: each round adds the rule, at the place in the list, that cuts the loss most.
 
     Each round re-samples the positions with the guide so far; a rule is added only when it saves points.
     The guide is returned in its final order; ``saved`` is what each rule saved in the round it came in.
+    ``rounds``, if given, receives the guide after each round (the guide of 1, 2, ... rules).
     """
     if count <= 0:
         raise ValueError("count must be positive")
@@ -95,6 +101,8 @@ def distil(
             break
         saved, rule, place = best
         guide.insert(place, rule)
+        if rounds is not None:
+            rounds.append(tuple(guide))
         saved_by[rule] = saved / games
     return [Step(rule, saved_by[rule]) for rule in guide]
 
