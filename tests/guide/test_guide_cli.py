@@ -40,3 +40,10 @@ def test_the_guide_in_spanish(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--lang", "es", "guide", "--rules", "generala", "-n", "2", "--games", "10"]) == 0
     out = capsys.readouterr().out
     assert "Guía" in out and "Si no" in out
+
+
+def test_markdown_has_a_title_and_a_numbered_list_ending_in_the_default(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["guide", "--rules", "generala", "-n", "1", "--games", "5", "--format", "markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("# Strategy guide for")
+    assert lines[-1].startswith("2. Otherwise: score the box that pays most")
