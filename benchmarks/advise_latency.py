@@ -6,7 +6,8 @@ Loads (or solves once) the yahtzee and generala tables, collects random reachabl
 by playing games that take the best option half the time and a random one otherwise, and
 times one ``advise`` call per situation (it returns the ranked rows of one compiled call and
 builds an ``Option`` only when one is read: the best one is read after the clock stops, as a bot
-reads it; ``list(advise(...))``, every option built, is timed on its own line). Prints median
+reads it; ``list(advise(...))``, every option built, and ``coach.advise_hand(..., top=5)``, the
+advice the scorekeeper and the apps ask for typed dice, are timed on their own lines). Prints median
 and p99 in ms (target: < 5 ms). The two sides take turns, 100 situations at a time, so that
 a change in the machine's load hits both.
 
@@ -111,6 +112,20 @@ def time_listed(solution: Solution, cases: Sequence[Situation]) -> list[float]:
         memo.clear()
         start = time.perf_counter()
         list(advise(solution, card, dice, throw, bonuses, held))
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def time_coach(solution: Solution, cases: Sequence[Situation], top: int = 5) -> list[float]:
+    """Seconds per ``coach.advise_hand(..., top=5)``: what the scorekeeper and the apps call for typed dice
+    (the query plus the ``top`` pieces of advice, each with its engine action and dice positions)."""
+    times = []
+    memo = _query(solution).memo
+    rules = solution.rules
+    for card, dice, throw, bonuses, held in cases:
+        memo.clear()
+        start = time.perf_counter()
+        coach.advise_hand(rules, card, dice, throw, bonuses, held, top=top)
         times.append(time.perf_counter() - start)
     return times
 
@@ -251,21 +266,25 @@ def main() -> int:
     p_best: list[float] = []
     t_times: list[float] = []
     l_times: list[float] = []
+    c_times: list[float] = []
+    coach.advise_hand(yahtzee.rules, (None,) * 13, (1, 2, 3, 4, 5), 1)  # warm-up: not counted
     with Peer(cores()) as peer:
         peer.ask(op="build", variant="american+forced-joker")
         peer.ask(op="options", variant="american+forced-joker", situations=[peer_notation(yahtzee.rules, cases[0])])
         for at in range(0, len(cases), CHUNK):  # alternate ours and the peer, chunk by chunk (same load)
             chunk = cases[at : at + CHUNK]
-            for run in range(3):  # ours three ways, the first after the peer's turn rotating (its caches are cold)
-                which = (at // CHUNK + run) % 3
+            for run in range(4):  # ours four ways, the first after the peer's turn rotating (its caches are cold)
+                which = (at // CHUNK + run) % 4
                 if which == 0:
                     times, best = time_ours(yahtzee, chunk)
                     y_times += times
                     y_best += best
                 elif which == 1:
                     t_times += time_table(yahtzee, chunk)
-                else:
+                elif which == 2:
                     l_times += time_listed(yahtzee, chunk)
+                else:
+                    c_times += time_coach(yahtzee, chunk)
             answer = peer.ask(op="options", variant="american+forced-joker",
                               situations=[peer_notation(yahtzee.rules, c) for c in chunk])  # fmt: skip
             p_times += answer["times"]
@@ -295,9 +314,12 @@ def main() -> int:
           "(option_table: the same query, rows in one array)")  # fmt: skip
     print(f"  ours  yahtzee   median {ms(l_times, 0.5):7.3f} ms  p99 {ms(l_times, 0.99):7.3f} ms  "
           "(list(advise(...)): every Option object built)")  # fmt: skip
+    print(f"  ours  yahtzee   median {ms(c_times, 0.5):7.3f} ms  p99 {ms(c_times, 0.99):7.3f} ms  "
+          "(coach.advise_hand(top=5): what the scorekeeper and the apps call)")  # fmt: skip
     print(f"  ratio ours / yatzy-solver (medians): advise {median(y_times) / median(p_times):.2f}, "
           f"option_table {median(t_times) / median(p_times):.2f}, "
-          f"list(advise) {median(l_times) / median(p_times):.2f}")  # fmt: skip
+          f"list(advise) {median(l_times) / median(p_times):.2f}, "
+          f"coach.advise_hand {median(c_times) / median(p_times):.2f}")  # fmt: skip
     print(f"  peer  decisions median {ms(d_times, 0.5):7.3f} ms  p99 {ms(d_times, 0.99):7.3f} ms  "
           f"(option_values on the {len(d_times)} decisions of {len(games)} games below)")  # fmt: skip
     for name, times, peer_times in (("bot choose", chose, d_times), ("bot analyse", analysed, d_times),

@@ -2,7 +2,7 @@
 
 Core layer: the standard library's :mod:`gettext` only. The English texts are the
 message ids; the catalogs live in ``cubilete/locale/<lang>/LC_MESSAGES/cubilete.mo``
-(``scripts/i18n.py`` extracts, merges and compiles them).
+(``tools/i18n.py`` extracts, merges and compiles them).
 
 The language is one module-level choice: :func:`set_language` (``--lang``, or the
 environment: LANGUAGE, LC_ALL, LC_MESSAGES, LANG); until it is called, the first
@@ -106,7 +106,7 @@ def _load(code: str) -> gettext.NullTranslations:
         return gettext.translation(DOMAIN, LOCALE_DIR, languages=[code])
     except OSError:
         where = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
-        raise I18nError(f"the {code} catalog is missing ({where}); run: python scripts/i18n.py compile") from None
+        raise I18nError(f"the {code} catalog is missing ({where}); run: python tools/i18n.py compile") from None
 
 
 def set_language(lang: str | None) -> str:
@@ -197,8 +197,9 @@ def pgettext(context: str, message: str) -> str:
 DECIMAL_COMMA = ("es", "pt")  # languages that write 160,6 where English writes 160.6
 
 
-def number(value: float, digits: int = 1) -> str:
-    """``value`` with ``digits`` decimals and the current language's decimal mark.
+def number(value: float, digits: int = 1, sign: bool = False) -> str:
+    """``value`` with ``digits`` decimals and the current language's decimal mark (``sign``: a + before
+    positive values).
 
     >>> with speaking("es"):
     ...     number(160.56), number(-0.04)
@@ -207,8 +208,37 @@ def number(value: float, digits: int = 1) -> str:
     ...     number(160.56, 2)
     '160.56'
     """
-    text = f"{value:.{digits}f}"
+    text = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
     return text.replace(".", ",") if current_language().startswith(DECIMAL_COMMA) else text
+
+
+def count(value: int) -> str:
+    """A whole number with the current language's thousands mark: ``1,234,567`` in English, ``1.234.567`` in
+    es and pt_BR (where a comma is the decimal mark, so "1,234" would read as one and a bit).
+
+    >>> with speaking("es"):
+    ...     count(5669825378)
+    '5.669.825.378'
+    >>> with speaking("en"):
+    ...     count(1234)
+    '1,234'
+    """
+    text = f"{value:,}"
+    return text.replace(",", ".") if current_language().startswith(DECIMAL_COMMA) else text
+
+
+def interval(low: float, high: float, digits: int = 1) -> str:
+    """A confidence interval, ``[low, high]``; with the decimal comma its ends are split by a semicolon so
+    ``[1,5; 2,5]`` reads as two numbers.
+
+    >>> with speaking("pt_BR"):
+    ...     interval(1.46, 2.5)
+    '[1,5; 2,5]'
+    >>> interval(1.46, 2.5, 2)
+    '[1.46, 2.50]'
+    """
+    comma = current_language().startswith(DECIMAL_COMMA)
+    return f"[{number(low, digits)}{'; ' if comma else ', '}{number(high, digits)}]"
 
 
 def N_(message: str) -> str:
@@ -325,7 +355,6 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     N_("policy {spec}: {module} has no function {name}"),
     N_("policy {spec} chose action {action}, which is not legal (game {game})"),
     # the two-player solver's limits (cubilete/duel) and the win tables' (cubilete/win/tables.py)
-    N_("{rules}: the 'em baixo' call is not modelled by the two-player solver"),
     N_("{rules} is not played by two players"),
     N_("{rules}: {sheets} sheet states per player; the joint game is too large to solve exactly"),
     N_("{rules}: the two-player table holds {cells} values ({positions} joint positions, {size} GB, {work} GB in "

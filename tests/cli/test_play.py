@@ -43,6 +43,14 @@ def sheet_order_script(rules: Rules) -> str:
     return "".join(f"s {n}\n" for n in range(1, rules.turns + 1)) + "stand\n" * 20
 
 
+
+def _mini_generala(folder: Path) -> Path:
+    """A Generala of only 5s, 6s and Generala (solved in a moment), as a profile file in ``folder``."""
+    small = folder / "mini.toml"
+    small.write_text('base = "generala"\nname = "mini"\nremove = ["1", "2", "3", "4", "escalera", "full", '
+                     '"poker", "doble"]\n', encoding="utf-8")
+    return small
+
 class TestWholeGames:
     def test_generala_ana_against_the_bot(
         self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
@@ -283,9 +291,7 @@ class TestSameWordsAsTheTerminalGame:
     def test_hint_lists_the_best_options(self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                                          tmp_path: Path) -> None:
         monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))
-        small = tmp_path / "mini.toml"
-        small.write_text('base = "generala"\nname = "mini"\nremove = ["1", "2", "3", "4", "escalera", "full", '
-                         '"poker", "doble"]\n', encoding="utf-8")
+        small = _mini_generala(tmp_path)
         _, out, _ = play(monkeypatch, capsys, "h\nq\n", "--rules", str(small), "--players", "Ana", "--seed", "7")
         block = out.split("Ana> h\n")[1]
         assert "Coach: best options" in block
@@ -306,9 +312,7 @@ class TestSameWordsAsTheTerminalGame:
         self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
     ) -> None:
         monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))
-        small = tmp_path / "mini.toml"
-        small.write_text('base = "generala"\nname = "mini"\nremove = ["1", "2", "3", "4", "escalera", "full", '
-                         '"poker", "doble"]\n', encoding="utf-8")
+        small = _mini_generala(tmp_path)
         # scratching Generala on the first throw of the game throws away its chance: far more than 2 points
         _, out, _ = play(monkeypatch, capsys, "c\ns generala\nq\n", "--rules", str(small), "--players", "Ana",
                          "--seed", "7")
@@ -320,9 +324,7 @@ class TestSameWordsAsTheTerminalGame:
     ) -> None:
         """Issue 25.13: "perdió unos 12,3 puntos", not "12.3", in es."""
         monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))
-        small = tmp_path / "mini.toml"
-        small.write_text('base = "generala"\nname = "mini"\nremove = ["1", "2", "3", "4", "escalera", "full", '
-                         '"poker", "doble"]\n', encoding="utf-8")
+        small = _mini_generala(tmp_path)
         _, out, _ = play(monkeypatch, capsys, "c\ns generala\nq\n", "--lang", "es", "--rules", str(small),
                          "--players", "Ana", "--seed", "7")
         assert re.search(r"perdió unos \d+,\d puntos", out), out

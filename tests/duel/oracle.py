@@ -10,7 +10,9 @@ the end), a player is done after ``rules.turns`` turns or with every slot closed
 win is checked on the first throw of a turn (``scoring.instant_win``), and at the end the
 higher total wins; a tie is shared (1/2) or goes to tie-break rounds: the tied players, the
 first player first, play one hand each worth :func:`cubilete.engine.game.tiebreak_value`, the
-higher wins, equal hands play again.
+higher wins, equal hands play again; as in ``Game._roll``, the first throw of a tie-break hand that
+``scoring.instant_win`` says wins for that player's final card ends the game at once (seed 000: "en
+cualquier tiro se gana la partida"; a scratched Generala does not).
 
 Values are P(first player wins). The tie-break's value W solves W = f(W); it is found
 exactly by carrying affine forms ``a + b W`` through a round whose choices are made at a
@@ -52,39 +54,56 @@ class _Dice:
             self._keeps[held] = every
         return self._keeps[held]
 
-    def throw(self, dice: Dice, keep: Positions) -> list[Dice]:
+    def throw(self, dice: Dice, keep: Positions, face_down: bool = False) -> list[Dice]:
+        """Every equally likely outcome; ``face_down``: Bozó's "em baixo", each thrown die read as 7 - f."""
         kept = [dice[p] for p in keep]
         out = []
         for faces in self.outcomes[self.n - len(keep)]:
-            new = list(faces)
+            new = [7 - f for f in faces] if face_down else list(faces)
             for p, d in zip(keep, kept, strict=True):
                 new.insert(p, d)
             out.append(tuple(new))
         return out
 
 
-def _turn(dice: _Dice, worth: dict[tuple[Dice, bool], object], pick: object, average: object) -> object:
-    """Expectimax over one turn: ``worth[(dice, first_throw)]`` is the value of stopping with those dice."""
+def _turn(
+    dice: _Dice,
+    worth: dict[tuple[Dice, bool], object],
+    pick: object,
+    average: object,
+    ends: frozenset[Dice] = frozenset(),
+) -> object:
+    """Expectimax over one turn: ``worth[(dice, first_throw)]`` is the value of stopping with those dice;
+    a first throw in ``ends`` ends the game at once (no choice: its worth)."""
     rules = dice.rules
     after_memo: dict[tuple[int, Dice, Positions], object] = {}
+    calls = (False, True) if rules.face_down_call else (False,)  # every throw may be called "em baixo"
 
     def after(throw: int, hand: Dice, held: Positions) -> object:
         key = (throw, hand, held if rules.locked_holds else ())
+        if throw == 1 and hand in ends:
+            return worth[(hand, True)]
         if key not in after_memo:
             options = [worth[(hand, throw == 1)]]
             if throw < rules.throws:
                 for keep in dice.keeps(held):
                     nxt = keep if rules.locked_holds else ()
-                    options.append(average([after(throw + 1, h, nxt) for h in dice.throw(hand, keep)]))  # type: ignore[operator]
+                    for down in calls:
+                        thrown = dice.throw(hand, keep, down)
+                        options.append(average([after(throw + 1, h, nxt) for h in thrown]))  # type: ignore[operator]
             after_memo[key] = pick(options)  # type: ignore[operator]
         return after_memo[key]
 
-    return average([after(1, h, ()) for h in dice.outcomes[dice.n]])  # type: ignore[operator]
+    return pick([average([after(1, h, ()) for h in dice.throw((0,) * dice.n, (), down)]) for down in calls])  # type: ignore[operator]
 
 
-def tiebreak_first_wins(rules: Rules) -> Fraction:
-    """Exact P(first player wins the tie-break rounds) under optimal play by both."""
+def tiebreak_first_wins(rules: Rules, first_card: Card | None = None, second_card: Card | None = None) -> Fraction:
+    """Exact P(first player wins the tie-break rounds) under optimal play by both, the players' final
+    cards given (None: an empty card, every instant-win box live)."""
     dice = _Dice(rules)
+    empty: Card = (None,) * len(rules.slots)
+    first_ends = frozenset(h for h in dice.outcomes[dice.n] if scoring.instant_win(rules, first_card or empty, h))
+    second_ends = frozenset(h for h in dice.outcomes[dice.n] if scoring.instant_win(rules, second_card or empty, h))
     hands = [(h, f) for h in dice.outcomes[dice.n] for f in (True, False)]
     value = {(h, f): tiebreak_value(rules, h, f) for h, f in hands}
     guess = Fraction(1, 2)
@@ -109,9 +128,11 @@ def tiebreak_first_wins(rules: Rules) -> Fraction:
             # P(first wins) once the second player's hand is worth v against the first's a
             win, tie, lose = (Fraction(1), Fraction(0)), (Fraction(0), Fraction(1)), (Fraction(0), Fraction(0))
             worth_b = {k: win if v < a else (tie if v == a else lose) for k, v in value.items()}
-            second[a] = _turn(dice, worth_b, low, avg)  # type: ignore[assignment]
+            worth_b.update({(h, True): lose for h in second_ends})  # the second player wins at once
+            second[a] = _turn(dice, worth_b, low, avg, second_ends)  # type: ignore[assignment]
         worth_a = {k: second[v] for k, v in value.items()}
-        alpha, beta = _turn(dice, worth_a, high, avg)  # type: ignore[misc]
+        worth_a.update({(h, True): (Fraction(1), Fraction(0)) for h in first_ends})  # the first wins at once
+        alpha, beta = _turn(dice, worth_a, high, avg, first_ends)  # type: ignore[misc]
         solution = alpha / (1 - beta)
         if solution == guess:
             return solution
@@ -126,6 +147,7 @@ class JointOracle:
         self.rules = rules
         self.dice = _Dice(rules)
         self.tie = Fraction(1, 2) if rules.tie_break is TieBreak.SHARED else tiebreak_first_wins(rules)
+        self.ties: dict[tuple[frozenset[Dice], frozenset[Dice]], Fraction] = {}  # by the players' instant wins
         self.values: dict[Position, Fraction] = {}
 
     def start(self) -> Fraction:
@@ -146,7 +168,16 @@ class JointOracle:
     def _end(self, cards: tuple[Card, Card], extras: tuple[int, int]) -> Fraction:
         t0 = scoring.total(self.rules, cards[0], extras[0])
         t1 = scoring.total(self.rules, cards[1], extras[1])
-        return Fraction(1) if t0 > t1 else (Fraction(0) if t0 < t1 else self.tie)
+        if t0 != t1:
+            return Fraction(1) if t0 > t1 else Fraction(0)
+        if self.rules.tie_break is TieBreak.SHARED:
+            return Fraction(1, 2)
+        # the tie-break depends on the cards only through which first throws win at once for each
+        key = tuple(frozenset(h for h in self.dice.outcomes[self.dice.n] if scoring.instant_win(self.rules, c, h))
+                    for c in cards)  # fmt: skip
+        if key not in self.ties:
+            self.ties[key] = tiebreak_first_wins(self.rules, cards[0], cards[1])  # type: ignore[index]
+        return self.ties[key]  # type: ignore[index]
 
     def _after_score(self, pos: Position, hand: Dice, first: bool) -> Fraction:
         rules = self.rules

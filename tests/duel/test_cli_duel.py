@@ -48,7 +48,6 @@ class TestSolveTwoPlayers:
         [
             ("general", "general: the two-player table holds 5,669,825,378 values"),
             ("yahtzee", "sheet states per player"),
-            ("bozo", "'em baixo'"),
             ("general-4-columns", "4 columns"),
         ],
     )

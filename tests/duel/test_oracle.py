@@ -1,5 +1,5 @@
 """The two-player solver against the exact joint expectimax (tests/duel/oracle.py) on reduced games:
-every turn-start position the oracle reaches must have the solver's P(win), to 1e-9."""
+every turn-start position the oracle reaches must have the solver's P(win), to 1e-12."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from cubilete.duel.solve import DuelSolution, solve_duel
 from cubilete.engine.rules import scoring
 from cubilete.engine.rules.model import Box, Kind, Rules, TieBreak
 
-TOLERANCE = 1e-9
+TOLERANCE = 1e-12
 
 TRIO_IW = TRIO.replace(instant_win=True)
 PAIR = Box("pair", "Pair", Kind.GROUPS, value=10, groups=(2,), first_throw_value=15, instant_win=True)

@@ -1,4 +1,4 @@
-"""Edges of the core that mutation testing (scripts/mutation.py) found unguarded: each test here fails
+"""Edges of the core that mutation testing (tools/mutation.py) found unguarded: each test here fails
 for a named small change of the code."""
 
 from __future__ import annotations

@@ -40,6 +40,13 @@ class TestEvaluate:
         a.pop("seconds"), b.pop("seconds")
         assert a == b
 
+    def test_median_is_the_middle_game(self) -> None:
+        from cubilete.envs._common import resolve_rules
+        from cubilete.envs.evaluate import run_chunk
+
+        scores = run_chunk(RANDOM, resolve_rules("generala"), 9, 0, 5, False).scores
+        assert evaluate(RANDOM, "generala", games=5, seed=9, regret=False).median == sorted(scores)[2]
+
     def test_bad_policies(self) -> None:
         with pytest.raises(EnvError, match="module:function"):
             evaluate("no_colon", "generala", games=1)
@@ -63,6 +70,9 @@ class TestCli:
         assert main(["evaluate", "--policy", RANDOM, "--rules", "generala", "--games", "5"]) == 0
         out = capsys.readouterr().out
         assert "score + regret" in out and "by box written" in out
+        # the median is printed as the JSON has it (the same 5 games, the same seed)
+        median = evaluate(RANDOM, "generala", games=5, seed=0, regret=False).median
+        assert f"median {median:.1f}" in out
         assert main(["evaluate", "--policy", "nope:x", "--games", "5"]) == 2
         assert "cannot import nope" in capsys.readouterr().err
         assert main(["evaluate", "--policy", RANDOM, "--games", "0"]) == 2

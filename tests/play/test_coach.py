@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,9 @@ from cubilete.engine.rules import scoring
 from cubilete.engine.state import Phase
 from cubilete.i18n import set_language
 from cubilete.play.bots import make_bot
-from cubilete.play.coach import Advice, action_loss, hint, is_bot_name, keep_positions, review
+from cubilete.play.coach import Advice, action_loss, advise_hand, hint, is_bot_name, keep_positions, review
+from cubilete.play.coach import solution_for as coach_solution
+from cubilete.solver.advisor import advise
 
 if TYPE_CHECKING:
     from tests.conftest import MakeTable, Table
@@ -183,6 +186,47 @@ class TestKeepPositions:
             keep_positions((5, 3, 5, 1, 5), (6,))
         with pytest.raises(IllegalActionError):
             keep_positions((5, 3, 5, 1, 5), (3,), must=(0,))
+
+
+class TestAdviseHand:
+    """Typed dice: the advisor's options as ``Advice``, with the positions of the dice to keep."""
+
+    @pytest.mark.parametrize("preset", ["generala", "generala-apartada"])
+    def test_the_advisors_options_field_for_field(self, preset: str) -> None:
+        """Random sheets, dice in any order and dice held: each advice is what the advisor's option says,
+        its keep on the first dice showing the faces (the held ones first), asked twice (the second time
+        from what the coach remembers of the hand)."""
+        rules = find_rules(preset)
+        solution = coach_solution(rules)
+        rng = random.Random(preset)
+        for _ in range(150):
+            card = [0 if rng.random() < 0.4 else None for _ in rules.slots]
+            card[rng.randrange(len(card))] = None
+            dice = tuple(rng.randint(1, 6) for _ in range(rules.dice))
+            throw = rng.randint(1, rules.throws)
+            some = tuple(sorted(rng.sample(range(rules.dice), rng.randint(1, 3)))) if throw > 1 else ()
+            top = rng.choice([1, 5, 40])
+            for held in ((), some, ()):  # the same dice held or not: what is remembered of one is not the other's
+                want = []
+                faces = tuple(sorted(dice[p] for p in held)) if rules.locked_holds else ()
+                for o in advise(solution, card, dice, throw, 0, faces)[:top]:
+                    if o.kind == "score":
+                        assert o.slot is not None
+                        want.append(Advice("score", o.slot, o.points, (), (), o.expected, o.loss, Score(o.slot)))
+                    else:
+                        kept = keep_positions(dice, o.keep, prefer=held, must=held if rules.locked_holds else ())
+                        keep = Advice("keep", None, 0, tuple(sorted(o.keep)), kept, o.expected, o.loss, Roll(kept))
+                        want.append(keep)
+                for _ in range(2):
+                    got = advise_hand(rules, card, dice, throw, 0, held, top)
+                    assert got == want
+                    assert [vars(a) for a in got] == [vars(a) for a in want]  # every field, ``win`` included
+
+    def test_top_zero_or_below_is_no_advice_but_bad_dice_are_refused(self) -> None:
+        rules = find_rules("generala")
+        assert advise_hand(rules, [None] * len(rules.slots), (1, 2, 3, 4, 5), 1, top=0) == []
+        with pytest.raises(IllegalActionError):
+            advise_hand(rules, [None] * len(rules.slots), (1, 2, 3, 4, 7), 1, top=0)
 
 
 class TestActionLoss:

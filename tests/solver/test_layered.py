@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from tests.solver.oracle import Oracle
+from tests.tools import tool
 
 from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import find_rules
@@ -27,8 +28,11 @@ from cubilete.solver.maxi.layered import (
     sheet_of,
     solve_layered,
 )
-from cubilete.solver.maxi.report import float32_bracket, layered_section, saved_throws_preset
-from cubilete.solver.report import unsolved_reasons
+
+maxi_section = tool("optimal_maxi")  # docs/generated/OPTIMAL.md's layered section, generated in tools/
+float32_bracket, layered_section = maxi_section.float32_bracket, maxi_section.layered_section
+saved_throws_preset = maxi_section.saved_throws_preset
+unsolved_reasons = tool("optimal_report").unsolved_reasons
 
 MAXI = find_rules("maxi-yatzy-no-saved")
 
@@ -199,7 +203,7 @@ def test_optimal_doc_lists_maxi_in_its_own_section(tmp_path: Path, monkeypatch: 
 
 def test_optimal_md_holds_the_generators_layered_section(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))  # the recorded runs, as on a machine without tables
-    doc = (Path(__file__).parents[2] / "docs" / "OPTIMAL.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).parents[2] / "docs" / "generated" / "OPTIMAL.md").read_text(encoding="utf-8")
     section = doc[doc.index("## Solved layer by layer") : doc.index("## Each preset")]
     assert section == "\n".join(layered_section(list(all_presets()))) + "\n"
 

@@ -100,7 +100,7 @@ def test_cap_zero_is_the_game_without_saved_throws(tmp_path: Path) -> None:
 
 
 def test_the_over_estimates_hold_on_the_oracle() -> None:
-    # the two over-estimates of docs/OPTIMAL.md, checked on every state of the uncapped game:
+    # the two over-estimates of docs/generated/OPTIMAL.md, checked on every state of the uncapped game:
     # V(s, b) <= every open box at its maximum (+ the bonus if reachable), V(s, b+1) - V(s, b) <= delta(s)
     rules = THREE
     o = oracle(rules)

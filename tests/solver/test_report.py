@@ -1,4 +1,4 @@
-"""The docs/OPTIMAL.md generator, run on a tiny rule set (the real document takes minutes)."""
+"""The docs/generated/OPTIMAL.md generator, run on a tiny rule set (the real document takes minutes)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,14 @@ import runpy
 from pathlib import Path
 
 import pytest
+from tests.tools import TOOLS, tool
 
 from cubilete.engine.rules import Rules, find_rules
 from cubilete.solver import solve
 from cubilete.solver.cache import values_digest
-from cubilete.solver.report import preset_report, wilson, write_report
 
-ROOT = Path(__file__).resolve().parents[2]
+report = tool("optimal_report")  # the generator lives in tools/, beside its script
+preset_report, wilson, write_report = report.preset_report, report.wilson, report.write_report
 
 
 def tiny() -> Rules:
@@ -55,10 +56,10 @@ class TestReport:
         assert "254.5896" in text and "248.4400" in text
 
     def test_script_writes_the_file(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-        script = runpy.run_path(str(ROOT / "scripts" / "optimal_doc.py"))
+        script = runpy.run_path(str(TOOLS / "optimal_doc.py"))
         out = tmp_path / "OPTIMAL.md"
         argv = ["--presets", "generala-sin-doble", "--games", "20", "--workers", "1", "--out", str(out)]
         assert script["main"](argv) == 0
         text = out.read_text(encoding="utf-8")
-        assert text.startswith("# Optimal play") and "python scripts/optimal_doc.py" in text
+        assert text.startswith("# Optimal play") and "python tools/optimal_doc.py" in text
         assert "### generala-sin-doble" in text

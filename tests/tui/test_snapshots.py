@@ -22,9 +22,12 @@ from cubilete.engine.rules import find_rules
 from cubilete.i18n import LANGUAGES
 from cubilete.play.bots import make_bot
 from cubilete.tui import make_app
+from cubilete.tui.screens.dialogs import ConfirmDialog
 from cubilete.tui.screens.end import EndScreen
 from cubilete.tui.screens.game import GameScreen
+from cubilete.tui.screens.scorekeeper import ScorekeeperScreen
 from cubilete.tui.widgets.chances import ChancesPanel
+from cubilete.tui.widgets.scorecard import box_letter
 
 SNAPSHOT_SIZE = (120, 36)
 Compare = Callable[..., bool]
@@ -86,3 +89,23 @@ def test_end_screen(snap_compare: Compare, lang: str, tmp_path: Path) -> None:
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, EndScreen) and pilot.app.screen.review is not None)
 
     assert snap_compare(app, terminal_size=SNAPSHOT_SIZE, run_before=reviewed)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_scorekeeper_scratch_dialog(snap_compare: Compare, lang: str, tmp_path: Path) -> None:
+    """The scorekeeper's question whether to scratch a refused box: its dialog sits over the scorekeeper's own
+    layout, where moving the CSS out of DEFAULT_CSS may change which rule wins (issue 21's guard)."""
+    app = make_app(rules="generala", players=["Ana"], scorekeeper=True, lang=lang, bot_delay=0, data_dir=tmp_path)
+
+    async def refused_generala(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("escape", *"12346", "enter", "3", "enter")
+        screen = pilot.app.screen
+        assert isinstance(screen, ScorekeeperScreen)
+        await pilot.press(box_letter(screen.rules.slot_index("generala")), "enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
+        for field in screen.query(Input):
+            field.cursor_blink = False
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SNAPSHOT_SIZE, run_before=refused_generala)

@@ -117,6 +117,12 @@ def test_a_seeker_who_left_is_never_matched_and_a_lone_seeker_is_offered_a_bot(d
         with lobby_socket(client, new_token()) as gone:
             gone.send_json({"type": "seek", "rules": "generala", "players": 2, "name": "Gone"})
             next_frame(gone, "seeking")
+            # the lobby shows her seek first: an empty list read before her seek was stored proves nothing (on a
+            # busy machine Bea was then matched with her before her page's close was seen)
+            deadline = time.monotonic() + 60
+            while not client.get("/api/lobby").json()["seeking"]:
+                assert time.monotonic() < deadline, "the lobby never showed the seek"
+                time.sleep(0.02)
         deadline = time.monotonic() + 60  # her page closed: her seek goes (seen in the lobby's next round)
         while client.get("/api/lobby").json()["seeking"]:
             assert time.monotonic() < deadline, "the seek of a closed page stayed"

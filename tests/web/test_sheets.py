@@ -5,12 +5,19 @@ typed, stale versions and bad dice refused with the scorekeeper's reasons, and t
 
 from __future__ import annotations
 
+import secrets
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from tests.web.conftest import sqlite_url
 from tests.web.inproc import new_token, running_app
 
 from cubilete.engine.record import from_record
+from cubilete.engine.rules.profile import rules_from_toml
+from cubilete.play.scorekeeper import Scorekeeper
+from cubilete.web import sheets
 
 # one box per turn, dice that make it on the second throw (armada: no servida value, no instant win)
 TURNS = [
@@ -121,3 +128,76 @@ def test_undo_only_from_the_phone_that_typed_and_refusals_change_nothing(db_url:
                            headers=bearer(ana)).status_code == 422
         assert client.get("/api/sheets/zzzzzzzz").status_code == 404
         assert client.get(f"/api/sheets/{sheet}/record").status_code == 409
+
+
+def test_a_sheet_typed_forever_stops_at_its_most_steps(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ties for who starts can be typed without end, and every request replays every step: a sheet is bounded."""
+    monkeypatch.setattr(sheets, "MAX_STEPS", 6)
+    ana = new_token()
+    with running_app(db_url) as client:
+        state = _new(client, ana, ["Ana", "Bea"])
+        for _ in range(6):  # ties, round after round
+            state = _step(client, state["id"], ana, state, kind="start", dice=[3])
+        refused = client.post(f"/api/sheets/{state['id']}/steps", headers=bearer(ana),
+                              json={"version": state["version"], "kind": "start", "dice": [3]})
+        assert refused.status_code == 422 and "6 steps" in refused.json()["error"]
+        assert client.get(f"/api/sheets/{state['id']}").json()["version"] == state["version"]  # nothing written
+
+
+def test_a_finished_sheet_is_listed_with_the_games_marked_as_real_dice_and_never_ranked(db_url: str) -> None:
+    ana = new_token()
+    with running_app(db_url) as client:
+        state = _new(client, ana, ["Ana", "Bea"])
+        sheet = state["id"]
+        assert all(g["id"] != sheet for g in client.get("/api/games").json())  # not while it is played
+        state = _step(client, sheet, ana, state, kind="start", dice=[6])
+        state = _step(client, sheet, ana, state, kind="start", dice=[1])
+        state = _step(client, sheet, ana, state, kind="enter", dice=[3] * 5, throw=1, slot="generala")
+        assert state["phase"] == "over"
+        listed = [g for g in client.get("/api/games").json() if g["id"] == sheet]
+        assert len(listed) == 1
+        game = listed[0]
+        assert (game["kind"], game["url"], game["preset"], game["house_rules"]) == (
+            "real-dice", f"/sheet/{sheet}", "generala", False)
+        assert [(p["name"], p["winner"], p["pid"]) for p in game["players"]] == [("Ana", True, None),
+                                                                                ("Bea", False, None)]
+        assert game["players"][0]["total"] == state["totals"][0]
+        assert [g["id"] for g in client.get("/api/games?preset=generala").json()].count(sheet) == 1
+        assert all(g["id"] != sheet for g in client.get("/api/games?preset=yahtzee").json())
+        board = client.get("/api/leaderboard?preset=generala").json()
+        assert all(e["name"] not in ("Ana", "Bea") for e in board)  # typed results are never ranked
+        # an undo of the last entry takes it off the list again
+        back = client.post(f"/api/sheets/{sheet}/undo", json={"version": state["version"]}, headers=bearer(ana))
+        assert back.status_code == 200
+        assert all(g["id"] != sheet for g in client.get("/api/games").json())
+
+
+def test_advice_on_house_rules_still_being_solved_waits_or_says_so_never_a_500(tmp_path: Path) -> None:
+    """Advice asked the moment a house-rules sheet is made: its rules are being solved in a worker process, so the
+    coach either answers once they are (the request waits a bounded time) or says 503 with Retry-After. (SQLite
+    only: the database plays no part, and each run solves new rules twice.)"""
+    ana = new_token()
+    db_url = sqlite_url(tmp_path / "web.sqlite3")
+    value = 61 + secrets.randbelow(39)  # a Generala value no preset has: rules never solved in this session
+    profile = f'base = "generala"\nname = "advice-{value}"\n[box.generala]\nvalue = {value}\n'
+    with running_app(db_url) as client:
+        made = client.post("/api/sheets", json={"profile": profile, "players": ["Ana", "Bea"]}, headers=bearer(ana))
+        assert made.status_code == 201, made.text
+        sheet = made.json()["id"]
+        state = client.get(f"/api/sheets/{sheet}").json()
+        state = _step(client, sheet, ana, state, kind="start", dice=[6])
+        state = _step(client, sheet, ana, state, kind="start", dice=[1])
+        asked = client.post(f"/api/sheets/{sheet}/advice", json={"dice": [1, 2, 3, 4, 6], "throw": 1},
+                            headers=bearer(ana))
+        assert asked.status_code in (200, 503), asked.text
+        if asked.status_code == 503:
+            assert int(asked.headers["Retry-After"]) > 0
+            assert "solving" in asked.json()["error"]
+        else:  # the coach's own advice on the same rules, asked outside the server
+            keeper = Scorekeeper(rules_from_toml(profile, "profile"), ["Ana", "Bea"])
+            keeper.start_throw([6])
+            keeper.start_throw([1])
+            direct = keeper.suggest([1, 2, 3, 4, 6], 1, 3)
+            shown = asked.json()["options"]
+            assert [(o["slot"], o["keep"], o["expected"]) for o in shown] == [
+                (a.slot, list(a.keep_faces), round(a.expected, 2)) for a in direct]

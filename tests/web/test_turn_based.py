@@ -18,6 +18,8 @@ from aiosmtpd.smtp import Envelope, Session
 from fastapi.testclient import TestClient
 from tests.web.inproc import new_token, next_frame, running_app, state_at_least, table_socket
 
+from cubilete.store import turns
+
 FAST = {"away_grace": 0.05, "abandon_after": 0.2, "turn_poll": 3600.0}  # people "leave" at once; sweeps by hand
 NO_SUDDEN_END = "generala-sin-gana"
 
@@ -148,6 +150,10 @@ def test_your_turn_e_mails_reach_the_mail_server_once_per_turn(db_url: str, smtp
             assert ok.status_code == 200 and ok.json() == {"seat": seat, "email": addresses[seat]}
         bad = client.post(f"/api/tables/{table}/notices", json={"email": "not an address"}, headers=bearer(ana))
         assert bad.status_code == 422 and "not an e-mail address" in bad.json()["error"]
+        # the first turn passed before any address was given: its notice, even one still on its way (a busy
+        # machine), finds nobody to tell
+        store = client.app.state.hub.store  # type: ignore[attr-defined]
+        assert turns.claim_notice(store, table, first, started["version"]) is None
         _one_turn(client, table, tokens[first])
         other = 1 - first
         end = time.monotonic() + 60  # the mail goes out from a worker thread

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -206,3 +207,25 @@ def test_a_full_queue_still_creates_the_table_with_the_approximate_bots(tmp_path
     assert first.status_code == 201 and first.json()["solving"] is not None
     assert second.status_code == 201 and second.json()["exact"] is False and second.json()["solving"] is None
     assert "one at a time" in second.json()["note"]  # the same address: one queued solve per network
+
+
+def test_a_solve_stopped_by_the_shutdown_is_no_failure(cache_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The server's close kills its solves: that was logged as "solving used more than 300 s of CPU" (a SIGKILL
+    read as the CPU limit) at every shutdown, and remembered as the rules' failure."""
+    yatzy = find_rules("yatzy")  # tens of seconds of CPU: still solving when the pool closes
+    pool = _pool()
+
+    async def start_then_close() -> str | None:
+        job = asyncio.create_task(pool.ready(yatzy))
+        while not pool._processes:  # the solving process has started
+            await asyncio.sleep(0.01)
+        await pool.close()
+        return await job
+
+    caplog.set_level(logging.INFO, logger="cubilete.web")
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:
+        worker.submit(asyncio.run, start_then_close()).result()
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    assert "shutting down" in caplog.text
+    assert pool.refusal(yatzy) is None  # no failure remembered
+    assert not cache.table_path(yatzy).exists()

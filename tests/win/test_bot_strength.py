@@ -1,6 +1,6 @@
 """The win bot against the expected-score optimum, heads-up Generala, paired deals: each deal is
 played twice on the same seeded dice with the seats swapped, and the win bot's share of the wins
-must be above one half with 95% confidence (scripts/win_study.py runs the long version)."""
+must be above one half with 95% confidence (tools/win_study.py runs the long version)."""
 
 from __future__ import annotations
 

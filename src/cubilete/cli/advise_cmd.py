@@ -30,7 +30,7 @@ examples:
   cubilete advise --dice 66612 --throw 2 --vs full=30,poker=40 --vs 1=3
       P(winning) against two opponents
   cubilete advise --rules maxi-yatzy --dice 112356 --throw 4 --saved 2 --filled 1=3
-      Maxi Yatzy: this turn started with 2 throws saved (exact with its table, docs/OPTIMAL.md)
+      Maxi Yatzy with 2 throws saved (exact with its table: docs/generated/OPTIMAL.md)
 
 The state is written as for 'cubilete score': --dice the faces on the table, --throw
 which throw made them (1 = servida), --filled the boxes already written (0 = scratched).

@@ -10,7 +10,7 @@ from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, ru
 from cubilete.cli.progress import progress_bar
 from cubilete.engine.errors import CubileteError, NotationError, SolverUnsupportedError
 from cubilete.engine.notation import format_filled, parse_filled
-from cubilete.i18n import N_, _, file_reason, translate_error
+from cubilete.i18n import N_, _, file_reason, number, translate_error
 
 EXAMPLES = N_("""\
 examples:
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     where = _("from {filled}").format(filled=filled) if filled else _("from the empty sheet")
     print(_("{rules}: final score under expected-score-optimal play, {where}").format(rules=rules.name, where=where))
     print(_("mean {mean}  sd {sd}  min {low}  max {high}").format(
-        mean=f"{dist.mean:.4f}", sd=f"{dist.sd:.4f}", low=dist.offset, high=dist.offset + dist.pmf.size - 1))
+        mean=number(dist.mean, 4), sd=number(dist.sd, 4), low=dist.offset, high=dist.offset + dist.pmf.size - 1))
     qs = dist.to_json()["quantiles"]
     assert isinstance(qs, dict)
     print(_("quantiles: {quantiles}").format(quantiles="  ".join(f"{k}: {v}" for k, v in qs.items())))
@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         unit += _(", in bins of {step}").format(step=step)
     print(_("score  probability   {unit}").format(unit=unit))
     for s, p in sorted(bins.items()):
-        print(f"{s:>5}  {p:9.5f}   {'#' * round(BAR_WIDTH * p / peak)}")
+        print(f"{s:>5}  {number(p, 5):>9}   {'#' * round(BAR_WIDTH * p / peak)}")
     if args.plot is not None:
         print(_("plot written to {path}").format(path=args.plot))
     return 0

@@ -14,7 +14,7 @@ from cubilete.duel import cache
 from cubilete.duel.space import build_joint
 from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import Rules
-from cubilete.i18n import N_, _, rules_title, translate_error
+from cubilete.i18n import N_, _, count, number, rules_title, translate_error
 
 OBJECTIVE = N_(
     "Objective: the probability of winning, both players playing optimally for it; a servida "
@@ -59,16 +59,16 @@ def run_duel(rules: Rules, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
-    how = _("loaded from the cache (solved in {seconds} s)").format(seconds=f"{solution.seconds:.2f}") if loaded \
+    how = _("loaded from the cache (solved in {seconds} s)").format(seconds=number(solution.seconds, 2)) if loaded \
         else _("solved")
     labels = [_("first player wins"), _("tie-break rounds"), _("states"), _("time"), _("table"), "SHA-256"]
     w = max(len(label) for label in labels) + 2
     print(_("{name}: {title}; optimal play, two players").format(name=rules.name, title=rules_title(rules)))
-    print(f"{labels[0]:<{w}}{solution.first_player_wins:.6f}")
-    print(f"{labels[1]:<{w}}" + _("the first player wins them with {p}").format(p=f"{solution.tiebreak:.6f}"))
+    print(f"{labels[0]:<{w}}{number(solution.first_player_wins, 6)}")
+    print(f"{labels[1]:<{w}}" + _("the first player wins them with {p}").format(p=number(solution.tiebreak, 6)))
     print(f"{labels[2]:<{w}}" + _("{positions} joint positions, {values} values").format(
-        positions=f"{solution.joint.n_rows:,}", values=f"{solution.joint.n_cells:,}"))
-    print(f"{labels[3]:<{w}}{seconds:.2f} s, {how}")
+        positions=count(solution.joint.n_rows), values=count(solution.joint.n_cells)))
+    print(f"{labels[3]:<{w}}{number(seconds, 2)} s, {how}")
     print(f"{labels[4]:<{w}}" + (str(path) if path.is_file() else _("(not saved: the cache folder is not writable)")))
     print(f"{labels[5]:<{w}}{solution.digest}")
     print(_(OBJECTIVE))

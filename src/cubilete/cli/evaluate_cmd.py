@@ -9,7 +9,7 @@ from typing import Any
 from cubilete.cli.common import CliError, Subcommands, rules_arg
 from cubilete.cli.progress import progress_bar
 from cubilete.engine.errors import CubileteError
-from cubilete.i18n import N_, _, translate_error, translate_formatted
+from cubilete.i18n import N_, _, count, interval, number, translate_error, translate_formatted
 
 MAX_GAMES = 1_000_000
 
@@ -52,14 +52,14 @@ def register(subparsers: Subcommands) -> None:
 
 
 def _ci(lo_hi: Any) -> str:
-    return f"[{lo_hi[0]:.2f}, {lo_hi[1]:.2f}]"
+    return interval(lo_hi[0], lo_hi[1], 2)
 
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate and print."""
     rules = rules_arg(args.rules)
     if not 1 <= args.games <= MAX_GAMES:
-        raise CliError(_("--games must be 1 to {most}, not {value}").format(most=f"{MAX_GAMES:,}", value=args.games))
+        raise CliError(_("--games must be 1 to {most}, not {value}").format(most=count(MAX_GAMES), value=args.games))
     try:
         from cubilete.envs.evaluate import evaluate
     except ImportError as exc:
@@ -79,18 +79,20 @@ def run(args: argparse.Namespace) -> int:
     lines = [
         _("{policy} on {rules}: {games} games, seed {seed}, {seconds} s").format(
             policy=result.policy, rules=result.rules, games=result.games, seed=result.seed,
-            seconds=f"{result.seconds:.1f}"),
-        "  " + _("mean score {mean}  95% CI {ci}  SD {sd}").format(
-            mean=f"{result.mean:.2f}", ci=_ci(result.mean_ci), sd=f"{result.sd:.2f}"),
+            seconds=number(result.seconds)),
+        "  " + _("mean score {mean}  95% CI {ci}  SD {sd}  median {median}").format(
+            mean=number(result.mean, 2), ci=_ci(result.mean_ci), sd=number(result.sd, 2),
+            median=number(result.median, 1) if result.median is not None else "-"),
     ]
-    if result.optimum is not None and result.mean_regret is not None:
+    if result.optimum is not None and result.mean_regret is not None:  # then every regret field is set
+        assert result.regret_per_decision is not None and result.estimate_of_optimum is not None
         lines += [
-            "  " + _("optimum    {optimum} (exact)").format(optimum=f"{result.optimum:.2f}"),
+            "  " + _("optimum    {optimum} (exact)").format(optimum=number(result.optimum, 2)),
             "  " + _("regret     {regret} per game  95% CI {ci}; {per_decision} per decision").format(
-                regret=f"{result.mean_regret:.2f}", ci=_ci(result.regret_ci),
-                per_decision=f"{result.regret_per_decision:.3f}"),
+                regret=number(result.mean_regret, 2), ci=_ci(result.regret_ci),
+                per_decision=number(result.regret_per_decision, 3)),
             "  " + _("score + regret {estimate}  95% CI {ci} (averages the optimum for any policy)").format(
-                estimate=f"{result.estimate_of_optimum:.2f}", ci=_ci(result.estimate_ci)),
+                estimate=number(result.estimate_of_optimum, 2), ci=_ci(result.estimate_ci)),
             "",
             _("where it loses (expected points per game):"),
         ]
@@ -98,9 +100,9 @@ def run(args: argparse.Namespace) -> int:
             lines.append(f"  {title}:")
             for key, cell in table.items():
                 shown = translate_formatted(key, DECISION_KINDS)
-                lines.append(f"    {shown:<32} {cell['regret_per_game']:8.2f}  (" + _(
+                lines.append(f"    {shown:<32} {number(cell['regret_per_game'], 2):>8}  (" + _(
                     "{per_decision} per decision, {decisions} decisions").format(
-                        per_decision=f"{cell['per_decision']:.3f}", decisions=int(cell["decisions"])) + ")")
+                        per_decision=number(cell['per_decision'], 3), decisions=int(cell["decisions"])) + ")")
     else:
         lines.append("  " + _("regret not measured (rules too large to solve exactly, or --no-regret)"))
     print(*lines, sep="\n")

@@ -178,7 +178,7 @@ class LineSession:
         lines = ["  " + _("Coach: best options")]
         width = max(len(a.describe(g.rules)) for a in advice)
         for rank, a in enumerate(advice, 1):
-            lines.append(f"  {rank}. {a.describe(g.rules):<{width}}  {a.expected:8.2f}  -{a.loss:.2f}")
+            lines.append(f"  {rank}. {a.describe(g.rules):<{width}}  {number(a.expected, 2):>8}  -{number(a.loss, 2)}")
         if not exact:  # the search's numbers rank the options; as final scores they would mislead
             lines.append("  " + _(
                 "Approximate values: a one-turn search ranks the options; the numbers are not a forecast of the "

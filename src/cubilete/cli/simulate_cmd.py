@@ -13,7 +13,7 @@ from cubilete.cli.common import CliError, Subcommands, rules_arg, text_arg
 from cubilete.cli.progress import progress_bar
 from cubilete.engine.errors import SimulationError, UnknownBotError
 from cubilete.engine.rules import Rules
-from cubilete.i18n import N_, _, ngettext, rules_title, translate_error
+from cubilete.i18n import N_, _, count, interval, ngettext, number, rules_title, translate_error
 from cubilete.play.bots import BOT_LEVELS
 from cubilete.play.bots.optimal import is_exact
 from cubilete.present.players import bot_label
@@ -73,7 +73,7 @@ def register(subparsers: Subcommands) -> None:
         help=_("comma-separated bot levels: {levels} (default optimal,heuristic)").format(levels=", ".join(BOT_LEVELS)),
     )
     p.add_argument("--games", "-n", type=int, default=100, metavar="N",
-                   help=_("games to play, 1 to {most} (default 100)").format(most=f"{MAX_GAMES:,}"))
+                   help=_("games to play, 1 to {most} (default 100)").format(most=count(MAX_GAMES)))
     p.add_argument("--seed", "-s", metavar="S", help=_("seed: the same seed, the same games (default: a random one)"))
     p.add_argument("--workers", "-w", type=int, default=2, metavar="W",
                    help=_("worker processes, 1 to {most} (default 2)").format(most=MAX_WORKERS))
@@ -92,7 +92,7 @@ def register(subparsers: Subcommands) -> None:
 def _interval(lo_hi: tuple[float, float] | None, digits: int = 1, scale: float = 1.0) -> str:
     if lo_hi is None:
         return "-"
-    return f"[{lo_hi[0] * scale:.{digits}f}, {lo_hi[1] * scale:.{digits}f}]"
+    return interval(lo_hi[0] * scale, lo_hi[1] * scale, digits)
 
 
 def result_lines(result: SimResult, instant_wins: bool = True, title: str | None = None) -> list[str]:
@@ -107,7 +107,7 @@ def result_lines(result: SimResult, instant_wins: bool = True, title: str | None
         _("{title}: {games} games, bots {where}, seed {seed}, {workers}, {seconds} s").format(
             title=title if title is not None else result.title, games=result.games, where=where, seed=result.seed,
             workers=workers,
-            seconds=f"{result.seconds:.1f}",
+            seconds=number(result.seconds),
         ),
         "",
     ]
@@ -118,10 +118,10 @@ def result_lines(result: SimResult, instant_wins: bool = True, title: str | None
     header += [_("loss/game"), ci]
     rows = [header]
     for b in result.bots:
-        row = [bot_label(b.label), f"{b.mean:.1f}", _interval(b.mean_ci), f"{b.sd:.1f}"]
+        row = [bot_label(b.label), number(b.mean), _interval(b.mean_ci), number(b.sd)]
         if result.mode != "solo":
-            row += [f"{(b.win_rate or 0.0) * 100:.1f}%", _interval(b.win_ci, 1, 100.0)]
-        row += ["-" if b.mean_loss is None else f"{b.mean_loss:.2f}", _interval(b.loss_ci, 2)]
+            row += [number((b.win_rate or 0.0) * 100) + "%", _interval(b.win_ci, 1, 100.0)]
+        row += ["-" if b.mean_loss is None else number(b.mean_loss, 2), _interval(b.loss_ci, 2)]
         rows.append(row)
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     for r in rows:
@@ -129,7 +129,7 @@ def result_lines(result: SimResult, instant_wins: bool = True, title: str | None
         lines.append("  ".join(cells).rstrip())
     lines.append("")
     if result.exact_expected is not None:
-        exact = f"{result.exact_expected:.2f}"
+        exact = number(result.exact_expected, 2)
         if instant_wins:
             text = _("Optimal expected score (exact; one player, no instant wins): {points}")
             lines.append(text.format(points=exact))
@@ -147,8 +147,8 @@ def result_lines(result: SimResult, instant_wins: bool = True, title: str | None
         lines.append(
             _("paired ({deals} deals): {first} - {second}: wins {wins} percentage points {wins_ci}, "
               "points {points} {points_ci}").format(
-                deals=pr.deals, first=first, second=second, wins=f"{pr.win_diff * 100:+.2f}",
-                wins_ci=_interval(pr.win_diff_ci, 2, 100.0), points=f"{pr.points_diff:+.2f}",
+                deals=pr.deals, first=first, second=second, wins=number(pr.win_diff * 100, 2, sign=True),
+                wins_ci=_interval(pr.win_diff_ci, 2, 100.0), points=number(pr.points_diff, 2, sign=True),
                 points_ci=_interval(pr.points_diff_ci, 2))
         )
     if result.mode != "solo":
@@ -181,14 +181,14 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("{option} must be at least 1, not {value}").format(option="--games", value=args.games))
     if args.games > MAX_GAMES:
         raise CliError(_("--games: at most {most} in one run, not {games} (run again with another --seed)").format(
-            most=f"{MAX_GAMES:,}", games=f"{args.games:,}"))
+            most=count(MAX_GAMES), games=count(args.games)))
     if args.solo and args.paired:
         raise CliError(_("--solo and --paired do not go together: choose one"))
     if args.workers < 1:
         raise CliError(_("{option} must be at least 1, not {value}").format(option="--workers", value=args.workers))
     if args.workers > MAX_WORKERS:
         raise CliError(_("--workers: at most {most}, not {workers} (one process each; this machine has {cores} cores)")
-                       .format(most=MAX_WORKERS, workers=f"{args.workers:,}", cores=os.cpu_count() or 1))
+                       .format(most=MAX_WORKERS, workers=count(args.workers), cores=os.cpu_count() or 1))
     if args.seed is not None:
         text_arg("--seed", args.seed)
     specs = [s.strip() for s in args.bots.split(",")]

@@ -8,7 +8,7 @@ import json
 
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, need_extra
 from cubilete.engine.errors import CubileteError
-from cubilete.i18n import N_, _
+from cubilete.i18n import N_, _, number
 
 MIN_DECISIONS = 300  # judged ranked decisions before a share means anything
 AGREEMENT = 0.98  # measured: the strong bot agrees 0.949, casual 0.863 (docs/RATINGS.md); optimal 1.0
@@ -86,10 +86,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not found:
         print(_("nobody: no rated player with {n} or more judged decisions agrees with the optimal player "
-                "{share:.0%} of the time or more").format(n=args.min_decisions, share=args.agreement))
+                "{share}% of the time or more").format(n=args.min_decisions, share=number(100 * args.agreement, 0)))
         return 0
     for f in found:
         print(_("{preset}: {name} ({pid}) chose the optimal option {agreed} times in {n} decisions "
-                "({share:.1%})").format(preset=f.preset, name=f.name, pid=f.pid, agreed=f.agreed, n=f.decisions,
-                                        share=f.share))
+                "({share}%)").format(preset=f.preset, name=f.name, pid=f.pid, agreed=f.agreed, n=f.decisions,
+                                        share=number(100 * f.share)))
     return 0

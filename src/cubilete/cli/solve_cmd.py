@@ -13,7 +13,7 @@ from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, ru
 from cubilete.cli.progress import progress_bar
 from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import Rules, find_rules
-from cubilete.i18n import N_, _, box_name, rules_title, servida_word, translate_error
+from cubilete.i18n import N_, _, box_name, count, number, rules_title, servida_word, translate_error
 from cubilete.solver import Solution, cache, check_solvable, solve
 
 EXAMPLES = N_("""\
@@ -26,7 +26,7 @@ examples:
   cubilete solve --rules mini.toml --players 2   the exact two-player game: P(first player wins)
   cubilete solve --rules maxi-yatzy-no-saved --resume   layer by layer on disk; goes on after a stop
   cubilete solve --rules maxi-yatzy --cap 38 --bound lower --resume --dask tcp://HOST:8786
-                                          the exact Maxi Yatzy on a Dask cluster (docs/OPTIMAL.md)
+                                          exact Maxi Yatzy on Dask (docs/generated/OPTIMAL.md)
 
 {objective}
 The tables are cached in $CUBILETE_CACHE_DIR, else $XDG_CACHE_HOME/cubilete/solver, else
@@ -142,17 +142,17 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
     if loaded:
-        how = _("loaded from the cache (solved in {seconds} s)").format(seconds=f"{solution.seconds:.2f}")
+        how = _("loaded from the cache (solved in {seconds} s)").format(seconds=number(solution.seconds, 2))
     else:
         how = _("solved")
     labels = [_("expected score"), _("std deviation"), _("time"), _("table"), "SHA-256"]
     w = max(len(label) for label in labels) + 2
     print(_("{name}: {title}; optimal play, one player").format(name=rules.name, title=rules_title(rules)))
-    print(f"{labels[0]:<{w}}{solution.expected_score:.4f}")
-    print(f"{labels[1]:<{w}}{std:.4f}" if std is not None else f"{labels[1]:<{w}}" + _("not computed"))
-    print(f"{labels[2]:<{w}}{seconds:.2f} s, {how}")
+    print(f"{labels[0]:<{w}}{number(solution.expected_score, 4)}")
+    print(f"{labels[1]:<{w}}{number(std, 4)}" if std is not None else f"{labels[1]:<{w}}" + _("not computed"))
+    print(f"{labels[2]:<{w}}{number(seconds, 2)} s, {how}")
     print(f"{labels[3]:<{w}}" + (str(path) if path.is_file() else _("(not saved: the cache folder is not writable)")))
-    states = _("value table, {states} states").format(states=f"{solution.space.n_states:,}")
+    states = _("value table, {states} states").format(states=count(solution.space.n_states))
     print(f"{labels[4]:<{w}}{digest} ({states})")
     print(objective(rules))
     return 0

@@ -9,7 +9,7 @@ import sys
 
 from cubilete.cli.common import DATA_ERROR, CliError
 from cubilete.engine.rules import Rules
-from cubilete.i18n import _, rules_title
+from cubilete.i18n import _, count, number, rules_title
 from cubilete.solver.maxi.layered import (
     LayeredSolution,
     default_dir,
@@ -34,13 +34,13 @@ def run_layered(rules: Rules, args: argparse.Namespace) -> int:
             text = _(
                 "{rules}: a solve stopped at {percent} in {folder}; add --resume to go on (--no-cache: start again)"
             )
-            raise CliError(text.format(rules=rules.name, percent=f"{100 * done:.1f}%", folder=folder), DATA_ERROR)
+            raise CliError(text.format(rules=rules.name, percent=number(100 * done) + "%", folder=folder), DATA_ERROR)
         cost = estimate(rules)
         if not args.json:
             left = 1.0 - (done or 0.0) if args.resume else 1.0
             print(_("estimate: {what}").format(what=cost.describe()), file=sys.stderr)
             if left < 1.0:
-                print(_("resuming: {percent} left").format(percent=f"{100 * left:.1f}%"), file=sys.stderr)
+                print(_("resuming: {percent} left").format(percent=number(100 * left) + "%"), file=sys.stderr)
         label = _("solving {rules}").format(rules=rules.name)
         try:
             with progress_bar(label, enabled=not args.json) as show:
@@ -78,11 +78,11 @@ def _print(rules: Rules, s: LayeredSolution, loaded: bool, as_json: bool, object
     w = max(len(label) for label in labels) + 2
     how = _("loaded from the cache") if loaded else _("solved")
     print(_("{name}: {title}; optimal play, one player").format(name=rules.name, title=rules_title(rules)))
-    print(f"{labels[0]:<{w}}{s.expected_score:.4f}")
+    print(f"{labels[0]:<{w}}{number(s.expected_score, 4)}")
     print(f"{labels[1]:<{w}}" + _("{seconds} s of solving, {how}").format(seconds=f"{s.seconds:.0f}", how=how))
-    print(f"{labels[2]:<{w}}" + _("peak {mb} MB").format(mb=f"{s.peak_rss / 2**20:,.0f}"))
+    print(f"{labels[2]:<{w}}" + _("peak {mb} MB").format(mb=number(s.peak_rss / 2**20, 0)))
     print(f"{labels[3]:<{w}}{path}")
-    states = _("float32 table, {states} reachable states").format(states=f"{s.states:,}")
+    states = _("float32 table, {states} reachable states").format(states=count(s.states))
     print(f"{labels[4]:<{w}}{s.sha256} ({states})")
     print(objective)
     return 0

@@ -14,7 +14,7 @@ from typing import Any
 from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError
 from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import Rules
-from cubilete.i18n import _, rules_title, translate_error
+from cubilete.i18n import _, number, rules_title, translate_error
 from cubilete.solver.maxi.saved import (
     BOUNDS,
     Bound,
@@ -75,7 +75,8 @@ def _solve(
                 text = _(
                     "{rules}: a solve stopped at {percent} in {folder}; add --resume to go on (--no-cache: start again)"
                 )
-                raise CliError(text.format(rules=rules.name, percent=f"{100 * done:.1f}%", folder=folder), DATA_ERROR)
+                percent = number(100 * done) + "%"
+                raise CliError(text.format(rules=rules.name, percent=percent, folder=folder), DATA_ERROR)
             dask = dask or connect()
             if not args.json and dask is None:  # the estimate times this machine, not the cluster
                 cost = estimate_saved(rules, cap, bound)
@@ -123,7 +124,7 @@ def _print(rules: Rules, cap: int, found: dict[str, SavedSolution], as_json: boo
     w = max(len(n) for n in names.values()) + 2
     for bound, s in found.items():
         line = _("{value}  ({seconds} s, SHA-256 {sha})").format(
-            value=f"{s.expected_score:.4f}", seconds=f"{s.seconds:.0f}", sha=s.sha256[:16]
+            value=number(s.expected_score, 4), seconds=f"{s.seconds:.0f}", sha=s.sha256[:16]
         )
         print(f"{names[bound]:<{w}}{line}")  # fmt: skip
     return 0

@@ -14,7 +14,7 @@ from pathlib import Path
 from cubilete.cli.common import DATA_ERROR, USAGE_ERROR, CliError, Subcommands, need_extra, text_arg
 from cubilete.engine.errors import StatsError, UnknownRulesError
 from cubilete.engine.rules import Rules, find_rules
-from cubilete.i18n import _, box_name, file_reason, rules_title
+from cubilete.i18n import _, box_name, file_reason, number, rules_title
 from cubilete.store.stats import PlayerStats, StatsDB, default_path
 
 PLOT_FORMATS = (".png", ".svg")
@@ -151,7 +151,7 @@ def _rules_block(name: str, group: list[PlayerStats]) -> str:
     lines = [f"{rules_title(rules)} [{name}]" if rules is not None else name]
     header = (_("player"), _("games"), _("wins"), _("mean"), _("last 10"), _("trend"), _("best"))
     rows = [
-        (s.player, str(s.games), str(s.wins), f"{s.mean:.1f}", f"{s.recent_mean:.1f}", f"{s.trend:+.1f}",
+        (s.player, str(s.games), str(s.wins), number(s.mean), number(s.recent_mean), number(s.trend, sign=True),
          ", ".join(str(g.totals[g.players.index(s.player)]) for g in s.best))
         for s in group
     ]  # fmt: skip

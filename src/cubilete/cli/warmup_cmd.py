@@ -10,7 +10,7 @@ import time
 from cubilete.cli.common import DATA_ERROR, CliError, Subcommands, paragraph, rules_arg
 from cubilete.cli.progress import progress_bar
 from cubilete.engine.errors import SolverUnsupportedError
-from cubilete.i18n import N_, _, translate_error
+from cubilete.i18n import N_, _, number, translate_error
 from cubilete.solver import check_solvable, compile_cache, warm
 from cubilete.solver.advisor import advise
 from cubilete.solver.cache import load_or_solve
@@ -56,5 +56,5 @@ def run(args: argparse.Namespace) -> int:
     advise(solution, (None,) * len(rules.slots), tuple(range(1, rules.dice + 1)), 1, 0, ())
     seconds = time.perf_counter() - start
     print(_("ready: {rules} solved and the kernels compiled ({seconds} s)").format(
-        rules=rules.name, seconds=f"{seconds:.1f}"))
+        rules=rules.name, seconds=number(seconds)))
     return 0

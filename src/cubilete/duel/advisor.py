@@ -13,6 +13,7 @@ import numpy as np
 
 from cubilete.duel.kernels import row_widget
 from cubilete.duel.solve import DuelSolution
+from cubilete.duel.tiebreak import BoolArray, instant_hands
 from cubilete.engine.errors import IllegalActionError
 from cubilete.engine.rules import scoring
 from cubilete.solver.advisor import Option, keeps_holding
@@ -33,6 +34,12 @@ def sheet_number(solution: DuelSolution, card: Card) -> int:
     return int(joint.sheet_id[mask, fl, u])
 
 
+def tiebreak_inputs(solution: DuelSolution, first: Card, second: Card) -> tuple[float, BoolArray, BoolArray]:
+    """(P(the first player wins the rounds), each player's instant-win hands) for these final sheets."""
+    w = solution.tiebreak_between(sheet_number(solution, first), sheet_number(solution, second))
+    return w, instant_hands(solution.rules, first), instant_hands(solution.rules, second)
+
+
 def after_move(
     solution: DuelSolution, mover_first: bool, card: Card, other: Card, lead: int, turns_done: tuple[bool, bool]
 ) -> float:
@@ -48,7 +55,9 @@ def after_move(
         return solution.win_probability(mover_first, s, o, lead)
     if lead != 0:
         return 1.0 if lead > 0 else 0.0
-    return solution.tiebreak if mover_first else 1.0 - solution.tiebreak
+    if mover_first:  # the tie-break by both final sheets (a scratched instant-win box cannot win at once)
+        return solution.tiebreak_between(s, o)
+    return 1.0 - solution.tiebreak_between(o, s)
 
 
 def _keep_values(solution: DuelSolution, row: int) -> np.ndarray:

@@ -1,7 +1,7 @@
 """Two-player tables on disk, named by the rules' hash only (beside the solitaire tables of
 :mod:`cubilete.solver.cache`): solve once, load in a moment (mapped, not read whole). A table
 is a ``.npy`` file (f64, or f32 for large tables) with a ``.json`` beside it (the first
-player's value in f64, the tie-break, seconds, SHA-256). A stale or unreadable file is solved
+player's value in f64, the tie-break per pair of tie classes, seconds, SHA-256). A stale or unreadable file is solved
 again and replaced. Large tables are solved straight into the cache folder, with checkpoints
 there: an interrupted solve continues from its last finished level."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cubilete.duel.solve import DuelSolution, Progress, solve_joint, table_dtype
+from cubilete.duel.solve import DuelSolution, Progress, n_tie_classes, solve_joint, table_dtype
 from cubilete.duel.space import F64_CELLS, JointSpace, build_joint
 from cubilete.engine.errors import DuelUnsupportedError
 from cubilete.engine.rules.codec import rules_hash
@@ -22,7 +22,9 @@ from cubilete.engine.rules.model import Rules
 from cubilete.solver.cache import cache_dir
 from cubilete.solver.tablestore import TableStore
 
-FORMAT = 2  # bump when the meaning or layout of the two-player tables changes
+# bump when the meaning or layout of the two-player tables changes (3: a tie-break hand's first throw
+# wins at once, as in the engine; the tie-break per pair of tie classes, "ties")
+FORMAT = 3
 
 
 def duel_key(rules: Rules) -> str:
@@ -42,6 +44,7 @@ def _meta(solution: DuelSolution, peak: float | None = None) -> dict[str, object
         "key": duel_key(solution.rules),
         "seconds": solution.seconds,
         "tiebreak": solution.tiebreak,
+        "ties": np.asarray(solution.ties).tolist(),
         "first_player_wins": solution.first_player_wins,
         "dtype": str(np.asarray(solution.values).dtype),
         "cells": solution.joint.n_cells,
@@ -100,11 +103,15 @@ def load(rules: Rules, path: Path | None = None) -> DuelSolution | None:
     except (OSError, ValueError, KeyError, json.JSONDecodeError):
         return None
     joint = build_joint(rules)
+    ties = np.asarray(meta.get("ties"), dtype=object)
+    if ties.shape != (n_tie_classes(joint),) * 2:
+        return None
     if values.shape != (joint.n_cells,) or values.dtype != table_dtype(joint.n_cells):
         return None
     return DuelSolution(
         joint, values, float(meta["tiebreak"]), float(meta.get("seconds", 0.0)),
         first=float(meta["first_player_wins"]), sha256=str(meta["sha256"]),
+        ties=np.array(meta["ties"], dtype=np.float64),
     )  # fmt: skip
 
 

@@ -41,8 +41,9 @@ class DuelTables(NamedTuple):
     iw_slot: I
     iw_hand: I
     iw_flag: I
-    tie: F  # (2,): P(mover wins) after a final tie, for the first / the second player
+    tie: F  # (2, C * C): P(mover wins) after a final tie, the mover first / second, [mover's class * C + other's]
     servida_hand: I  # (H,): 1 if some box pays this hand differently on the first throw
+    tie_class: I  # (sheets,): a final sheet's tie class (bit w: instant-win box w still wins at once; C = 2**W)
 
 
 @njit(cache=True, inline="always")
@@ -90,7 +91,8 @@ def instant_wins(D: DuelTables, s: int, h: int) -> bool:
     for w in range(D.iw_slot.shape[0]):
         if D.iw_hand[w, h] == 1:
             j = D.iw_slot[w]
-            if (mask >> j) & 1 == 0 or (fl >> D.iw_flag[w]) & 1 == 1:  # open, or holds points
+            # wins after a scratch too (flag -1), open, or holds points
+            if D.iw_flag[w] < 0 or (mask >> j) & 1 == 0 or (fl >> D.iw_flag[w]) & 1 == 1:
                 return True
     return False
 
@@ -144,7 +146,7 @@ def joint_scores(
                 top = D.row_off[nr + 1] - D.row_off[nr] - 1
                 max_same(row, V, base, shift - D.row_lo[nr], top, width)
             else:
-                tie = D.tie[m]
+                tie = D.tie[m, D.tie_class[s2] * (1 << D.iw_slot.shape[0]) + D.tie_class[o]]
                 for i in range(width):
                     lead = shift + i
                     val = 1.0 if lead > 0 else (tie if lead == 0 else 0.0)
@@ -298,7 +300,8 @@ def row_reads(
 ) -> int:
     """Where each distinct (next sheet, points) pair of row r's mover reads its value (returns how many):
     kind 0 (the other's row: 1 - V[base + clip(c - i, 0, top)] for lead index i), 1 (the mover's
-    own row, the other done: V[base + clip(c + i, 0, top)]) or 2 (both done: the lead c + i decides)."""
+    own row, the other done: V[base + clip(c + i, 0, top)]) or 2 (both done: the lead c + i decides, a
+    tie by the tie-break's value at index base of the row's ties)."""
     m, s, o = D.row_m[r], D.row_s[r], D.row_o[r]
     lo = D.row_lo[r]
     other_done = D.sheet_done[o] == 1
@@ -324,7 +327,7 @@ def row_reads(
             e_c[at] = shift - D.row_lo[nr]
         else:
             e_kind[at] = 2
-            e_base[at] = 0
+            e_base[at] = D.tie_class[s2] * (1 << D.iw_slot.shape[0]) + D.tie_class[o]
             e_top[at] = 0
             e_c[at] = shift
         at += 1
@@ -332,7 +335,7 @@ def row_reads(
 
 
 @njit(cache=True)
-def block_entries(B: int, V: F, tie: float, b0: int, n_u: int, e_kind: I, e_base: I, e_c: I, e_top: I, X: F) -> None:
+def block_entries(B: int, V: F, tie: F, b0: int, n_u: int, e_kind: I, e_base: I, e_c: I, e_top: I, X: F) -> None:
     """X[a * B + ln] = P(mover wins) after move pair a for lead index b0 + ln.
 
     (Every lane loop runs over slices indexed by the loop variable alone: numba then needs no
@@ -364,9 +367,10 @@ def block_entries(B: int, V: F, tie: float, b0: int, n_u: int, e_kind: I, e_base
                     acc[ln] = row[min(max(c + ln, 0), top)]
         else:
             c = e_c[a] + b0
+            t = tie[base]
             for ln in range(B):
                 lead = c + ln
-                acc[ln] = 1.0 if lead > 0 else (tie if lead == 0 else 0.0)
+                acc[ln] = 1.0 if lead > 0 else (t if lead == 0 else 0.0)
 
 
 @njit(cache=True)

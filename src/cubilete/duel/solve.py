@@ -24,6 +24,7 @@ from functools import cached_property
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from cubilete.duel import kernels
@@ -43,10 +44,15 @@ class DuelSolution:
 
     joint: JointSpace
     values: FloatArray  # f64, or f32 for large tables (then often a read-only map of the file)
-    tiebreak: float  # P(the first player wins the tie-break rounds), 0.5 if ties are shared
+    tiebreak: float  # P(the first player wins the tie-break rounds), 0.5 if ties are shared (no box scratched)
     seconds: float = 0.0
     first: float | None = None  # P(first player wins) as solved, in f64 (None: read it from the table)
     sha256: str | None = None  # the table's digest if known
+    ties: FloatArray | None = None  # ties[a, b]: the tie-break's ``tiebreak`` by the players' tie classes
+
+    def __post_init__(self) -> None:
+        if self.ties is None:
+            self.ties = np.full((n_tie_classes(self.joint),) * 2, self.tiebreak)
 
     @property
     def rules(self) -> Rules:
@@ -61,7 +67,14 @@ class DuelSolution:
     @cached_property
     def duel_tables(self) -> kernels.DuelTables:
         """The joint kernels' tables."""
-        return duel_tables(self.joint, self.tiebreak)
+        assert self.ties is not None
+        return duel_tables(self.joint, self.ties)
+
+    def tiebreak_between(self, first_sheet: int, second_sheet: int) -> float:
+        """P(the first player wins the tie-break rounds) with these final sheets (their instant wins)."""
+        assert self.ties is not None
+        classes = tie_classes(self.joint)
+        return float(self.ties[classes[first_sheet], classes[second_sheet]])
 
     @property
     def empty_sheet(self) -> int:
@@ -104,14 +117,59 @@ def table_dtype(cells: int) -> type[np.floating]:
     return np.float64 if cells <= F64_CELLS else np.float32
 
 
-def duel_tables(joint: JointSpace, tiebreak: float) -> kernels.DuelTables:
-    """Pack the joint space for the kernels."""
+def n_tie_classes(joint: JointSpace) -> int:
+    """How many tie classes a final sheet can be in: one bit per instant-win box."""
+    return 1 << len(joint.iw_slot)
+
+
+def tie_classes(joint: JointSpace) -> IntArray:
+    """Each sheet's tie class: bit w set if instant-win box w can still win at once in a tie-break
+    hand (as :func:`cubilete.engine.rules.scoring.instant_win`: it wins after a scratch, or it is open
+    or holds points)."""
     sp = joint.space
-    iw_flag = np.array([sp.flag_bit[j] for j in joint.iw_slot], dtype=np.int64)
+    out = np.zeros(len(joint.sheet_mask), dtype=np.int64)
+    for w, j in enumerate(joint.iw_slot):
+        if joint.rules.boxes[int(j)].win_after_scratch:
+            live = np.ones(len(out), dtype=np.int64)
+        else:
+            live = ((joint.sheet_mask >> j) & 1 == 0) | ((joint.sheet_fl >> int(sp.flag_bit[j])) & 1 == 1)
+        out |= live.astype(np.int64) << w
+    return out
+
+
+def class_hands(joint: JointSpace, c: int) -> npt.NDArray[np.bool_]:
+    """The hands whose first throw wins at once for a player of tie class ``c``."""
+    out = np.zeros(joint.iw_hand.shape[1], dtype=bool)
+    for w in range(len(joint.iw_slot)):
+        if (c >> w) & 1:
+            out |= joint.iw_hand[w] == 1
+    return out
+
+
+def tiebreak_table(joint: JointSpace, T: KernelTables) -> FloatArray:
+    """ties[a, b] = P(the first player, of tie class a, wins the tie-break rounds against class b)."""
+    n = n_tie_classes(joint)
+    if tie_shared(joint.rules):
+        return np.full((n, n), 0.5)
+    wins = [class_hands(joint, c) for c in range(n)]
+    return np.array([[first_player_tiebreak(joint.rules, T, first_wins=wins[a], second_wins=wins[b])
+                      for b in range(n)] for a in range(n)])  # fmt: skip
+
+
+def duel_tables(joint: JointSpace, ties: FloatArray | float) -> kernels.DuelTables:
+    """Pack the joint space for the kernels; ``ties`` as :func:`tiebreak_table` (a number: every class)."""
+    sp = joint.space
+    n = n_tie_classes(joint)
+    W = np.full((n, n), ties) if isinstance(ties, float) else np.asarray(ties, dtype=np.float64)
+    # tie[m, a * n + b]: P(mover wins) after a final tie, the mover first (m = 0) or second, of class a
+    tie = np.stack([W.ravel(), (1.0 - W.T).ravel()])
+    # -1: the box wins at once even scratched (Bozó's General de boca)
+    iw_flag = np.array([-1 if joint.rules.boxes[int(j)].win_after_scratch else sp.flag_bit[j] for j in joint.iw_slot],
+                       dtype=np.int64)  # fmt: skip
     return kernels.DuelTables(
         joint.sheet_mask, joint.sheet_fl, joint.sheet_u, joint.sheet_R, joint.sheet_done, joint.sheet_id,
         joint.pair_row, joint.row_m, joint.row_s, joint.row_o, joint.row_lo, joint.row_off, joint.iw_slot,
-        joint.iw_hand, iw_flag, np.array([tiebreak, 1.0 - tiebreak]), servida_hands(joint),
+        joint.iw_hand, iw_flag, tie, servida_hands(joint), tie_classes(joint),
     )  # fmt: skip
 
 
@@ -173,8 +231,9 @@ def solve_joint(
     """
     start = time.perf_counter()
     T = kernel_tables(joint.space)
-    tb = 0.5 if tie_shared(joint.rules) else first_player_tiebreak(joint.rules, T)
-    D = duel_tables(joint, tb)
+    ties = tiebreak_table(joint, T)
+    tb = float(ties[-1, -1])  # every instant-win box still live: the usual end
+    D = duel_tables(joint, ties)
     blocked = blocked and not T.locked
     moves = kernels.sheet_moves(T, D) if blocked else None
     dtype = table_dtype(joint.n_cells)
@@ -231,7 +290,7 @@ def solve_joint(
     if values is None:
         assert out is not None
         values = np.load(out, mmap_mode="r")
-    return DuelSolution(joint, values, tb, time.perf_counter() - start, first=first)
+    return DuelSolution(joint, values, tb, time.perf_counter() - start, first=first, ties=ties)
 
 
 def _ckpt_key(joint: JointSpace) -> str:

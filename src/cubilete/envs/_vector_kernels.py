@@ -281,3 +281,36 @@ def step_envs(
                 _turn_start(T, i, mask, fl, upc, V, regret, Ks)
         _fill(T, i, n, slot_base, n_keeps, face_down, const_bonus, mask, card, dice, held, throws, upraw, total,
               turns, obs, amask, code_index)  # fmt: skip
+
+
+@njit(cache=True)
+def all_regrets(
+    T: KernelTables, V: np.ndarray, regret: bool, n: int, slot_base: int, n_keeps: int, face_down: bool,
+    const_bonus: int, code_index: np.ndarray, rng: np.ndarray,
+    mask: np.ndarray, fl: np.ndarray, upc: np.ndarray, card: np.ndarray, dice: np.ndarray, held: np.ndarray,
+    throws: np.ndarray, upraw: np.ndarray, total: np.ndarray, turns: np.ndarray, pending: np.ndarray,
+    Ks: np.ndarray, amask: np.ndarray, out: np.ndarray,
+) -> None:  # fmt: skip
+    """out[i, a]: the regret ``step_envs`` would report for action a in env i (computed the same way, so
+    equal bit for bit); NaN where a is not legal or env i waits to start a new game."""
+    full = (1 << n) - 1
+    for i in range(amask.shape[0]):
+        out[i, :] = np.nan
+        if pending[i] == 1:
+            continue
+        d = dice[i]
+        h = code_index[_code(d, full, n)]
+        face = T.equal_face[h]
+        best = _best_option(
+            T, V, Ks[i], code_index, d, n, mask[i], fl[i], upc[i], throws[i], held[i], h, face, total[i]
+        )
+        first = 1 if throws[i] == 1 else 0
+        for a in range(amask.shape[1]):
+            if amask[i, a] == 0:
+                continue
+            if a < slot_base:
+                k = a % n_keeps
+                out[i, a] = max(0.0, best - (total[i] + Ks[i, throws[i] + 1, code_index[_code(d, k, n)]]))
+            else:
+                j = a - slot_base
+                out[i, a] = max(0.0, best - _score_value(T, V, mask[i], fl[i], upc[i], h, face, j, first, total[i]))

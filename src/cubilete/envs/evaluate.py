@@ -136,6 +136,7 @@ class Evaluation:
     by_box: dict[str, dict[str, float]]  # box -> {"regret_per_game", "per_decision", "decisions"}
     by_kind: dict[str, dict[str, float]]
     seconds: float
+    median: float | None = None  # the median score (the published learned agents report it)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON)."""
@@ -202,7 +203,7 @@ def evaluate(
         estimate, _, estimate_ci = _interval([s + g for s, g in zip(scores, regrets, strict=True)])
     return Evaluation(
         policy, r.name, games, seed, mean, sd, ci, optimum, mean_regret, regret_ci, per_decision, estimate,
-        estimate_ci, by_box, by_kind, time.perf_counter() - started,
+        estimate_ci, by_box, by_kind, time.perf_counter() - started, float(np.median(scores)),
     )  # fmt: skip
 
 

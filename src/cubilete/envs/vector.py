@@ -157,6 +157,20 @@ class SolitaireVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             infos["regret"] = self._regrets.copy()
         return self._obs.copy(), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(), infos
 
+    def action_regrets(self) -> np.ndarray:
+        """``(num_envs, A)`` float array: the exact regret each action would get now (what ``infos["regret"]``
+        reports if it is taken), NaN for illegal actions and for envs that start a new game at the next step.
+        One numba call for the whole batch: the expert's judgement of every legal action, for imitation."""
+        if not self.regret:
+            raise EnvError("action_regrets needs the environment made with regret=True")
+        if not self._started:
+            raise EnvError("call reset() before action_regrets()")
+        out = np.empty((self.num_envs, self.codec.n))
+        K.all_regrets(  # type: ignore[call-arg]
+            self._T, self._V, self.regret, *self._statics(), self._pending, *self._bufs, self._amask, out
+        )
+        return out
+
     def action_masks(self) -> np.ndarray:
         """Boolean ``(num_envs, A)`` mask of the legal actions."""
         return self._amask.astype(bool)

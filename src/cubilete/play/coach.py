@@ -32,6 +32,7 @@ from cubilete.engine.state import GameState, Phase, Seat
 from cubilete.i18n import _, box_name, current_language
 
 if TYPE_CHECKING:
+    from cubilete.solver.combinatorics import FloatArray
     from cubilete.solver.solve import Solution
 
 Progress = Callable[[int, int], None]
@@ -136,15 +137,45 @@ def is_bot_name(name: str) -> bool:
 
 
 def is_solvable(rules: Rules) -> bool:
-    """True if the solver can solve these rules exactly."""
-    from cubilete.engine.errors import SolverUnsupportedError
-    from cubilete.solver import check_solvable
+    """True if the solver can solve these rules exactly (worked out once per rule set)."""
+    return _per_rules(rules).solvable
 
-    try:
-        check_solvable(rules)
-    except SolverUnsupportedError:
-        return False
-    return True
+
+class _RulesAdvice:
+    """What the coach reads for one rule set, worked out once: whether the solver solves it, and for
+    :func:`advise_hand` the names of the option table's rows (slot numbers to ``Score`` actions, keep
+    numbers to faces) and the ``Roll`` of each set of positions kept."""
+
+    __slots__ = ("keeps", "option_table", "roll_of", "scores", "shared_solution", "solvable")
+
+    def __init__(self, rules: Rules) -> None:
+        from cubilete.engine.errors import SolverUnsupportedError
+        from cubilete.solver import check_solvable
+
+        try:
+            check_solvable(rules)
+        except SolverUnsupportedError:
+            self.solvable = False
+        else:
+            self.solvable = True
+        self.scores = tuple(Score(slot) for slot in rules.slots)
+        self.keeps: tuple[tuple[int, ...], ...] | None = None  # the solver's keeps by number, sorted (first table)
+        # imported at the first advice (the solver is heavy to import), not at every one
+        self.option_table: Callable[..., FloatArray] | None = None
+        self.shared_solution: Callable[[Rules], Solution] | None = None
+        self.roll_of: dict[tuple[int, ...], Roll] = {}  # positions kept -> the Roll (2^dice of them at most)
+
+
+_PER_RULES: dict[Rules, _RulesAdvice] = {}  # a Rules hashes once (the hash is kept in it)
+
+
+def _per_rules(rules: Rules) -> _RulesAdvice:
+    found = _PER_RULES.get(rules)
+    if found is None:
+        if len(_PER_RULES) >= 256:  # house rules come and go on a server: start over rather than grow
+            _PER_RULES.clear()
+        found = _PER_RULES[rules] = _RulesAdvice(rules)
+    return found
 
 
 def solution_for(rules: Rules, progress: Progress | None = None) -> Solution:
@@ -236,13 +267,64 @@ def advise_hand(
     ``held`` lists dice positions kept at the last throw (they must stay kept under locked
     holds). Only rules the solver solves exactly are advised; for others the list is empty.
     """
-    if not is_solvable(rules):
+    known = _per_rules(rules)
+    if not known.solvable:
         return []
-    from cubilete.solver.advisor import advise
+    if known.option_table is None or known.keeps is None or known.shared_solution is None:
+        from cubilete.solver.advisor import option_names, option_table
+        from cubilete.solver.cache import shared_solution
 
-    faces = tuple(sorted(dice[p] for p in held)) if rules.locked_holds else ()
-    options = advise(solution_for(rules), card, dice, throw, extra_bonuses, faces)
-    return [_advice(o, dice, held, rules.locked_holds) for o in options[: max(top, 0)]]
+        known.keeps = tuple(tuple(sorted(k)) for k in option_names(shared_solution(rules))[1])
+        known.option_table, known.shared_solution = option_table, shared_solution
+    solution = known.shared_solution(rules)  # solution_for(rules) without its import
+    locked = rules.locked_holds
+    faces = tuple(sorted(dice[p] for p in held)) if locked else ()
+    # the ranked rows themselves, no Option object: (0 = score or 1 = keep, number, points, expected)
+    rows = known.option_table(solution, card, dice, throw, extra_bonuses, faces)[: max(top, 0)].tolist()
+    if not rows:
+        return []
+    best = rows[0][3]
+    out = []
+    shown = tuple(dice)
+    new, write = object.__new__, object.__setattr__
+    for kind, number, points, value in rows:
+        if kind == 0.0:
+            score = known.scores[int(number)]
+            fields = {"kind": "score", "slot": score.slot, "points": int(points), "keep_faces": (),
+                      "keep_positions": (), "expected": value, "loss": best - value, "action": score,
+                      "win": None}  # fmt: skip
+        else:
+            kept = known.keeps[int(number)]
+            positions = _first_positions(shown, kept) if not held else None
+            if positions is None:
+                positions = keep_positions(dice, kept, prefer=held, must=held if locked else ())
+            roll = known.roll_of.get(positions)
+            if roll is None:
+                roll = known.roll_of[positions] = Roll(positions)
+            fields = {"kind": "keep", "slot": None, "points": 0, "keep_faces": kept, "keep_positions": positions,
+                      "expected": value, "loss": best - value, "action": roll, "win": None}  # fmt: skip
+        # Advice(...) with its fields written in one go: a frozen dataclass's __init__ sets them one
+        # object.__setattr__ at a time, three times the cost (nine fields, five options a call)
+        advice: Advice = new(Advice)
+        write(advice, "__dict__", fields)
+        out.append(advice)
+    return out
+
+
+def _first_positions(dice: tuple[int, ...], faces: tuple[int, ...]) -> tuple[int, ...] | None:
+    """:func:`keep_positions` with nothing held: the first dice showing the (sorted) faces; None if the dice
+    don't show them (then :func:`keep_positions` says so)."""
+    chosen = []
+    face = start = 0
+    try:
+        for f in faces:
+            at = dice.index(f, start if f == face else 0)  # the same face again: after the die taken last
+            chosen.append(at)
+            face, start = f, at + 1
+    except ValueError:
+        return None
+    chosen.sort()
+    return tuple(chosen)
 
 
 def hint(game: Game, top: int = 5, win: bool = False) -> tuple[list[Advice], bool]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cubilete.engine.game import Game
-from cubilete.i18n import _
+from cubilete.i18n import _, number
 from cubilete.play import coach
 
 SAME = 0.0005  # choices whose chances to win differ by less than this are taken as equally good
@@ -59,23 +59,25 @@ def two_ways_lines(game: Game, both: TwoWays) -> list[str]:
     rules = game.rules
     assert both.points.win is not None and both.win.win is not None
     lines = [
-        _("For points: {what} (expected {expected:.1f}, {chance:.1f}% to win)").format(
-            what=both.points.describe(rules), expected=both.points.expected, chance=100 * both.points.win
+        _("For points: {what} (expected {expected}, {chance}% to win)").format(
+            what=both.points.describe(rules), expected=number(both.points.expected),
+            chance=number(100 * both.points.win),
         ),
     ]
     if not both.differ:
-        lines.append(_("To win: the same choice ({chance:.1f}% to win).").format(chance=100 * both.win.win))
+        lines.append(_("To win: the same choice ({chance}% to win).").format(chance=number(100 * both.win.win)))
         return _labelled(lines, both)
-    lines.append(_("To win: {what} (expected {expected:.1f}, {chance:.1f}% to win)").format(
-        what=both.win.describe(rules), expected=both.win.expected, chance=100 * both.win.win
+    lines.append(_("To win: {what} (expected {expected}, {chance}% to win)").format(
+        what=both.win.describe(rules), expected=number(both.win.expected), chance=number(100 * both.win.win)
     ))
-    values = {"points": both.points.expected - both.win.expected, "gain": 100 * (both.win.win - both.points.win)}
+    values = {"points": number(both.points.expected - both.win.expected),
+              "gain": number(100 * (both.win.win - both.points.win))}
     if both.behind:
         lines.append(_("Why they differ: you are behind, so the riskier choice wins more often: it gives up "
-                       "{points:.1f} expected points for {gain:.1f} more points of chance to win.").format(**values))
+                       "{points} expected points for {gain} more points of chance to win.").format(**values))
     else:
         lines.append(_("Why they differ: you are ahead, so the safer choice wins more often: it gives up "
-                       "{points:.1f} expected points for {gain:.1f} more points of chance to win.").format(**values))
+                       "{points} expected points for {gain} more points of chance to win.").format(**values))
     return _labelled(lines, both)
 
 

@@ -17,7 +17,7 @@ from cubilete.engine.errors import CubileteError
 from cubilete.engine.game import Game
 from cubilete.engine.record import steps, to_record
 from cubilete.engine.state import GameState, Phase
-from cubilete.i18n import _
+from cubilete.i18n import _, number
 from cubilete.play.coach import describe_option
 
 SMALL = 0.0005  # a choice that gives up less than this probability of winning is not listed
@@ -137,12 +137,13 @@ def win_review_lines(review: WinReview) -> list[str]:
     lines = [_("Chance to win given up (playing to win, against the others' positions):") if review.exact else
              _("Chance to win given up (estimated; playing to win, against the others' positions):")]
     for player, lost in review.total.items():
-        lines.append(_("  {player}: {lost:.1f} points of percentage in all").format(player=player, lost=100 * lost))
+        lines.append(_("  {player}: {lost} points of percentage in all").format(player=player, lost=number(100 * lost)))
         worst = sorted((d for d in review.decisions if d.player == player and d.win_loss > SMALL),
                        key=lambda d: -d.win_loss)[:3]
         for d in worst:
-            text = _("    turn {turn}, throw {throw}: {action} gave up {lost:.1f}% to win; best was {best}")
-            lines.append(text.format(turn=d.turn, throw=d.throw, action=d.action, lost=100 * d.win_loss, best=d.best))
+            text = _("    turn {turn}, throw {throw}: {action} gave up {lost}% to win; best was {best}")
+            lines.append(text.format(turn=d.turn, throw=d.throw, action=d.action, lost=number(100 * d.win_loss),
+                                     best=d.best))
     return lines
 
 

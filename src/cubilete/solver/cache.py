@@ -141,6 +141,9 @@ def shared_solution(rules: Rules, progress: Progress | None = None) -> Solution:
     (bots, coach, advisor apps); raises :class:`SolverUnsupportedError` for rules too large.
     At most :data:`SHARED_BYTES` of tables stay loaded (least recently used out).
     """
+    loaded_before = _SHARED.get(rules)  # the usual case, on every advice: no closure, one lock
+    if loaded_before is not None:
+        return loaded_before
 
     def make() -> Solution:
         check_solvable(rules)

@@ -20,6 +20,7 @@ class Sheet:
     steps: tuple[dict[str, Any], ...]
     version: int
     status: str
+    finished_at: float | None = None
 
 
 def create(store: WebStore, sheet: Sheet, creator_net: str | None) -> None:
@@ -34,8 +35,20 @@ def load(store: WebStore, sheet_id: str) -> Sheet | None:
         r = conn.execute(sheets.select().where(sheets.c.id == sheet_id)).first()
     if r is None:
         return None
+    return _sheet(r)
+
+
+def _sheet(r: Any) -> Sheet:
     return Sheet(r.id, r.created_at, r.rules_json, tuple(json.loads(r.players)), tuple(json.loads(r.steps)),
-                 r.version, r.status)
+                 r.version, r.status, r.finished_at)
+
+
+def finished(store: WebStore, limit: int) -> list[Sheet]:
+    """Finished sheets, newest first (the site's list of games shows them beside the tables')."""
+    query = (sheets.select().where(sheets.c.status == "finished")
+             .order_by(sheets.c.finished_at.desc(), sheets.c.id).limit(limit))
+    with store.engine.connect() as conn:
+        return [_sheet(r) for r in conn.execute(query).all()]
 
 
 def save(store: WebStore, sheet: Sheet, steps: list[dict[str, Any]], status: str, now: float) -> bool:

@@ -56,12 +56,14 @@ def my_tables(store: WebStore, token_hash: str, limit: int = 50) -> list[MyTable
         return [MyTable(str(r[0]), str(r[1]), int(r[2]), r[3], float(r[4])) for r in conn.execute(query)]
 
 
-def set_email(store: WebStore, table_id: str, seat: int, email: str | None) -> None:
-    """Keep (or with None, forget) a seat's address for "your turn" notices."""
+def set_email(store: WebStore, table_id: str, seat: int, email: str | None, version: int) -> None:
+    """Keep (or with None, forget) a seat's address for "your turn" notices of the turns that pass after the
+    table's ``version`` (a turn that passed before the address was given is not told: its notice may still be
+    on its way when the address comes, and the player is on the page anyway)."""
     with store.engine.begin() as conn:
         conn.execute(notices.delete().where(notices.c.table_id == table_id, notices.c.seat == seat))
         if email is not None:
-            conn.execute(notices.insert().values(table_id=table_id, seat=seat, email=email))
+            conn.execute(notices.insert().values(table_id=table_id, seat=seat, email=email, sent_version=version))
 
 
 def email_for(store: WebStore, table_id: str, seat: int) -> str | None:

@@ -264,6 +264,7 @@ sa.Index("ix_web_seeks_rules", seeks.c.rules, seeks.c.players, seeks.c.created_a
 sa.Index("ix_web_tables_preset_finished", tables.c.preset, tables.c.finished_at)
 sa.Index("ix_web_seats_pid", seats.c.pid)
 sa.Index("ix_web_tables_status_creator", tables.c.status, tables.c.creator_net)
+sa.Index("ix_web_sheets_status_finished", sheets.c.status, sheets.c.finished_at)  # the games list
 OVER = ("finished", "expired")  # statuses of tables nobody plays again
 
 

@@ -10,7 +10,7 @@ import contextlib
 import json
 import re
 from functools import lru_cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
@@ -109,6 +109,23 @@ async def json_body(request: Request) -> object:
         raise ApiError(400, "the body is not valid JSON") from None
 
 
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def invalid(exc: ValidationError) -> str:
+    """The first problem pydantic found, as "where: what" (``body`` when the whole body is wrong)."""
+    first = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in first['loc']) or 'body'}: {first['msg']}"
+
+
+async def valid_body(request: Request, model: type[Model]) -> Model:
+    """The request's JSON body as ``model``; 413, 400 or 422 with what is wrong."""
+    try:
+        return model.model_validate(await json_body(request))
+    except ValidationError as exc:
+        raise ApiError(422, invalid(exc)) from None
+
+
 @router.get("/health")
 async def health(request: Request) -> dict[str, bool]:
     """The server is up; ``warm``: its chances' worker has started and computed its first position (until then
@@ -156,12 +173,7 @@ async def create_table(request: Request, hub: HubDep) -> dict[str, Any]:
     if wait is not None:
         raise ApiError(429, f"too many tables created from this address: try again in {wait:.0f} s",
                        {"Retry-After": str(round(wait))})
-    try:
-        spec = NewTable.model_validate(await json_body(request))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "body"
-        raise ApiError(422, f"{where}: {first['msg']}") from None
+    spec = await valid_body(request, NewTable)
     if (spec.rules is None) == (spec.profile is None):
         raise ApiError(422, "give either \"rules\" (a preset name) or \"profile\" (house rules as TOML), not both")
     if spec.club is not None:
@@ -364,7 +376,8 @@ def _summary(row: TableRow) -> dict[str, Any]:
     official = is_official(row.preset, row.rules_json)
     title = rules_words(rules)["title"] if official else f"{rules.title} (house rules)"
     return {
-        "id": row.id, "preset": row.preset if official else None, "rules": row.preset, "house_rules": not official,
+        "id": row.id, "kind": "table", "url": f"/replay/{row.id}", "preset": row.preset if official else None,
+        "rules": row.preset, "house_rules": not official,
         "title": title, "finished_at": row.finished_at, "ended": row.ended, "undos": row.undos,
         "players": [{"name": s.name, "pid": s.pid, "total": s.total, "winner": bool(s.winner),
                      "bot": s.kind == "bot"} for s in row.seats],
@@ -373,9 +386,14 @@ def _summary(row: TableRow) -> dict[str, Any]:
 
 @router.get("/games")
 async def games(hub: HubDep, preset: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
-    """Finished games, newest first."""
-    rows = await asyncio.to_thread(hub.store.finished_games, preset, max(1, min(limit, 200)))
-    return [_summary(r) for r in rows]
+    """Finished games, newest first: the tables' (``"kind": "table"``) and the real-dice sheets' (``"real-dice"``)."""
+    from cubilete.web.sheets import finished_summaries  # (sheets.py builds on this module)
+
+    limit = max(1, min(limit, 200))
+    rows = await asyncio.to_thread(hub.store.finished_games, preset, limit)
+    found = [_summary(r) for r in rows] + await finished_summaries(hub, preset, limit)
+    found.sort(key=lambda g: g["finished_at"] or 0.0, reverse=True)
+    return found[:limit]
 
 
 def _aggregate(results: list[PlayerResult], by_preset: bool) -> dict[str, dict[str, Any]]:

@@ -14,19 +14,18 @@ import asyncio
 import hashlib
 import secrets
 import time
-import unicodedata
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from cubilete.engine.errors import CubileteError
 from cubilete.engine.rules.profile import rules_from_toml
 from cubilete.store import clubs as stored
-from cubilete.web.api import ApiError, bearer_token, check_budget, hub_of, json_body
+from cubilete.web.api import ApiError, bearer_token, check_budget, hub_of, valid_body
 from cubilete.web.guard import client_address
 from cubilete.web.hub import TABLE_ID, Hub, new_table_id, player_id
-from cubilete.web.names import check_name, normalise
+from cubilete.web.names import check_name, check_title
 from cubilete.web.protocol import Name, ProtocolError
 from cubilete.web.settings import Settings
 from cubilete.web.words import rules_words
@@ -68,23 +67,8 @@ class Profiles(BaseModel):
     profiles: list[Profile] = Field(max_length=MAX_PROFILES)
 
 
-def _valid(model: type[BaseModel], body: object) -> Any:
-    try:
-        return model.model_validate(body)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ApiError(422, f"{'.'.join(str(p) for p in first['loc']) or 'body'}: {first['msg']}") from None
-
-
 def _key_hash(key: str) -> str:
     return hashlib.sha256(f"club-key:{key}".encode()).hexdigest()
-
-
-def _title(text: str) -> str:
-    name = normalise(text)
-    if not name or len(name) > 60 or any(not ch.isprintable() or unicodedata.category(ch) == "Cf" for ch in name):
-        raise ApiError(422, "name: a club's name has 1 to 60 characters, none of them control or invisible")
-    return name
 
 
 def _checked_profiles(profiles: list[Profile], settings: Settings) -> list[dict[str, str]]:
@@ -128,13 +112,20 @@ async def may_tag(hub: Hub, request: Request, club_id: str) -> None:
         raise ApiError(403, "only the club's members make its games: join the club first")
 
 
+def _title(text: str) -> str:
+    try:
+        return check_title(text, "a club's")
+    except ProtocolError as exc:
+        raise ApiError(422, exc.message) from None
+
+
 @router.post("/clubs", status_code=201)
 async def create(request: Request) -> dict[str, Any]:
     """A new club: ``{"name", "profiles": [{"name", "toml"}]}`` -> 201 ``{"id", "url", "manage_url", "key"}``.
     The key is shown once: it is the organiser's link (only its hash is kept)."""
     hub = hub_of(request)
     bearer_token(request)
-    spec: NewClub = _valid(NewClub, await json_body(request))
+    spec = await valid_body(request, NewClub)
     name = _title(spec.name)
     profiles = _checked_profiles(spec.profiles, hub.settings)
     address = client_address(request.scope, hub.settings)
@@ -192,7 +183,7 @@ async def join(club_id: str, request: Request) -> dict[str, Any]:
     hub = hub_of(request)
     pid = player_id(bearer_token(request))
     club = await load_club(hub, club_id)
-    body: Join = _valid(Join, await json_body(request))
+    body = await valid_body(request, Join)
     members = await asyncio.to_thread(stored.members, hub.store, club.id)
     if any(m.pid == pid for m in members):
         raise ApiError(409, "you are a member already")
@@ -223,7 +214,7 @@ async def remove(club_id: str, request: Request) -> dict[str, Any]:
     hub = hub_of(request)
     club = await load_club(hub, club_id)
     _organiser(request, club)
-    body: Remove = _valid(Remove, await json_body(request))
+    body = await valid_body(request, Remove)
     if not await asyncio.to_thread(stored.remove, hub.store, club.id, body.pid):
         raise ApiError(404, "no such member")
     return {"removed": body.pid}
@@ -234,7 +225,7 @@ async def rename(club_id: str, request: Request) -> dict[str, Any]:
     hub = hub_of(request)
     club = await load_club(hub, club_id)
     _organiser(request, club)
-    body: Rename = _valid(Rename, await json_body(request))
+    body = await valid_body(request, Rename)
     name = _title(body.name)
     await asyncio.to_thread(stored.update, hub.store, club.id, name=name)
     return {"name": name}
@@ -246,7 +237,7 @@ async def set_profiles(club_id: str, request: Request) -> dict[str, Any]:
     hub = hub_of(request)
     club = await load_club(hub, club_id)
     _organiser(request, club)
-    body: Profiles = _valid(Profiles, await json_body(request))
+    body = await valid_body(request, Profiles)
     profiles = _checked_profiles(body.profiles, hub.settings)
     await asyncio.to_thread(stored.update, hub.store, club.id, profiles=profiles)
     return {"profiles": [p["name"] for p in profiles]}

@@ -29,7 +29,7 @@ from cubilete.play.bots import make_bot
 from cubilete.solver.cache import tables_only
 from cubilete.store import daily as daily_store
 from cubilete.store.webdb import utc_today
-from cubilete.web.api import ApiError, bearer_token, json_body
+from cubilete.web.api import ApiError, bearer_token, invalid, json_body
 from cubilete.web.daily_result import day_over
 from cubilete.web.hub import Hub, new_table_id, player_id, token_hash
 from cubilete.web.names import check_name
@@ -101,8 +101,7 @@ async def play(day: str, preset: str, request: Request) -> JSONResponse:
     try:
         name = check_name(Play.model_validate(await json_body(request)).name, [])
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ApiError(422, f"{'.'.join(str(p) for p in first['loc']) or 'body'}: {first['msg']}") from None
+        raise ApiError(422, invalid(exc)) from None
     except ProtocolError as exc:
         raise ApiError(422, exc.message) from None
     seed, commitment = await asyncio.to_thread(daily_store.challenge, hub.store, day, preset)

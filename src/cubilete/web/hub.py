@@ -110,6 +110,8 @@ class Hub:
         self.tournaments: TournamentDesk | None = None  # rounds made and moved on (web/tournaments.py), at start
         # real-dice sheets (web/sheets.py): each sheet's chances to win by version, and their worker tasks
         self.sheet_chances: dict[str, tuple[int, tuple[list[float], bool] | None]] = {}
+        self.sheet_summaries: dict[str, tuple[int, dict[str, Any]]] = {}  # web/sheets.py: finished sheets, listed
+        self.sheet_reviews: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {}  # (id, lang): (version, review)
         self.sheet_tasks: set[asyncio.Task[None]] = set()
         self.turns: TurnDesk | None = None  # turn-based games' clocks and notices (web/turnbased.py), at start
 

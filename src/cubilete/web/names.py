@@ -68,3 +68,17 @@ def check_name(name: str, seated: list[str]) -> str:
             raise ProtocolError("name-taken", f"someone at this table is already called {other} (or a name that looks"
                                 " the same)")
     return name
+
+
+TITLE_MAX = 60  # characters of a club's or a tournament's name
+
+
+def check_title(text: str, what: str) -> str:
+    """A club's or tournament's name (``what``): NFKC, trimmed, 1 to 60 characters, nothing invisible; else
+    :class:`ProtocolError` saying so."""
+    name = normalise(text)
+    invisible = any(not ch.isprintable() or unicodedata.category(ch) == "Cf" for ch in name)
+    if not name or len(name) > TITLE_MAX or invisible:
+        raise ProtocolError("bad-name", f"name: {what} name has 1 to {TITLE_MAX} characters, none of them control"
+                            " or invisible")
+    return name

@@ -18,7 +18,7 @@ from cubilete.engine.errors import CubileteError
 from cubilete.engine.rules.profile import rules_from_toml
 from cubilete.i18n import translate_error
 from cubilete.play import coach
-from cubilete.web.api import ApiError, budget_problem
+from cubilete.web.api import ApiError, budget_problem, invalid
 from cubilete.web.guard import client_address
 from cubilete.web.settings import Settings
 from cubilete.web.words import in_language, rules_words, web_language
@@ -85,7 +85,5 @@ async def check(request: Request) -> dict[str, Any]:
     try:
         body = ProfileCheck.model_validate_json(await request.body())
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "body"
-        return {"ok": False, "error": f"{where}: {first['msg']}", "line": None}
+        return {"ok": False, "error": invalid(exc), "line": None}
     return await asyncio.to_thread(check_profile, body.profile, body.lang, request.app.state.hub.settings)

@@ -22,27 +22,35 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from cubilete.engine.errors import CubileteError, ScorekeeperError
 from cubilete.engine.record import to_record
 from cubilete.engine.rules import Rules, find_rules
-from cubilete.engine.rules.codec import rules_from_dict, rules_to_dict
+from cubilete.engine.rules.codec import rules_to_dict
 from cubilete.engine.rules.profile import rules_from_toml
 from cubilete.i18n import box_name
+from cubilete.play import coach
 from cubilete.play.scorekeeper import Scorekeeper
 from cubilete.store import sheets as stored
-from cubilete.web.api import ApiError, bearer_token, check_budget, hub_of, json_body
+from cubilete.web.api import ApiError, bearer_token, check_budget, hub_of, is_official, valid_body
 from cubilete.web.guard import client_address
 from cubilete.web.hub import TABLE_ID, Hub, new_table_id, token_hash
 from cubilete.web.names import check_name
 from cubilete.web.protocol import ProtocolError
 from cubilete.web.room import with_tables_only
+from cubilete.web.sheet_replay import apply_step, replay, replay_view, review_view, sheet_rules
 from cubilete.web.solving import SolverBusy
+from cubilete.web.waits import within
 from cubilete.web.words import in_language, rules_words, web_language
 
 router = APIRouter(prefix="/api")
 MAX_PLAYERS = 8
+# a game is a few hundred steps (the 4-column sheet: 52 rounds of 8 players); ties for the start and in
+# tie-break hands could be typed forever, and every request replays every step
+MAX_STEPS = 2000
+SUMMARIES_KEPT = 500  # finished sheets' summaries for the list of games (a finished sheet changes only by undo)
+REVIEW_WAIT = 20.0  # seconds a review waits for its rules' solve (already under way, or a preset) before a 503
 
 
 class NewSheet(BaseModel):
@@ -68,38 +76,6 @@ class Step(Dice):
 class UndoStep(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     version: int
-
-
-def _valid(model: type[BaseModel], body: object) -> Any:
-    try:
-        return model.model_validate(body)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ApiError(422, f"{'.'.join(str(p) for p in first['loc']) or 'body'}: {first['msg']}") from None
-
-
-def _rules(sheet: stored.Sheet) -> Rules:
-    return rules_from_dict(json.loads(sheet.rules_json), "sheet rules")
-
-
-def replay(sheet: stored.Sheet) -> Scorekeeper:
-    """The sheet's scorekeeper after every stored step."""
-    keeper = Scorekeeper(_rules(sheet), list(sheet.players))
-    for step in sheet.steps:
-        apply_step(keeper, step)
-    return keeper
-
-
-def apply_step(keeper: Scorekeeper, step: dict[str, Any]) -> None:
-    """One typed step on the scorekeeper (:class:`ScorekeeperError` says why not)."""
-    if step["kind"] == "start":
-        keeper.start_throw(step["dice"])
-    elif step["kind"] == "enter":
-        if not step.get("slot"):
-            raise ScorekeeperError("choose the box to write the dice in")
-        keeper.enter(step["dice"], step["throw"], step["slot"], bool(step.get("scratch")))
-    else:
-        keeper.hand(step["dice"], step["throw"])
 
 
 def _lang(request: Request) -> str:
@@ -141,6 +117,43 @@ def view(sheet: stored.Sheet, keeper: Scorekeeper, asker: str | None, lang: str,
         "chances": chances[0] if chances is not None else None,
         "chances_exact": chances[1] if chances is not None else None,
     }
+
+
+def summary(sheet: stored.Sheet, keeper: Scorekeeper) -> dict[str, Any]:
+    """A finished sheet in the site's list of games (as a table's there, marked as played with real dice: its
+    results were typed, so they never count in the rankings or a player's statistics)."""
+    rules = keeper.rules
+    official = is_official(rules.name, sheet.rules_json)
+    totals, winners = keeper.totals(), set(keeper.winners)
+    return {
+        "id": sheet.id, "kind": "real-dice", "url": f"/sheet/{sheet.id}", "preset": rules.name if official else None,
+        "rules": rules.name, "house_rules": not official,
+        "title": rules_words(rules)["title"] if official else f"{rules.title} (house rules)",
+        "finished_at": sheet.finished_at, "ended": None, "undos": 0,
+        "players": [{"name": name, "pid": None, "total": totals[i], "winner": i in winners, "bot": False}
+                    for i, name in enumerate(keeper.players)],
+    }
+
+
+async def finished_summaries(hub: Hub, preset: str | None, limit: int) -> list[dict[str, Any]]:
+    """The newest finished sheets (of one official preset if given), summarised once per version."""
+    found = await asyncio.to_thread(stored.finished, hub.store, limit)
+    kept = hub.sheet_summaries
+
+    def summarised() -> list[dict[str, Any]]:
+        out = []
+        for sheet in found:
+            cached = kept.get(sheet.id)
+            if cached is None or cached[0] != sheet.version:
+                cached = (sheet.version, summary(sheet, replay(sheet)))
+                kept[sheet.id] = cached
+                while len(kept) > SUMMARIES_KEPT:
+                    kept.pop(next(iter(kept)))
+            out.append(cached[1])
+        return out
+
+    made = await asyncio.to_thread(summarised)
+    return [g for g in made if not preset or g["preset"] == preset]
 
 
 async def _load(hub: Hub, sheet_id: str) -> stored.Sheet:
@@ -186,7 +199,7 @@ async def create(request: Request) -> dict[str, Any]:
     """A new sheet for real dice: ``{"rules" | "profile", "players": [names]}`` -> 201 ``{"id", "url"}``."""
     hub = hub_of(request)
     bearer_token(request)
-    spec: NewSheet = _valid(NewSheet, await json_body(request))
+    spec = await valid_body(request, NewSheet)
     if (spec.rules is None) == (spec.profile is None):
         raise ApiError(422, "give either \"rules\" (a preset name) or \"profile\" (house rules as TOML), not both")
     names: list[str] = []
@@ -229,10 +242,12 @@ async def step(sheet_id: str, request: Request) -> dict[str, Any]:
     422 with the scorekeeper's reason (in ``?lang=``), 409 if another phone typed first (nothing written)."""
     hub = hub_of(request)
     asker = token_hash(bearer_token(request))
-    body: Step = _valid(Step, await json_body(request))
+    body = await valid_body(request, Step)
     sheet = await _load(hub, sheet_id)
     if body.version != sheet.version:
         raise ApiError(409, "the sheet changed on another phone: look at it again")
+    if len(sheet.steps) >= MAX_STEPS:
+        raise ApiError(422, f"this sheet holds {MAX_STEPS} steps, the most a sheet may: start a new one")
     new = {"kind": body.kind, "dice": body.dice, "throw": body.throw, "slot": body.slot, "scratch": body.scratch,
            "by": asker}
 
@@ -257,7 +272,7 @@ async def undo(sheet_id: str, request: Request) -> dict[str, Any]:
     """Take back the last step, only from the browser that typed it: ``{"version"}``."""
     hub = hub_of(request)
     asker = token_hash(bearer_token(request))
-    body: UndoStep = _valid(UndoStep, await json_body(request))
+    body = await valid_body(request, UndoStep)
     sheet = await _load(hub, sheet_id)
     if not sheet.steps:
         raise ApiError(409, "nothing to undo")
@@ -276,7 +291,7 @@ async def undo(sheet_id: str, request: Request) -> dict[str, Any]:
 async def preview(sheet_id: str, request: Request) -> dict[str, Any]:
     """What each usable box would get for these dice now: ``{"points": {slot: n}, "wins_at_once"}``."""
     hub = hub_of(request)
-    body: Dice = _valid(Dice, await json_body(request))
+    body = await valid_body(request, Dice)
     sheet = await _load(hub, sheet_id)
 
     def look() -> dict[str, Any]:
@@ -297,12 +312,19 @@ async def advice(sheet_id: str, request: Request) -> dict[str, Any]:
     """The coach on the dice on the table: the best options, best first (``{"options": [{"text", "expected",
     "loss", "slot", "keep"}]}``; empty for rules too large to solve here)."""
     hub = hub_of(request)
-    body: Dice = _valid(Dice, await json_body(request))
+    body = await valid_body(request, Dice)
     sheet = await _load(hub, sheet_id)
     lang = _lang(request)
+    rules = await asyncio.to_thread(sheet_rules, sheet)
+    solvable = await asyncio.to_thread(coach.is_solvable, rules)
+    if solvable and await _solving(hub, rules) is not None:
+        solvable = False  # refused or failed on this server: no advice, as for rules too large
 
     def ask() -> list[dict[str, Any]]:
         keeper = replay(sheet)
+        if not solvable:
+            keeper.preview(body.dice, body.throw)  # the same refusals (bad dice, a tie-break hand) as with advice
+            return []
         with in_language(lang):
             found = with_tables_only(keeper.suggest, body.dice, body.throw, 3)
             return [{"text": a.describe(keeper.rules), "expected": round(a.expected, 2), "loss": round(a.loss, 2),
@@ -324,3 +346,58 @@ async def record(sheet_id: str, request: Request) -> JSONResponse:
         raise ApiError(409, "the record is made when the game ends")
     return JSONResponse(to_record(keeper.game),
                         headers={"Content-Disposition": f'attachment; filename="sheet-{sheet_id}.json"'})
+
+
+def _no_review(reason: str) -> dict[str, Any]:
+    """The answer for rules the coach cannot review exactly here (the page says so instead of a review)."""
+    return {"reviewed": False, "reason": f"no review for these rules: {reason}", "exact": False, "players": [],
+            "worst": []}
+
+
+@router.get("/sheets/{sheet_id}/review")
+async def review(sheet_id: str, request: Request) -> dict[str, Any]:
+    """The coach's review of a finished sheet: each typed entry (these dice, on this throw, in this box) judged
+    against every option open then (web/sheet_replay.py; never the throws the scorekeeper invents). ``?lang=``.
+    ``"reviewed": false`` with the reason for rules the solver cannot solve exactly here; 409 before the end;
+    503 with Retry-After while the rules are still being solved."""
+    hub = hub_of(request)
+    sheet = await _load(hub, sheet_id)
+    if sheet.status != "finished":
+        raise ApiError(409, "the review is made when the game ends")
+    lang = _lang(request)
+    kept = hub.sheet_reviews.get((sheet.id, lang))
+    if kept is not None and kept[0] == sheet.version:  # an undo after the end makes a new version
+        return kept[1]
+    rules = await asyncio.to_thread(sheet_rules, sheet)
+    if not await asyncio.to_thread(coach.is_solvable, rules):
+        return _no_review("the solver cannot solve them exactly")
+    reason = await _solving(hub, rules)
+    if reason is not None:
+        return _no_review(reason)
+    made: dict[str, Any] = await asyncio.to_thread(with_tables_only, review_view, sheet, lang)
+    hub.sheet_reviews[sheet.id, lang] = (sheet.version, made)
+    while len(hub.sheet_reviews) > SUMMARIES_KEPT:
+        hub.sheet_reviews.pop(next(iter(hub.sheet_reviews)))
+    return made
+
+
+async def _solving(hub: Hub, rules: Rules) -> str | None:
+    """Wait (at most REVIEW_WAIT seconds) for the server's solve of ``rules`` (started when the sheet was made,
+    or a preset's); None once solved, else why they will not be. 503 with Retry-After while still solving."""
+    try:
+        return await within(hub.solver.ready(rules), REVIEW_WAIT)
+    except TimeoutError:
+        raise ApiError(503, "the coach is still solving these rules: ask again in a minute",
+                       {"Retry-After": str(round(REVIEW_WAIT))}) from None
+
+
+@router.get("/sheets/{sheet_id}/replay")
+async def typed_replay(sheet_id: str, request: Request) -> dict[str, Any]:
+    """A finished sheet as the site's replay shows it (``/replay/<id>?sheet=1``): the start throws and every typed
+    entry or tie-break hand, with the seat's card and the totals after it; only what was typed. 409 before the
+    end."""
+    hub = hub_of(request)
+    sheet = await _load(hub, sheet_id)
+    if sheet.status != "finished":
+        raise ApiError(409, "the replay is made when the game ends")
+    return await asyncio.to_thread(replay_view, sheet)

@@ -77,6 +77,7 @@ class SolverPool:
         self._jobs: dict[str, asyncio.Task[str | None]] = {}
         self._failed: OrderedDict[str, str] = OrderedDict()
         self._processes: set[asyncio.subprocess.Process] = set()
+        self._closing = False  # close() kills the solves: their end is no failure to report
         self._ready: set[Rules] = set()  # rule sets whose tables are on disk (ready() said None)
 
     def over_budget(self, rules: Rules) -> str | None:
@@ -179,7 +180,9 @@ class SolverPool:
         finally:
             del self._jobs[key]
             self._owners.pop(key, None)
-        if reason is not None:
+        if reason is not None and self._closing:
+            log.info("solving %s stopped: the server is shutting down", rules.name)
+        elif reason is not None:
             log.warning("solving %s failed: %s", rules.name, reason)
             self._failed[key] = reason
             while len(self._failed) > FAILED_KEPT:
@@ -220,6 +223,7 @@ class SolverPool:
 
     async def close(self) -> None:
         """Stop every solve (server shutdown)."""
+        self._closing = True
         running = list(self._processes)
         for proc in running:
             with contextlib.suppress(ProcessLookupError):

@@ -15,14 +15,13 @@ import io
 import json
 import secrets
 import time
-import unicodedata
 from datetime import datetime
 from typing import Any, Literal
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from cubilete.engine import fairness
 from cubilete.engine.errors import CubileteError
@@ -32,10 +31,10 @@ from cubilete.engine.rules.profile import rules_from_toml
 from cubilete.play import tournament as formats
 from cubilete.play.bots import BOT_LEVELS
 from cubilete.store import tournaments as stored
-from cubilete.web.api import REFUSED_LEVELS, ApiError, bearer_token, check_budget, hub_of, json_body
+from cubilete.web.api import REFUSED_LEVELS, ApiError, bearer_token, check_budget, hub_of, valid_body
 from cubilete.web.guard import client_address
 from cubilete.web.hub import BOT_NAMES, TABLE_ID, Hub, new_table_id, player_id, token_hash
-from cubilete.web.names import check_name, normalise
+from cubilete.web.names import check_name, check_title
 from cubilete.web.protocol import Name, ProtocolError
 from cubilete.web.solving import SolverBusy
 from cubilete.web.tournaments import results
@@ -74,27 +73,11 @@ class AddBots(BaseModel):
     count: int = Field(default=1, ge=1, le=16)
 
 
-def _valid(model: type[BaseModel], body: object) -> Any:
-    try:
-        return model.model_validate(body)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ApiError(422, f"{'.'.join(str(p) for p in first['loc']) or 'body'}: {first['msg']}") from None
-
-
 def _name(text: str, taken: list[str]) -> str:
     try:
         return check_name(text, taken)
     except ProtocolError as exc:
         raise ApiError(422, exc.message) from None
-
-
-def _title(text: str) -> str:
-    """A tournament's name: NFKC, trimmed, 1 to 60 characters, nothing invisible."""
-    name = normalise(text)
-    if not name or len(name) > 60 or any(not ch.isprintable() or unicodedata.category(ch) == "Cf" for ch in name):
-        raise ApiError(422, "name: a tournament's name has 1 to 60 characters, none of them control or invisible")
-    return name
 
 
 def _starts_at(text: str | None) -> float | None:
@@ -125,12 +108,19 @@ def _organiser(request: Request, t: stored.Tournament) -> None:
         raise ApiError(403, "only the tournament's organiser (the browser that created it) may do this")
 
 
+def _title(text: str) -> str:
+    try:
+        return check_title(text, "a tournament's")
+    except ProtocolError as exc:
+        raise ApiError(422, exc.message) from None
+
+
 @router.post("/tournaments", status_code=201)
 async def create(request: Request) -> dict[str, Any]:
     """Create a tournament; the asker (``Authorization: Bearer``) is its organiser. 201 ``{"id", "url"}``."""
     hub = hub_of(request)
     organiser = bearer_token(request)
-    spec: NewTournament = _valid(NewTournament, await json_body(request))
+    spec = await valid_body(request, NewTournament)
     name = _title(spec.name)
     if (spec.rules is None) == (spec.profile is None):
         raise ApiError(422, "give either \"rules\" (a preset name) or \"profile\" (house rules as TOML), not both")
@@ -266,7 +256,7 @@ async def join(tid: str, request: Request) -> dict[str, Any]:
     hub = hub_of(request)
     token = bearer_token(request)
     t = await _tournament(hub, tid)
-    body: Join = _valid(Join, await json_body(request))
+    body = await valid_body(request, Join)
     taken = [e.name for e in await asyncio.to_thread(stored.entrants, hub.store, tid)]
     name = _name(body.name, taken)
     try:
@@ -300,7 +290,7 @@ async def add_bots(tid: str, request: Request) -> dict[str, Any]:
     hub = hub_of(request)
     t = await _tournament(hub, tid)
     _organiser(request, t)
-    body: AddBots = _valid(AddBots, await json_body(request))
+    body = await valid_body(request, AddBots)
     if body.level not in LEVELS:
         why = f": {REFUSED_LEVELS[body.level]}" if body.level in REFUSED_LEVELS else ""
         raise ApiError(422, f"level: {body.level[:16]!r} is not a bot level offered here{why}; levels: "
@@ -370,4 +360,3 @@ async def results_csv(tid: str, request: Request) -> Response:
 def _cell(text: str) -> str:
     """A name as a spreadsheet cell: one starting like a formula is read as text."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-

@@ -7,12 +7,12 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from cubilete.engine.errors import CubileteError
 from cubilete.engine.rules import find_rules
 from cubilete.store import turns
-from cubilete.web.api import ApiError, bearer_token, hub_of, json_body, table_room
+from cubilete.web.api import ApiError, bearer_token, hub_of, table_room, valid_body
 from cubilete.web.hub import token_hash
 from cubilete.web.turnbased import EMAIL, MAX_EMAIL, notices_on
 from cubilete.web.words import rules_words
@@ -60,13 +60,9 @@ async def set_notices(table_id: str, request: Request) -> dict[str, Any]:
     seat = next((s.idx for s in room.seats if s.kind == "human" and s.token_hash == mine and s.name), None)
     if seat is None:
         raise ApiError(403, "only a person seated at this table may ask for its turn notices")
-    try:
-        body = Notices.model_validate(await json_body(request))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ApiError(422, f"{'.'.join(str(p) for p in first['loc']) or 'body'}: {first['msg']}") from None
+    body = await valid_body(request, Notices)
     email = body.email.strip() if body.email is not None else None
     if email is not None and not EMAIL.match(email):
         raise ApiError(422, f"email: {email[:64]!r} is not an e-mail address (name@example.org)")
-    await asyncio.to_thread(turns.set_email, hub.store, room.id, seat, email or None)
+    await asyncio.to_thread(turns.set_email, hub.store, room.id, seat, email or None, room.version)
     return {"seat": seat, "email": email or None}

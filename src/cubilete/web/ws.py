@@ -178,5 +178,7 @@ async def _serve_lobby(websocket: WebSocket, hub: Hub) -> None:
     try:
         await _frames(websocket, client, lambda text: lobby.handle(client, parse_lobby_frame(text)), "lobby")
     finally:
-        with contextlib.suppress(Exception):
-            await lobby.leave(client)
+        try:  # even if this task is being cancelled: a seek left in the database would be matched until stale
+            await _finished_even_if_gone(lobby.leave(client))
+        except Exception:
+            log.exception("lobby: a leaving client's seek could not be withdrawn")

@@ -116,15 +116,17 @@ def _over(game: Game) -> Chance:
 
 def _duel_chance(game: Game, solution: DuelSolution) -> Chance:
     """The exact heads-up chance of the player to move (the other has the rest)."""
-    from cubilete.duel.advisor import sheet_number
+    from cubilete.duel.advisor import sheet_number, tiebreak_inputs
     from cubilete.duel.tiebreak import tiebreak_choices
 
     rules, st = game.rules, game.state
     me = st.current
     if st.phase is Phase.TIEBREAK:
         against = None if not st.tiebreak_hands else st.tiebreak_hands[0][1]
+        first, second = (st.seats[i].card for i in st.contenders)
+        w, first_wins, second_wins = tiebreak_inputs(solution, first, second)
         choices = tiebreak_choices(
-            rules, solution.tables, solution.tiebreak, against, st.turn.dice, st.turn.throws, held_faces(game)
+            rules, solution.tables, w, against, st.turn.dice, st.turn.throws, held_faces(game), first_wins, second_wins
         )
         p = max(v for _, v, _ in choices)
     elif st.turn.throws == 0:

@@ -110,7 +110,7 @@ def sheet_share(row: F, terminal: bool, u: F, du: F, lo: int, hi: int, c: int) -
 
 
 @njit(cache=True, inline="always")
-def _slot_share(
+def share_of_slot(
     T: KernelTables, mask: int, fl: int, u: int, Wt: F, uu: F, du: F, lo: int, hi: int, memo: F, stamps: I,
     stamp: int, h: int, face: int, j: int, first: int, joker_on: bool, extra_holds: bool,
 ) -> float:  # fmt: skip
@@ -129,7 +129,7 @@ def _share(
     lo: int, hi: int, memo: F, stamps: I, stamp: int, h: int, face: int, j: int, first: int, joker_on: bool,
     extra_holds: bool,
 ) -> float:  # fmt: skip
-    """:func:`_slot_share` on the tables one by one (no named tuple in the inner loop)."""
+    """:func:`share_of_slot` on the tables one by one (no named tuple in the inner loop)."""
     n_upper = Wt.shape[2]
     p, nmask, nfl, reward = slot_outcome(
         pts, jpts, req, flag_bit, closes, ebonus_ok, upper_slot_of_face, extra_bonus,
@@ -211,7 +211,7 @@ def slot_shares(
         if (bits >> j) & 1 == 0:
             out[j] = np.nan
         else:
-            out[j] = _slot_share(T, mask, fl, u, Wt, uu, du, lo, hi, memo, stamps, stamp, h, face, j, first,
+            out[j] = share_of_slot(T, mask, fl, u, Wt, uu, du, lo, hi, memo, stamps, stamp, h, face, j, first,
                                  joker_on, extra_holds)  # fmt: skip
 
 

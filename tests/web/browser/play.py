@@ -58,6 +58,16 @@ def table_state(base: str, table_id: str) -> dict[str, Any]:
     return http_json(f"{base}/api/tables/{table_id}")  # type: ignore[no-any-return]
 
 
+def wait_solved(base: str, table_id: str, timeout: float = 600.0) -> None:
+    """Wait until the table's rules are solved (its state stops saying "solving"): the session's server solves
+    each rule set the first time a table asks, and a hint asked meanwhile is the labelled approximation (a test
+    that needs the exact advice may run first in a shuffled run)."""
+    deadline = time.monotonic() + timeout
+    while table_state(base, table_id)["state"]["solving"] is not None:
+        assert time.monotonic() < deadline, f"table {table_id}: its rules were not solved in {timeout:.0f} s"
+        time.sleep(0.2)
+
+
 def open_table(page: Page, base: str, table_id: str) -> None:
     """Open a table's link and wait until the first state is shown."""
     page.goto(f"{base}/t/{table_id}")

@@ -54,7 +54,8 @@ def test_a_service_worker_keeps_the_shell_and_pages_open_offline(web: LiveServer
     cached = page.evaluate("caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n)"
                            ".then((c) => c.keys())))).then((lists) => lists.flat().map((r) => r.url))")
     path_of = {url.removeprefix(web.url) for url in cached}
-    assert {"/", "/static/app.js", "/static/table.js", "/static/style.css", "/static/i18n.js"} <= path_of
+    shell = ["/static/app.js", "/static/table.js", "/static/style.css", "/static/i18n.js", "/static/strings.js"]
+    assert {"/", *shell} <= path_of
     page.context.set_offline(True)
     try:
         for address in ("/", "/games", "/t/any-table"):

@@ -97,3 +97,13 @@ def test_a_whole_generala_on_real_dice_with_a_tie_break_on_a_phone(web: LiveServ
     expect(beto.get_by_test_id("sheet-status")).to_have_text("Venceu Ana")
     expect(ana.get_by_test_id("sheet-record")).to_be_visible()
     assert ana.evaluate("() => document.documentElement.scrollWidth") <= PHONE[0]
+    # the finished sheet is one of the site's games, marked as played with real dice, and opens from there
+    sheet = ana.url.rstrip("/").rsplit("/", 1)[1]
+    beto.goto(f"{web.url}/games")
+    card = beto.get_by_test_id(f"game-{sheet}")
+    expect(card.get_by_test_id("real-dice")).to_have_text("dados reais")
+    expect(card).to_contain_text("Ana")
+    assert beto.evaluate("() => document.documentElement.scrollWidth") <= PHONE[0]
+    card.get_by_role("link", name="Ver a planilha").click()
+    expect(beto).to_have_url(re.compile(f"/sheet/{sheet}$"))
+    expect(beto.get_by_test_id("sheet-status")).to_have_text("Venceu Ana")

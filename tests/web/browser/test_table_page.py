@@ -23,6 +23,7 @@ from tests.web.browser.play import (
     sit,
     table_state,
     wait_my_turn_or_end,
+    wait_solved,
     write_best,
 )
 from tests.web.servers import LiveServer, ServerFactory
@@ -174,6 +175,7 @@ def test_coach_hint_and_scratch_confirmation(web: LiveServer, new_page: NewPage)
     page = new_page()
     open_table(page, web.url, table_id)
     sit(page, 0, "Coco")
+    wait_solved(web.url, table_id)  # the exact advice (not the approximation given while solving)
     assert wait_my_turn_or_end(page)
     roll(page)
     page.get_by_test_id("hint").click()

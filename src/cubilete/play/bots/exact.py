@@ -87,13 +87,17 @@ def exact_options(game: Game) -> Analysis:
 
 def _tiebreak(game: Game, solution: DuelSolution) -> Analysis:
     """A tie-break decision: P(winning the tie-break) of every option."""
+    from cubilete.duel.advisor import tiebreak_inputs
     from cubilete.duel.tiebreak import tiebreak_choices
 
     st = game.state
-    w = solution.tiebreak  # P(the first contender wins the rounds): with two players, the first player
+    first, second = (st.seats[i].card for i in st.contenders)  # the first contender throws first
+    w, first_wins, second_wins = tiebreak_inputs(solution, first, second)
     against = None if not st.tiebreak_hands else st.tiebreak_hands[0][1]
     turn = st.turn
-    choices = tiebreak_choices(game.rules, solution.tables, w, against, turn.dice, turn.throws, held_faces(game))
+    choices = tiebreak_choices(
+        game.rules, solution.tables, w, against, turn.dice, turn.throws, held_faces(game), first_wins, second_wins
+    )
     best = max(v for _, v, _ in choices)
     options = [Option(kind, v, best - v, keep=keep) for kind, v, keep in choices]
     options.sort(key=lambda o: -o.expected)

@@ -143,6 +143,7 @@ def _prepare(rules: Rules, duel: bool = False) -> _Prepared:
 
 def build_duel(rules: Rules, P: Params) -> tuple[DuelTables, Duel]:
     """The exact bot's table and its tie-break moves (as :func:`cubilete.duel.tiebreak.tiebreak_choices`)."""
+    from cubilete.duel.solve import class_hands, n_tie_classes
     from cubilete.duel.tiebreak import round_worth
     from cubilete.play.bots.exact import duel_for
     from cubilete.simulate.fastsim import kernels as K
@@ -157,8 +158,10 @@ def build_duel(rules: Rules, P: Params) -> tuple[DuelTables, Duel]:
     H = d.n_hands
     values = sorted({int(v) for v in P.tb_value.ravel()})
     tb = np.full((2 + max(values), rules.throws + 1, H), -1, dtype=np.int64)
+    # both players' instant wins live (the usual end; a scratched Generala changes a few rare choices)
+    live = class_hands(solution.joint, n_tie_classes(solution.joint) - 1)
     for against in [None, *values]:
-        S1, S23 = round_worth(rules, T, solution.tiebreak, against)
+        S1, S23 = round_worth(rules, T, solution.tiebreak, against, live, live)
         E = np.empty_like(S1)
         Ks = np.zeros((T.throws + 1, d.n_keeps, 1))
         rethrows(T, np.ascontiguousarray(S1), np.ascontiguousarray(S23), E, Ks, np.empty((d.n_keeps, 1)))
@@ -180,7 +183,7 @@ def _no_duel() -> tuple[DuelTables, Duel]:
     from cubilete.simulate.fastsim import kernels as K
 
     i1, i2, i3 = np.zeros(1, np.int64), np.zeros((1, 1), np.int64), np.zeros((1, 1, 1), np.int64)
-    D = DuelTables(i1, i1, i1, i1, i1, i3, i3, i1, i1, i1, i1, i1, i1, i2, i1, np.zeros(2), i1)
+    D = DuelTables(i1, i1, i1, i1, i1, i3, i3, i1, i1, i1, i1, i1, i1, i2, i1, np.zeros((2, 1)), i1, i1)
     return D, K.Duel(np.zeros(1), 0.5, 1, np.zeros((1, 1, 1), np.int64))
 
 

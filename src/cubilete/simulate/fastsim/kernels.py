@@ -118,7 +118,7 @@ def fill_keep_cache(T: KernelTables, V: np.ndarray, Kc: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
-def _hand(hand: np.ndarray, n: int) -> int:
+def hand_code(hand: np.ndarray, n: int) -> int:
     """Base-7 code of n sorted faces."""
     code = 0
     for p in range(n):
@@ -127,7 +127,8 @@ def _hand(hand: np.ndarray, n: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _sort(hand: np.ndarray, n: int) -> None:
+def sort_faces(hand: np.ndarray, n: int) -> None:
+    """Sort the first n faces in place (insertion sort: five or six dice)."""
     for a in range(1, n):
         x = hand[a]
         b = a - 1
@@ -138,7 +139,7 @@ def _sort(hand: np.ndarray, n: int) -> None:
 
 
 @njit(cache=True)
-def _choose(
+def choose_optimal(
     T: KernelTables, V: np.ndarray, Ks: np.ndarray, sub_ptr: np.ndarray, sub_list: np.ndarray,
     mask: int, fl: int, u: int, h: int, throw: int, so_far: int,
 ) -> int:  # fmt: skip
@@ -185,7 +186,8 @@ def _choose(
 
 
 @njit(cache=True, inline="always")
-def _sheet(D: DuelTables, mask: int, fl: int, up: int) -> int:
+def duel_sheet(D: DuelTables, mask: int, fl: int, up: int) -> int:
+    """The two-player tables' number of a sheet (closed boxes, flags, upper total capped)."""
     n_upper = D.sheet_id.shape[2]
     return int(D.sheet_id[mask, fl, min(up, n_upper - 1) if n_upper > 1 else 0])
 
@@ -201,7 +203,7 @@ def _win(D: DuelTables, X: Duel, mover_first: bool, a: int, b: int, lead: int) -
 
 
 @njit(cache=True)
-def _turn_keeps(
+def exact_turn_keeps(
     T: KernelTables, D: DuelTables, X: Duel, mover_first: bool, s: int, o: int, lead: int, buf: np.ndarray,
     Kx: np.ndarray, memo_s: np.ndarray, memo_v: np.ndarray,
 ) -> None:  # fmt: skip
@@ -281,7 +283,8 @@ def _turn_scores(
                     top = D.row_off[nr + 1] - D.row_off[nr] - 1
                     v = X.V[D.row_off[nr] + min(max(shift - D.row_lo[nr], 0), top)]
                 else:
-                    v = 1.0 if shift > 0 else (D.tie[m] if shift == 0 else 0.0)
+                    tie = D.tie[m, D.tie_class[s2] * (1 << D.iw_slot.shape[0]) + D.tie_class[o]]
+                    v = 1.0 if shift > 0 else (tie if shift == 0 else 0.0)
                 if 0 <= rew < n_memo:
                     memo_s[j, rew] = s2
                     memo_v[j, rew] = v
@@ -291,7 +294,7 @@ def _turn_scores(
 
 
 @njit(cache=True)
-def _choose_exact(
+def choose_exact(
     T: KernelTables, D: DuelTables, X: Duel, Kx: np.ndarray, sub_ptr: np.ndarray, sub_list: np.ndarray,
     mover_first: bool, mask: int, fl: int, upraw: int, s: int, o: int, lead: int, other_done: bool, h: int,
     throw: int,
@@ -326,7 +329,7 @@ def _choose_exact(
         for i in range(n_slots):
             closed += (nmask >> i) & 1
         me_done = closed >= T.rounds
-        s2 = _sheet(D, nmask, nfl, nup)
+        s2 = duel_sheet(D, nmask, nfl, nup)
         after = lead + gain
         if not other_done:
             value = 1.0 - _win(D, X, not mover_first, o, s2, -after)
@@ -334,12 +337,12 @@ def _choose_exact(
             value = _win(D, X, mover_first, s2, o, after)
         elif after != 0:
             value = 1.0 if after > 0 else 0.0
-        else:
-            value = X.tiebreak if mover_first else 1.0 - X.tiebreak
+        else:  # the tie-break by both final sheets' instant wins (D.tie, as the solve)
+            value = D.tie[0 if mover_first else 1, D.tie_class[s2] * (1 << D.iw_slot.shape[0]) + D.tie_class[o]]
         if value > best:
             best = value
             choice = SCORE_BASE + j
-    if throw < T.throws:  # Kx: the keeps' values at the turn's lead clamped into its row (_turn_keeps)
+    if throw < T.throws:  # Kx: the keeps' values at the turn's lead clamped into its row (exact_turn_keeps)
         for q in range(sub_ptr[h], sub_ptr[h + 1]):
             k = sub_list[q]
             value = Kx[throw + 1, k, 0]
@@ -350,7 +353,7 @@ def _choose_exact(
 
 
 @njit(cache=True, inline="always")
-def _instant(P: Params, card: np.ndarray, s: int, h: int) -> bool:
+def made_instant_win(P: Params, card: np.ndarray, s: int, h: int) -> bool:
     """scoring.instant_win: a box with instant win made on the first throw and not scratched."""
     for b in range(P.iw_slot.shape[0]):
         if P.iw_makes[b, h] == 1 and (P.iw_after[b] == 1 or card[s, P.iw_slot[b]] != 0):

@@ -4,8 +4,8 @@ The flow is the engine's (:mod:`cubilete.engine.game`): the start throws, the tu
 turn's first throw (tie-break turns included), the end when every seat is done, the tie-break rounds (or a
 shared win) and the 100-round limit. Each seat's decisions come from its kind:
 
-* ``OPTIMAL``: the advisor's first option (:func:`cubilete.simulate.fastsim.kernels._choose`);
-* ``EXACT``: the two-player table, heads-up (:func:`cubilete.simulate.fastsim.kernels._choose_exact`), its
+* ``OPTIMAL``: the advisor's first option (:func:`cubilete.simulate.fastsim.kernels.choose_optimal`);
+* ``EXACT``: the two-player table, heads-up (:func:`cubilete.simulate.fastsim.kernels.choose_exact`), its
   tie-break hands played to win them;
 * ``WIN``: the win bot (:mod:`cubilete.simulate.fastsim.win_kernels`): this turn solved for the share of the win
   against the opponents' final-score distributions, instant wins by their chance; alone at the table,
@@ -38,16 +38,16 @@ from cubilete.simulate.fastsim.kernels import (
     WIN,
     Duel,
     Params,
-    _choose,
-    _choose_exact,
-    _hand,
-    _instant,
-    _sheet,
-    _sort,
-    _turn_keeps,
+    choose_exact,
+    choose_optimal,
     die,
+    duel_sheet,
+    exact_turn_keeps,
+    hand_code,
+    made_instant_win,
+    sort_faces,
 )  # fmt: skip
-from cubilete.simulate.fastsim.win_kernels import _choose_win, _filled, _total, _turn_odds
+from cubilete.simulate.fastsim.win_kernels import boxes_filled, choose_win, seat_total, turn_odds
 from cubilete.solver.kernels import sheet_context, slot_outcome
 from cubilete.solver.query import turn_keeps
 from cubilete.solver.tables import KernelTables
@@ -163,19 +163,19 @@ def _play(
     while True:
         m, f0 = mask[cur], fl[cur]
         u = min(upraw[cur], n_upper - 1)
-        so_far = _total(T, P, card, upraw, extras, cur)
+        so_far = seat_total(T, P, card, upraw, extras, cur)
         kind = kinds[seats[cur]]
         if kind == WIN and n_seats == 1:
             kind = OPTIMAL
         if kind == EXACT:
             other = 1 - cur
             mover_first = cur == order[0]
-            sx = _sheet(D, m, f0, upraw[cur])
-            so = _sheet(D, mask[other], fl[other], upraw[other])
-            lead = so_far - _total(T, P, card, upraw, extras, other)
+            sx = duel_sheet(D, m, f0, upraw[cur])
+            so = duel_sheet(D, mask[other], fl[other], upraw[other])
+            lead = so_far - seat_total(T, P, card, upraw, extras, other)
             other_done = not (turns[other] < P.turns and mask[other] != full)
             if T.throws > 1:
-                _turn_keeps(T, D, X, mover_first, sx, so, lead, buf, Kx, memo_s, memo_v)
+                exact_turn_keeps(T, D, X, mover_first, sx, so, lead, buf, Kx, memo_s, memo_v)
         elif cached:
             Ks = Kc[(m * n_f + f0) * n_upper + u]
         elif T.throws > 1:
@@ -185,8 +185,8 @@ def _play(
             for s in range(n_seats):
                 if s == cur:
                     continue
-                offsets[k] = _total(T, P, card, upraw, extras, s)
-                if _filled(mask[s], n_slots) >= P.turns or turns[s] >= P.turns:
+                offsets[k] = seat_total(T, P, card, upraw, extras, s)
+                if boxes_filled(mask[s], n_slots) >= P.turns or turns[s] >= P.turns:
                     pmfs[k, 0] = 1.0
                     sizes[k] = 1
                 else:
@@ -197,7 +197,7 @@ def _play(
                     sizes[k] = Lf
                 k += 1
             lo, hi = utility(pmfs, sizes, offsets, so_far, uu, du)
-            iwon, ialive = _turn_odds(T, P, card, mask, turns, order, cur, n_seats)
+            iwon, ialive = turn_odds(T, P, card, mask, turns, order, cur, n_seats)
         elif kind == TARGET:
             lo, hi = step_utility(goals[seats[cur]] - so_far, uu, du)
             iwon, ialive = 0.0, 1.0
@@ -212,31 +212,32 @@ def _play(
         if steps < trace.shape[0]:
             trace[steps] = FIRST_ROLL
         steps += 1
-        _sort(hand, n)
-        h = P.code_index[_hand(hand, n)]
-        if _instant(P, card, cur, h):
+        sort_faces(hand, n)
+        h = P.code_index[hand_code(hand, n)]
+        if made_instant_win(P, card, cur, h):
             winner = cur
             break
-        throw = 1
+        # an int64 from the start: a literal 1 makes numba compile every callee taking it twice (1, then int64)
+        throw: int = np.int64(1)  # type: ignore[assignment]  # an int to the checker, int64 to numba
         while True:
             if kind == EXACT:
-                c = _choose_exact(
+                c = choose_exact(
                     T, D, X, Kx, P.sub_ptr, P.sub_list, mover_first, m, f0, upraw[cur], sx, so, lead, other_done, h,
                     throw,
                 )  # fmt: skip
             elif kind in (WIN, TARGET):
-                c = _choose_win(
+                c = choose_win(
                     T, V, Ks, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far, Wt, uu, du, lo, hi, memo, stamps,
                     stamp, Kw, iwon, ialive,
                 )  # fmt: skip
                 if kind == WIN and dep.shape[0] > 0:
                     t_ = turns[cur]
                     dep[t_, 0] += 1
-                    if c != _choose(T, V, Ks, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far):
+                    if c != choose_optimal(T, V, Ks, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far):
                         dep[t_, 1] += 1
                         dep[t_, 2 + (c - SCORE_BASE if c >= SCORE_BASE else n_slots)] += 1
             else:
-                c = _choose(T, V, Ks, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far)
+                c = choose_optimal(T, V, Ks, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far)
             if steps < trace.shape[0]:
                 trace[steps] = c
             steps += 1
@@ -248,8 +249,8 @@ def _play(
             for j in range(n - kl):
                 hand[kl + j] = die(key, deal, idx, j)
             idx += 1
-            _sort(hand, n)
-            h = P.code_index[_hand(hand, n)]
+            sort_faces(hand, n)
+            h = P.code_index[hand_code(hand, n)]
             throw += 1
         j = c - SCORE_BASE
         face = T.equal_face[h]
@@ -282,7 +283,7 @@ def _play(
         cur = nxt
     # --- totals and the result ---
     for s in range(n_seats):
-        scores[s] = _total(T, P, card, upraw, extras, s)
+        scores[s] = seat_total(T, P, card, upraw, extras, s)
         won[s] = 0
     if winner >= 0:
         won[winner] = 1
@@ -320,9 +321,9 @@ def _play(
             if steps < trace.shape[0]:
                 trace[steps] = FIRST_ROLL
             steps += 1
-            _sort(hand, n)
-            h = P.code_index[_hand(hand, n)]
-            if _instant(P, card, s, h):
+            sort_faces(hand, n)
+            h = P.code_index[hand_code(hand, n)]
+            if made_instant_win(P, card, s, h):
                 won[s] = 1
                 info[1] = INSTANT
                 return
@@ -342,8 +343,8 @@ def _play(
                 for j in range(n - kl):
                     hand[kl + j] = die(key, deal, idx, j)
                 idx += 1
-                _sort(hand, n)
-                h = P.code_index[_hand(hand, n)]
+                sort_faces(hand, n)
+                h = P.code_index[hand_code(hand, n)]
                 throw += 1
             values[s] = P.tb_value[1 if throw == 1 else 0, h]
             best = max(best, values[s])
@@ -379,7 +380,8 @@ def play_deals(
     N, R = scores.shape[0], scores.shape[1]
     for d in prange(N):
         for r in range(R):
-            n_seats = 0
+            # not a literal 0: numba would compile _play twice (for 0, then for int64)
+            n_seats: int = np.int64(0)  # type: ignore[assignment]
             for s in range(seating.shape[1]):
                 if seating[r, s] >= 0:
                     n_seats += 1

@@ -5,14 +5,14 @@ from the game:
 
 * every opponent's final-score distribution (seat order): the ``follow`` table's row of its sheet
   (its points so far as the offset), or its total when its sheet is done;
-* the instant wins to come (:func:`_turn_odds`, as :func:`cubilete.win.odds.instant_of_game`): each
+* the instant wins to come (:func:`turn_odds`, as :func:`cubilete.win.odds.instant_of_game`): each
   seat's chance of a servida with its sheet, seats in the order of the turns to come, each with its turns left;
 * ``u`` and the turn's keep values by :mod:`cubilete.win.decide`, the very kernels the Python bot calls.
 
 At each throw it plays the option with the largest ``won + alive * clip(share)`` (equal to 12 decimals
 by :func:`cubilete.win.play.win_key`), then the larger expected final score (the advisor's value), then
 the advisor's order (slots in sheet order, then keeps), as :func:`cubilete.win.play.ranked_by_chance` sorts
-(:func:`_choose_win`; the target bot's seats use it too, with the step utility and no instant wins).
+(:func:`choose_win`; the target bot's seats use it too, with the step utility and no instant wins).
 In tie-break rounds and alone at the table it plays the optimal bot's moves, as the Python bot does.
 """
 
@@ -21,16 +21,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cubilete.simulate.fastsim.kernels import SCORE_BASE, WIN, Params, _instant
+from cubilete.simulate.fastsim.kernels import SCORE_BASE, WIN, Params, made_instant_win
 from cubilete.solver.kernels import sheet_context, slot_outcome
 from cubilete.solver.tables import KernelTables
-from cubilete.win.decide import _slot_share
+from cubilete.win.decide import share_of_slot
 
-__all__ = ["WIN", "_choose_win", "_filled", "_total", "_turn_odds"]
+__all__ = ["WIN", "boxes_filled", "choose_win", "seat_total", "turn_odds"]
 
 
 @njit(cache=True)
-def _total(T: KernelTables, P: Params, card: np.ndarray, upraw: np.ndarray, extras: np.ndarray, s: int) -> int:
+def seat_total(T: KernelTables, P: Params, card: np.ndarray, upraw: np.ndarray, extras: np.ndarray, s: int) -> int:
     total = 0
     for j in range(card.shape[1]):
         if card[s, j] > 0:
@@ -42,7 +42,7 @@ def _total(T: KernelTables, P: Params, card: np.ndarray, upraw: np.ndarray, extr
 
 
 @njit(cache=True)
-def _filled(mask: int, n_slots: int) -> int:
+def boxes_filled(mask: int, n_slots: int) -> int:
     c = 0
     for j in range(n_slots):
         c += (mask >> j) & 1
@@ -50,7 +50,7 @@ def _filled(mask: int, n_slots: int) -> int:
 
 
 @njit(cache=True)
-def _turn_odds(
+def turn_odds(
     T: KernelTables, P: Params, card: np.ndarray, mask: np.ndarray, turns: np.ndarray, order: np.ndarray, cur: int,
     n_seats: int,
 ) -> tuple[float, float]:  # fmt: skip
@@ -64,13 +64,13 @@ def _turn_odds(
         s = order[a]
         if s == cur:
             at = a + 1
-        filled = _filled(mask[s], n_slots)
+        filled = boxes_filled(mask[s], n_slots)
         if not (filled >= P.turns or turns[s] >= P.turns):
             left[s] = min(P.turns - turns[s], n_slots - filled)
         if P.iw_slot.shape[0] > 0:
             acc = 0.0
             for h in range(n_hands):
-                if _instant(P, card, s, h):
+                if made_instant_win(P, card, s, h):
                     acc += T.first_roll[h]
             q[s] = acc
     left[cur] -= 1
@@ -99,7 +99,7 @@ def _turn_odds(
 
 
 @njit(cache=True)
-def _choose_win(
+def choose_win(
     T: KernelTables, V: np.ndarray, Ks: np.ndarray, sub_ptr: np.ndarray, sub_list: np.ndarray,
     mask: int, fl: int, u: int, h: int, throw: int, so_far: int,
     Wt: np.ndarray, uu: np.ndarray, du: np.ndarray, lo: int, hi: int, memo: np.ndarray, stamps: np.ndarray,
@@ -130,9 +130,9 @@ def _choose_win(
             nu = min(n_upper - 1, u + p)
             if u < T.threshold <= u + p:
                 bonus += T.upper_bonus
-        future = V[nmask, nfl, nu] if _filled(nmask, n_slots) < T.rounds else 0.0
+        future = V[nmask, nfl, nu] if boxes_filled(nmask, n_slots) < T.rounds else 0.0
         expected = (so_far + p + bonus) + future
-        share = _slot_share(T, mask, fl, u, Wt, uu, du, lo, hi, memo, stamps, stamp, h, face, j, first,
+        share = share_of_slot(T, mask, fl, u, Wt, uu, du, lo, hi, memo, stamps, stamp, h, face, j, first,
                             joker_on, extra_holds)  # fmt: skip
         sh = share if share > 0.0 else 0.0
         w = iwon + ialive * (sh if sh < 1.0 else 1.0)

@@ -5,7 +5,7 @@ and upper bounds on the true (uncapped) optimum, solved layer by layer like :mod
   in the real one (the real player holds at least as many throws and ignores the extra), so its
   optimum is a lower bound; it is the exact optimum once ``cap`` is out of reach.
 * ``bound="upper"``: the same induction, but a turn start with ``cap + e`` saved is valued by a
-  proven over-estimate (:func:`cubilete.solver.maxi.saved_kernels.over_estimate`; proof in docs/OPTIMAL.md).
+  proven over-estimate (:func:`cubilete.solver.maxi.saved_kernels.over_estimate`; proof in docs/generated/OPTIMAL.md).
 
 The table ``V[mask, bank, upper]`` (float32 on disk, memory-mapped; float64 for the tests) is
 ``cap + 1`` times the no-saved table (Maxi: 356 MB per bank); float32 values are rounded down
@@ -46,7 +46,7 @@ from cubilete.solver.maxi.saved_block import plain_rules, saved_tables, solve_sa
 FORMAT = 1  # bump when the layout or meaning of the files changes
 BOUNDS: tuple[Bound, ...] = ("lower", "upper")
 PRICES: tuple[float, ...] = ()  # default: no priced games (they tighten small caps only, at 10x the time)
-SOME_PRICES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # points per throw: the priced games tried in docs/OPTIMAL.md
+SOME_PRICES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # points per throw: the priced games tried in docs/generated/OPTIMAL.md
 ITERATIONS = 400  # value-iteration steps per turn of a priced game, at most
 
 

@@ -15,7 +15,7 @@ A next bank ``r > cap`` is valued by the bound's rule (``upper_mode``):
 * lower (0): the throws beyond the cap are lost: ``V[., cap, .]``. A legal policy of the real game
   (it never throws more than it believes it has), so its optimum is a lower bound.
 * upper (1): ``min(V[., cap, u] + (r - cap) * delta, every open box at its maximum + the bonus if
-  still reachable)``, an over-estimate of the real value (the proof is in docs/OPTIMAL.md).
+  still reachable)``, an over-estimate of the real value (the proof is in docs/generated/OPTIMAL.md).
 """
 
 from __future__ import annotations

@@ -13,22 +13,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from cubilete.i18n import _
-
-DIALOG_CSS = """
-{name} {{ align: center middle; }}
-{name} > Vertical {{
-    width: 70; max-width: 95%; height: auto; padding: 1 2;
-    border: thick $accent; background: $surface;
-}}
-{name} Horizontal {{ height: auto; align-horizontal: right; margin-top: 1; }}
-{name} Button {{ margin-left: 2; }}
-"""
+from cubilete.tui.styles import tcss
 
 
 class ConfirmDialog(ModalScreen[bool]):
     """A yes/no question: ``y``/enter for yes, ``n``/escape for no."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmDialog")
+    DEFAULT_CSS = tcss("Dialog")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y,s", "answer(True)", show=False),  # s: sí, sim (the button says the key of its language)
         Binding("n,escape", "answer(False)", show=False),
@@ -64,7 +55,7 @@ class ConfirmDialog(ModalScreen[bool]):
 class MessageDialog(ModalScreen[None]):
     """A message with a title, closed with enter or escape."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="MessageDialog") + "MessageDialog #title { text-style: bold; }"
+    DEFAULT_CSS = tcss("Dialog") + tcss("MessageDialog")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", show=False)]
 
     def __init__(self, title: str, body: str) -> None:
@@ -98,7 +89,7 @@ class MessageDialog(ModalScreen[None]):
 class SaveDialog(ModalScreen[Path | None]):
     """Ask for a file and write to it; a failure is shown here and the dialog stays open."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="SaveDialog") + "SaveDialog #error { color: $error; }"
+    DEFAULT_CSS = tcss("Dialog") + tcss("SaveDialog")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
 
     def __init__(

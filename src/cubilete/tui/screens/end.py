@@ -17,7 +17,7 @@ from textual.widgets import DataTable, ProgressBar, Static
 
 from cubilete.engine.errors import CubileteError
 from cubilete.engine.game import Game
-from cubilete.i18n import _, file_reason, rules_title, translate_error
+from cubilete.i18n import _, file_reason, number, rules_title, translate_error
 from cubilete.play import coach
 from cubilete.play.win_review import Timeline, chance_timeline, win_review, win_review_lines, write_chart
 from cubilete.present.players import shown_name
@@ -26,6 +26,7 @@ from cubilete.tui.navigation import SETUP, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import SaveDialog
 from cubilete.tui.session import Session
+from cubilete.tui.styles import tcss
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.scorecard import ScoreCard, SheetData
 from cubilete.tui.words import dice_words
@@ -50,15 +51,15 @@ def review_lines(game: Game, review: coach.Review) -> list[str]:
     lines: list[str] = []
     for player, lost in review.total_loss.items():
         count = sum(1 for d in review.decisions if d.player == player)
-        lines.append(_("{player}: {loss:.1f} points lost against optimal play, in {count} decisions.").format(
-            player=player, loss=lost, count=count
+        lines.append(_("{player}: {loss} points lost against optimal play, in {count} decisions.").format(
+            player=player, loss=number(lost), count=count
         ))
         worst = review.worst.get(player, [])
         if not worst:
             lines.append("  " + _("No decision lost points: a perfect game."))
         for d in worst:
-            lines.append("  " + _("Turn {turn}, throw {throw} ({dice}): {action}; best: {best} (-{loss:.1f})").format(
-                turn=d.turn, throw=d.throw, dice=dice_words(d.dice), action=d.action, best=d.best, loss=d.loss
+            lines.append("  " + _("Turn {turn}, throw {throw} ({dice}): {action}; best: {best} (-{loss})").format(
+                turn=d.turn, throw=d.throw, dice=dice_words(d.dice), action=d.action, best=d.best, loss=number(d.loss)
             ))
     lines.append(_("Optimal play means the highest expected final score; instant wins are not modelled."))
     if not review.exact:
@@ -86,18 +87,7 @@ def chance_chart_lines(line: Timeline) -> list[str]:
 class EndScreen(Screen[None]):
     """The result of a finished game."""
 
-    DEFAULT_CSS = """
-    EndScreen { layout: vertical; }
-    #end-title { height: 1; background: $primary; text-style: bold; padding: 0 1; }
-    #how { height: auto; padding: 0 1; text-style: bold; }
-    #results { height: auto; max-height: 60%; }
-    EndScreen ScoreCard { height: auto; width: auto; max-height: 100%; }
-    #ranking-box { width: auto; height: auto; margin-right: 2; }
-    #ranking { width: auto; height: auto; }
-    #review-box { height: 1fr; padding: 0 1; margin-top: 1; }
-    #review-title { text-style: bold; }
-    #review-progress { width: 60; }
-    """
+    DEFAULT_CSS = tcss("EndScreen")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s,e", "export", show=False),

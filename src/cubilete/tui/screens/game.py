@@ -14,14 +14,14 @@ from typing import ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 from textual.worker import Worker
 
 from cubilete.engine.actions import Action, Roll, Score, Stand
 from cubilete.engine.errors import CubileteError
 from cubilete.engine.state import EndReason, GameState, Phase
-from cubilete.i18n import _, explain_illegal, file_reason, rules_title, servida_word
+from cubilete.i18n import _, explain_illegal, file_reason, pgettext, rules_title, servida_word
 from cubilete.play.bots import make_bot
 from cubilete.play.sheet import SlotState, SlotView, slot_views
 from cubilete.present.narrate import describe_step
@@ -31,8 +31,16 @@ from cubilete.tui.navigation import END, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog, SaveDialog
 from cubilete.tui.screens.game_chances import ChancesFeed
-from cubilete.tui.screens.layout import BREAKPOINTS, SHORT, VERTICAL_BREAKPOINTS, card_and_side_css
+from cubilete.tui.screens.layout import (
+    BREAKPOINTS,
+    SHORT,
+    VERTICAL_BREAKPOINTS,
+    FitNotice,
+    check_fit,
+    sideways_scrollbar_when_tall,
+)
 from cubilete.tui.session import Session, snapshot
+from cubilete.tui.styles import tcss
 from cubilete.tui.widgets.chances import ChancesPanel
 from cubilete.tui.widgets.dice import DiceRow, Die
 from cubilete.tui.widgets.keybar import KeyBar
@@ -57,14 +65,7 @@ def default_save_path(session: Session, folder: Path | None = None) -> Path:
 class GameScreen(ChancesFeed):
     """One game in play."""
 
-    DEFAULT_CSS = """
-    GameScreen { layout: vertical; }
-    #title { height: 1; background: $primary; color: $text; text-style: bold; padding: 0 1; }
-    #table-top { height: auto; }
-    #turn-side { width: 1fr; height: auto; }
-    #fit { height: 1; color: $warning; padding: 0 1; display: none; }
-    #fit.-shown { display: block; }
-    """ + card_and_side_css("GameScreen")
+    DEFAULT_CSS = tcss("GameScreen") + tcss("CardAndSide")
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
@@ -78,6 +79,7 @@ class GameScreen(ChancesFeed):
         Binding("u", "undo", show=False),
         Binding("h", "hint", show=False),
         Binding("c", "coach_mode", show=False),
+        Binding("m", "coach_more", show=False),
         Binding("s", "save", show=False),
         Binding("q", "leave", show=False),
         Binding("f", "hurry", show=False),
@@ -110,9 +112,10 @@ class GameScreen(ChancesFeed):
             yield ScoreCard(id="sheet")
             with Vertical(id="side"):
                 yield ChancesPanel(id="chances")
-                yield CoachPanel(id="coach")
+                with VerticalScroll(id="coach-scroll"):  # advice longer than a small terminal's lines scrolls
+                    yield CoachPanel(id="coach")
                 yield GameLog(id="log")
-        yield Static(id="fit")  # shown only when the sheet is taller than the terminal leaves it
+        yield FitNotice()  # shown only when the sheet is taller than the terminal leaves it
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
@@ -129,7 +132,8 @@ class GameScreen(ChancesFeed):
         self.query_one(CoachPanel).show_lines(_("Coach"), [_("h: the best options now · c: coach mode")], active=False)
         self.query_one(ScoreCard).focus()
         chances = self.query_one(ChancesPanel)
-        chances.display = self.chances_shown
+        if not self.chances_shown:  # set only then: an inline display=True would beat the CSS that hides it
+            chances.display = False
         chances.waiting([shown_name(name) for name in game.players])
         self.after_change()
 
@@ -137,22 +141,25 @@ class GameScreen(ChancesFeed):
         """Small dice under ``SHORT`` lines, large ones above (the CSS breakpoints follow by themselves)."""
         if self.is_mounted and self.query(DiceRow):
             self.query_one(DiceRow).show(self.game.state.turn.dice, sorted(self.held), small=self.size.height < SHORT)
-            self.call_after_refresh(self.check_fit)
+            self.call_after_refresh(check_fit, self, self.tall_extra)
 
-    def check_fit(self) -> None:
-        """Say how large the terminal must be when the sheet does not fit (Maxi Yatzy's 20 boxes at 80x24, a
-        4-column sheet); the sheet still scrolls with the cursor."""
-        if not self.is_mounted or not self.query("#fit") or not self.query(ScoreCard):
-            return  # the screen was left (the end screen) before this ran
-        sheet, fit = self.query_one(ScoreCard), self.query_one("#fit", Static)
-        missing = sheet.row_count + 1 - sheet.size.height  # the rows and the header line
-        if fit.has_class("-shown"):
-            missing -= 1  # the line of this notice goes when it is no longer needed
-        shown = missing > 0 and sheet.size.height > 0
-        fit.set_class(shown, "-shown")
-        if shown:
-            fit.update(_("Enlarge the terminal to at least {width}x{height} to see the whole sheet.").format(
-                width=self.size.width, height=self.size.height + missing + 1))
+    def on_score_card_resized(self) -> None:
+        """The sheet has its new size: say again whether it fits."""
+        self.call_after_refresh(check_fit, self, self.tall_extra)
+
+    def tall_extra(self) -> int:
+        """The lines a terminal of ``SHORT`` lines or more takes more than a short one: the large dice, two
+        lines of keys, and below a narrow sheet the framed chances with up to 10 lines."""
+        extra = 7 - self.query_one("#table-top").outer_size.height  # DiceRow and TurnPanel + MessageLine: 7
+        keys = self.query_one(KeyBar)
+        extra += min(2, keys.get_content_height(keys.size, self.size, keys.size.width)) - keys.outer_size.height
+        side = self.query_one("#side")
+        if self.has_class("-narrow"):
+            shown = [part for part in side.children if part.display]
+            chances = self.query_one(ChancesPanel)
+            frame = 2 if chances.display else 0
+            extra += min(10, sum(part.outer_size.height for part in shown) + frame) - side.outer_size.height
+        return extra + sideways_scrollbar_when_tall(self.query_one(ScoreCard))
 
     # --- drawing -----------------------------------------------------------------------
     def human_deciding(self) -> bool:
@@ -174,7 +181,7 @@ class GameScreen(ChancesFeed):
         self.views = slot_views(game.rules, card, turn.dice, turn.first_throw) if deciding else None
         self.query_one(ScoreCard).show(SheetData.of_game(game, self.views))
         self.query_one(KeyBar).show(self.key_hints())
-        self.call_after_refresh(self.check_fit)
+        self.call_after_refresh(check_fit, self, self.tall_extra)
         self.request_chances()
 
     def turn_lines(self) -> list[str]:
@@ -413,7 +420,7 @@ class GameScreen(ChancesFeed):
         rules = self.game.rules
         last = box_letter(min(len(rules.slots), len(BOX_LETTERS)) - 1)
         rows = [
-            ("r, space", _("throw the dice not held")),
+            ("r, " + pgettext("key", "space"), _("throw the dice not held")),  # the space bar, in words
             (f"1-{rules.dice}", _("hold a die, or throw it again (or click it)")),
             (f"A-{last}", _("put the cursor on a box by its letter (shift + the letter)")),
             ("↑ ↓", _("move between the open boxes (closed ones are skipped; the cursor wraps)")),
@@ -427,6 +434,7 @@ class GameScreen(ChancesFeed):
             ("u", _("undo your last move (a die thrown again shows the same faces)")),
             ("h", _("the coach: the best options now, with what each one loses")),
             ("c", _("coach mode on or off: a warning after each decision that loses points")),
+            ("m", _("the coach's next lines, when its advice is longer than its panel")),
             ("f", _("while the bots play: their turns at once, without the pause")),
             ("s", _("save the game (then it is saved after every move)")),
             ("q", _("quit")),
@@ -435,6 +443,15 @@ class GameScreen(ChancesFeed):
         width = max(len(key) for key, _words in rows)
         body = "\n".join(f"{key:<{width}}  {words}" for key, words in rows)
         self.app.push_screen(MessageDialog(_("Keys"), body))
+
+    def action_coach_more(self) -> None:
+        """``m``: the rest of advice longer than the coach's panel (a small terminal)."""
+        scroll = self.query_one("#coach-scroll", VerticalScroll)
+        if scroll.scroll_y >= scroll.max_scroll_y:  # after the last lines, the first again
+            scroll.scroll_home(animate=False)
+        else:
+            page = max(1, scroll.scrollable_content_region.height - 1)  # a line of the last page stays in view
+            scroll.scroll_to(y=min(scroll.max_scroll_y, scroll.scroll_y + page), animate=False)
 
     def action_hold(self, position: int) -> None:
         """Hold a die, or throw it again."""

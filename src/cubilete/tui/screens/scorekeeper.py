@@ -25,7 +25,14 @@ from cubilete.store.stats import StatsDB
 from cubilete.tui.navigation import SETUP, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.screens.dialogs import ConfirmDialog, MessageDialog
-from cubilete.tui.screens.layout import BREAKPOINTS, card_and_side_css
+from cubilete.tui.screens.layout import (
+    BREAKPOINTS,
+    VERTICAL_BREAKPOINTS,
+    FitNotice,
+    check_fit,
+    sideways_scrollbar_when_tall,
+)
+from cubilete.tui.styles import tcss
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.widgets.panels import CoachPanel, GameLog, MessageLine
 from cubilete.tui.widgets.scorecard import BOX_LETTERS, ScoreCard, SheetData, box_letter
@@ -108,15 +115,9 @@ class KeeperSheet(ScoreCard):
 class ScorekeeperScreen(Screen[None]):
     """The sheet of a game played with real dice."""
 
-    DEFAULT_CSS = """
-    ScorekeeperScreen { layout: vertical; }
-    #title { height: 1; background: $primary; text-style: bold; padding: 0 1; }
-    #entry { height: auto; padding: 0 1; }
-    #entry > Label { padding: 1 1 0 0; }
-    #dice { width: 24; }
-    #throw { width: 8; }
-    """ + card_and_side_css("ScorekeeperScreen")
+    DEFAULT_CSS = tcss("ScorekeeperScreen") + tcss("CardAndSide")
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
+    VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS  # under 30 lines: one line of message and of keys
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "suggest", show=False),
@@ -153,6 +154,7 @@ class ScorekeeperScreen(Screen[None]):
             with Vertical(id="side"):
                 yield CoachPanel(id="coach")
                 yield GameLog(id="log")
+        yield FitNotice()  # shown only when the sheet is taller than the terminal leaves it
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
@@ -230,6 +232,24 @@ class ScorekeeperScreen(Screen[None]):
             tuple(self.views) if self.views is not None else None,
         )
         self.query_one(ScoreCard).show(data)
+        self.call_after_refresh(check_fit, self, self.tall_extra)
+
+    def on_score_card_resized(self) -> None:
+        """The sheet has its new size: say again whether it fits."""
+        self.call_after_refresh(check_fit, self, self.tall_extra)
+
+    def tall_extra(self) -> int:
+        """The lines a terminal of ``SHORT`` lines or more takes more than a short one: the fields' frames, and
+        below a narrow sheet the coach's frame, with up to 10 lines."""
+        extra = 2
+        coach = self.query_one(CoachPanel)
+        if self.has_class("-narrow") and coach.display:
+            extra += min(10, coach.virtual_size.height + 2) - self.query_one("#side").outer_size.height
+        return extra + sideways_scrollbar_when_tall(self.query_one(ScoreCard))
+
+    def on_resize(self) -> None:
+        """A resized terminal may now show the whole sheet, or no longer."""
+        self.call_after_refresh(check_fit, self, self.tall_extra)
 
     def say(self, text: str) -> None:
         """Show a refusal or a notice."""

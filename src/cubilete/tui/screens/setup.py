@@ -20,6 +20,7 @@ from cubilete.tui.navigation import GAME, SCOREKEEPER, go
 from cubilete.tui.options import AppOptions
 from cubilete.tui.session import Session, bot_levels
 from cubilete.tui.settings import BOT, HUMAN, SeatChoice, SetupChoice, load_choice, save_choice
+from cubilete.tui.styles import tcss
 from cubilete.tui.widgets.keybar import KeyBar
 from cubilete.tui.words import level_label, rules_facts
 
@@ -34,12 +35,7 @@ SKILL_LEVELS = ("beginner", "casual", "strong", "optimal")  # the named levels; 
 class SeatRow(Horizontal):
     """One seat: a person (with a name) or a bot (with its level)."""
 
-    DEFAULT_CSS = """
-    SeatRow { height: auto; }
-    SeatRow > Label { width: 18; padding: 1 1 0 0; }
-    SeatRow > Select { width: 30; }
-    SeatRow > Input { width: 30; }
-    """
+    DEFAULT_CSS = tcss("SeatRow")
 
     def __init__(self, index: int, seat: SeatChoice) -> None:
         super().__init__(id=f"seat-{index}")
@@ -81,22 +77,7 @@ class SeatRow(Horizontal):
 class SetupScreen(Screen[None]):
     """Choose the game."""
 
-    DEFAULT_CSS = """
-    SetupScreen { layout: vertical; }
-    #setup-title { height: 1; background: $primary; text-style: bold; padding: 0 1; }
-    #form { padding: 0 2; }
-    .field { height: auto; margin-top: 1; }
-    .field > Label { width: 18; padding: 1 1 0 0; }
-    .field > Label.note { width: auto; padding: 1 0 0 1; color: $text-muted; }
-    #rules { width: 60; }
-    #profile-path { width: 60; }
-    #rules-facts { padding: 0 0 0 18; color: $text-muted; }
-    #seat-count { width: 12; }
-    #lang { width: 30; }
-    #seed { width: 50; }
-    #error { color: $error; padding: 1 0 0 0; height: auto; }
-    #start { margin: 1 0 0 18; }
-    """
+    DEFAULT_CSS = tcss("SetupScreen")
 
     def __init__(self, options: AppOptions, choice: SetupChoice | None = None) -> None:
         super().__init__()

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from cubilete.i18n import _
+from cubilete.tui.styles import tcss
 
 BAR = 12
 
@@ -46,9 +47,7 @@ def bar(fraction: float, width: int = BAR) -> str:
 class ChancesPanel(Static):
     """Each player's probability of winning from here, marked "estimated" when not exact."""
 
-    DEFAULT_CSS = """
-    ChancesPanel { height: auto; padding: 0 1; border: round $secondary; }
-    """
+    DEFAULT_CSS = tcss("ChancesPanel")
 
     def __init__(self, **kwargs: str) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]

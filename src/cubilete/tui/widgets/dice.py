@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from cubilete.i18n import _
+from cubilete.tui.styles import tcss
 
 # Pips on a 3x3 grid (row, column) for each face.
 PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -64,12 +65,7 @@ def die_art(face: int | None, held: bool) -> list[str]:
 class Die(Static):
     """One die with its position number and, when held, the word HELD."""
 
-    DEFAULT_CSS = """
-    Die { width: 11; height: 7; content-align: center top; }
-    Die.held { color: $warning; text-style: bold; }
-    Die.-small { height: 4; }
-    Die.empty { color: $text-muted; }
-    """
+    DEFAULT_CSS = tcss("Die")
 
     class Toggled(Message):
         """A die was clicked: toggle its hold."""
@@ -102,10 +98,7 @@ class Die(Static):
 class DiceRow(Horizontal):
     """The dice on the table, side by side."""
 
-    DEFAULT_CSS = """
-    DiceRow { height: 7; width: auto; }
-    DiceRow.-small { height: 4; }
-    """
+    DEFAULT_CSS = tcss("DiceRow")
 
     def __init__(self, count: int, **kwargs: str) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widgets import Static
 
+from cubilete.tui.styles import tcss
+
 
 class KeyBar(Static):
     """One line: each key in reverse video, then what it does."""
 
-    DEFAULT_CSS = """
-    KeyBar { dock: bottom; height: auto; max-height: 2; background: $panel; color: $text; }
-    """
+    DEFAULT_CSS = tcss("KeyBar")
 
     def show(self, hints: Sequence[tuple[str, str]]) -> None:
         """Show ``(key, what it does)`` pairs."""

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual import events
+from textual.message import Message
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
@@ -18,6 +20,7 @@ from cubilete.engine.rules import Rules
 from cubilete.i18n import _
 from cubilete.play.sheet import SlotState, SlotView, slot_label, upper_progress
 from cubilete.present.players import shown_name
+from cubilete.tui.styles import tcss
 
 UPPER_ROW = "_upper"
 EXTRA_ROW = "_extra"
@@ -76,9 +79,14 @@ def _now_cell(view: SlotView) -> Text:
 class ScoreCard(DataTable[Text]):
     """The sheet as a table; a row is chosen with the arrow keys and enter, or by clicking it twice."""
 
-    DEFAULT_CSS = """
-    ScoreCard { height: 1fr; }
-    """
+    DEFAULT_CSS = tcss("ScoreCard")
+
+    class Resized(Message):
+        """The sheet was laid out at another size: its screen checks whether the whole sheet still shows."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Tell the screen once the new layout is done (its own resize comes before the sheet's)."""
+        self.post_message(self.Resized())
 
     def __init__(self, show_now: bool = True, **kwargs: str) -> None:
         """``show_now`` False: a finished sheet (no "Now" and "Note" columns, no cursor)."""

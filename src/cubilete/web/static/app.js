@@ -88,7 +88,32 @@ function renderHeader() {
       el("label", { class: "lang-pick" }, el("span", { class: "sr-only" }, t("nav.lang")), select),
     ),
   );
+  const navBox = header.querySelector(".main-nav");
+  showCurrent(navBox);
+  navBox.addEventListener("scroll", () => markMore(navBox), { passive: true });
+  markMore(navBox);
 }
+
+// On a phone the links scroll sideways in one row: the edge that hides more links fades out (more-left,
+// more-right), and the page one is on is scrolled into the row.
+function markMore(navBox) {
+  const hidden = navBox.scrollWidth - navBox.clientWidth;
+  navBox.classList.toggle("more-right", hidden > 1 && navBox.scrollLeft < hidden - 1);
+  navBox.classList.toggle("more-left", hidden > 1 && navBox.scrollLeft > 1);
+}
+
+function showCurrent(navBox) {
+  const on = navBox.querySelector(".nav-link.on");
+  if (!on) return;
+  const box = navBox.getBoundingClientRect();
+  const link = on.getBoundingClientRect();
+  if (link.right > box.right) navBox.scrollLeft += link.right - box.right + 24; // past the faded edge
+}
+
+window.addEventListener("resize", () => {
+  const navBox = header.querySelector(".main-nav");
+  if (navBox) markMore(navBox);
+});
 
 function route() {
   // the same path again (a query change) re-mounts; a hash-only change does nothing

@@ -6,6 +6,7 @@ import { api, el, keepingFocus, link, savedName, saveName, toast } from "./api.j
 import { planAutoSit } from "./table.js";
 import { apiErrorText, num, pick, t } from "./i18n.js";
 import { navigate } from "./nav.js";
+import { actThenLoad, createAndGo } from "./forms.js";
 
 const KEY_STORE = "cubilete-club-key:";
 
@@ -35,17 +36,7 @@ export function mountClubs(root) {
     if (!form.name.trim()) return toast(t("club.err.name"));
     const body = { name: form.name.trim() };
     if (form.house.trim()) body.profiles = [{ name: form.houseName.trim() || t("club.house.default"), toml: form.house }];
-    form.busy = true;
-    render();
-    try {
-      const made = await api.createClub(body);
-      keepKey(made.id, made.key);
-      if (alive) navigate(made.url);
-    } catch (exc) {
-      form.busy = false;
-      toast(apiErrorText(exc));
-      render();
-    }
+    await createAndGo(form, render, () => api.createClub(body), () => alive, (made) => keepKey(made.id, made.key));
   }
 
   const render = keepingFocus(() => {
@@ -103,16 +94,8 @@ export function mountClub(root, { id }) {
     if (alive) render();
   }).catch(() => {});
 
-  async function act(call) {
-    page.busy = true;
-    render();
-    try {
-      await call();
-    } catch (exc) {
-      toast(apiErrorText(exc));
-    }
-    page.busy = false;
-    await load();
+  function act(call) {
+    return actThenLoad(page, render, call, load);
   }
 
   async function newGame() {

@@ -28,6 +28,7 @@ function presetSelect(presets, selected, { all = false, testid = "preset", oncha
 
 /** One finished game as a card: rules, date, players with totals, winner marked. */
 export function gameCard(game, presets) {
+  const sheet = game.kind === "real-dice"; // a real-dice sheet: its dice were typed at a table
   const players = (game.players || []).map((p, i) =>
     el(
       "li",
@@ -50,9 +51,16 @@ export function gameCard(game, presets) {
       el("span", { class: "muted" }, when(game.finished_at, lang())),
       game.ended === "abandoned" ? el("span", { class: "tag", "data-testid": "abandoned" }, t("games.abandoned")) : null,
       game.undos ? el("span", { class: "tag", "data-testid": "with-undo", title: t("games.undo.why") }, t("games.undo")) : null,
+      sheet ? el("span", { class: "tag", "data-testid": "real-dice", title: t("games.realdice.why") }, t("games.realdice")) : null,
     ),
     el("ol", { class: "game-players" }, players),
-    link(`/replay/${encodeURIComponent(game.id)}`, t("games.replay"), { class: "btn small ghost" }),
+    // a sheet opens as it was left at the table (the final sheet, the coach's review), its replay beside it
+    sheet
+      ? [
+          link(`/sheet/${encodeURIComponent(game.id)}`, t("games.sheet"), { class: "btn small ghost" }), " ",
+          link(`/replay/${encodeURIComponent(game.id)}?sheet=1`, t("games.replay"), { class: "btn small ghost" }),
+        ]
+      : link(`/replay/${encodeURIComponent(game.id)}`, t("games.replay"), { class: "btn small ghost" }),
   );
 }
 

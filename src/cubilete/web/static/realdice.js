@@ -5,9 +5,24 @@
 
 import { api, el, keepingFocus, link, savedName, toast } from "./api.js";
 import { apiErrorText, lang, num, pick, t } from "./i18n.js";
-import { navigate } from "./nav.js";
+import { createAndGo } from "./forms.js";
 
 const POLL_MS = 2000;
+const REVIEW_TRIES = 20; // each ask waits on the server up to 20 s while it solves the rules (503: ask again)
+
+/**
+ * The coach's review of a finished sheet (GET /api/sheets/<id>/review), asked again while the server still
+ * solves the rules; ``alive()`` stops the asking when the page is left.
+ */
+export async function loadSheetReview(id, alive = () => true) {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await api.sheetReview(id, lang());
+    } catch (exc) {
+      if (exc.status !== 503 || tries >= REVIEW_TRIES || !alive()) throw exc;
+    }
+  }
+}
 const MAX_PLAYERS = 8;
 const PIPS = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
@@ -26,16 +41,7 @@ export function mountSheetNew(root) {
     ev.preventDefault();
     const players = form.players.map((p) => p.trim());
     if (players.some((p) => !p)) return toast(t("sheet.err.names"));
-    form.busy = true;
-    render();
-    try {
-      const made = await api.createSheet({ rules: form.rules, players });
-      if (alive) navigate(made.url);
-    } catch (exc) {
-      form.busy = false;
-      toast(apiErrorText(exc));
-      render();
-    }
+    await createAndGo(form, render, () => api.createSheet({ rules: form.rules, players }), () => alive);
   }
 
   const render = keepingFocus(() => {
@@ -81,6 +87,7 @@ export function mountSheetNew(root) {
 /** /sheet/<id>: the sheet, the dice being typed, the boxes to tap. */
 export function mountSheet(root, { id }) {
   const page = { s: null, error: null, dice: [], throw: 1, preview: null, scratch: null, advice: null, busy: false };
+  page.review = null; // the coach's review once the game is over: {version, found} (found null: none to show)
   let alive = true;
   let timer = null;
   let previewSeq = 0;
@@ -100,6 +107,48 @@ export function mountSheet(root, { id }) {
     }
     clearTimeout(timer);
     if (alive && (!page.s || page.s.phase !== "over" || page.s.chances === null)) timer = setTimeout(load, POLL_MS);
+  }
+
+  async function loadReview(version) {
+    page.review = { version, found: undefined };
+    let found = null;
+    try {
+      found = await loadSheetReview(id, () => alive);
+    } catch {
+      found = null; // the review could not be made now: the sheet is shown without it
+    }
+    if (!alive || !page.review || page.review.version !== version) return;
+    page.review = { version, found };
+    render();
+  }
+
+  /** "on throw 2", or "on throw 1, servida" where the rules count a first-throw hand apart. */
+  function onThrow(thrown, servida) {
+    return servida ? t("sheet.onthrow.first", { servida: pick(page.s.rules.servida, "servida") }) : t("sheet.onthrow", { n: thrown });
+  }
+
+  /** The coach's review at the end: the points each player lost, and the worst entries with their dice. */
+  function reviewPart() {
+    const r = page.review ? page.review.found : null;
+    if (page.review && r === undefined) return el("section", { class: "card review" }, el("h2", {}, t("replay.review")), el("p", { class: "loading" }, t("common.loading")));
+    if (!r) return null;
+    if (!r.reviewed) return el("section", { class: "card review", "data-testid": "sheet-review" }, el("h2", {}, t("replay.review")), el("p", { class: "muted" }, t("sheet.review.none")));
+    return el(
+      "section",
+      { class: "card review", "data-testid": "sheet-review" },
+      el("h2", {}, t("replay.review")),
+      el("ul", {}, r.players.map((p) => el("li", {}, t("replay.review.loss", { name: p.name, loss: num(p.loss, 1), n: p.decisions })))),
+      r.worst.length
+        ? [
+            el("h3", {}, t("replay.review.worst")),
+            el("ol", { class: "worst" }, r.worst.map((w, i) => el("li", { "data-testid": `sheet-worst-${i}` },
+              el("strong", {}, `${w.player}, ${t("replay.review.turn", { turn: w.turn })}: `),
+              `${w.dice.join(" ")} ${onThrow(w.throw, w.servida)}; `,
+              t("replay.review.chosen", { chosen: w.chosen }), "; ", t("replay.review.best", { best: w.best }),
+              ` (−${num(w.loss, 1)})`))),
+          ]
+        : null,
+    );
   }
 
   function resetTyping() {
@@ -284,6 +333,8 @@ export function mountSheet(root, { id }) {
     document.title = `${t("nav.sheet")} · ${t("app.title")}`;
     const s = page.s;
     if (!s) return root.replaceChildren(page.error ? el("p", { class: "form-error", role: "alert" }, page.error) : el("p", { class: "loading" }, t("common.loading")));
+    // the review of this version (an undo after the end makes another), asked once however the end was reached
+    if (s.phase === "over" && (!page.review || page.review.version !== s.version)) loadReview(s.version);
     root.replaceChildren(
       el(
         "section",
@@ -296,7 +347,12 @@ export function mountSheet(root, { id }) {
         s.can_undo ? el("button", { type: "button", class: "btn small ghost", "data-testid": "sheet-undo", onclick: undo }, t("sheet.undo")) : null,
         sheetTable(),
         s.phase === "over"
-          ? el("p", {}, el("a", { href: `/api/sheets/${encodeURIComponent(id)}/record`, download: "", "data-testid": "sheet-record" }, t("sheet.record")))
+          ? [
+              el("p", {},
+                link(`/replay/${encodeURIComponent(id)}?sheet=1`, t("sheet.replay"), { class: "btn small", "data-testid": "sheet-replay" }), " ",
+                el("a", { href: `/api/sheets/${encodeURIComponent(id)}/record`, download: "", "data-testid": "sheet-record" }, t("sheet.record"))),
+              reviewPart(),
+            ]
           : null,
         el("p", {}, link("/sheet", t("sheet.new"), { class: "btn small ghost" })),
       ),

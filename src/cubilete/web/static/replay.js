@@ -1,5 +1,7 @@
 // The replay page: a finished game rebuilt step by step from its record (throws + actions),
-// the coach's review and the fairness check.
+// the coach's review and the fairness check. A real-dice sheet (/replay/<id>?sheet=1) is replayed from what
+// was typed at the table (GET /api/sheets/<id>/replay): each entry's dice, the throw, the box and the points,
+// never the earlier throws the server's scorekeeper invents; there is no seed to verify.
 //
 // The browser does not score hands: the points of each write come from the final scorecard
 // (GET /api/tables/<id>), and whose turn it is follows the rules' opening, direction and
@@ -10,6 +12,7 @@ import { diceRow, dieSvg } from "./dice.js";
 import { describe as describeFair, describeSignature, verify, verifySignature } from "./fair.js";
 import { apiErrorText, botName, joinNames, lang, num, pick, shownName, t } from "./i18n.js";
 import { renderSheet, slotLabel } from "./sheet.js";
+import { loadSheetReview } from "./realdice.js";
 
 /** Turn the record into steps: [{seat, action, dice, kept, slot, points, turn, tiebreak}], plus opening throws. */
 export function buildSteps(record, finalCards) {
@@ -160,32 +163,77 @@ function closeSlots(rules, slots, closed, si, points) {
   });
 }
 
+/**
+ * A finished real-dice sheet (GET /api/sheets/<id>/replay) as the page's record, info and steps: one step per
+ * typed entry or tie-break hand, each with its seat's card and everyone's totals after it (from the server's
+ * scorekeeper: the browser scores nothing).
+ */
+export function typedGame(view) {
+  const rules = view.rules;
+  const slots = (rules.slots || []).map((s) => s.slot);
+  const steps = view.steps.map((s, i) => ({
+    typed: true,
+    action: { typed: s.kind },
+    seat: s.seat,
+    turn: i + 1,
+    tiebreak: s.kind === "hand",
+    dice: s.dice,
+    kept: [],
+    throw: s.throw,
+    servida: s.servida,
+    slot: s.kind === "enter" ? s.slot : undefined,
+    slotIndex: slots.indexOf(s.slot),
+    points: s.points,
+    won: Boolean(s.wins_at_once),
+    card: s.card,
+    totals: s.totals,
+  }));
+  const record = {
+    players: view.players,
+    winners: view.winners.map((seat) => view.players[seat]),
+    totals: view.totals,
+    reason: view.reason,
+    rules: { name: rules.name, title: rules.title },
+    finished_at: view.finished_at,
+  };
+  const info = {
+    table: { rules },
+    state: { seats: view.players.map((name, i) => ({ name, kind: "human", card: view.cards[i] })) },
+  };
+  return { record, info, built: { opening: view.start.map((s) => s.dice), steps, known: true } };
+}
+
 export function mount(root, { id }) {
   const data = { record: null, info: null, review: undefined, error: null, at: 0, built: null };
   data.signature = { state: "checking" };
+  const sheet = new URLSearchParams(location.search).get("sheet") === "1"; // a real-dice sheet: its own routes
   let alive = true;
 
-  Promise.all([api.record(id), api.table(id)])
-    .then(([record, info]) => {
+  (sheet
+    ? api.sheetReplay(id).then(typedGame)
+    : Promise.all([api.record(id), api.table(id)]).then(([record, info]) => {
+        const cards = info && info.state ? info.state.seats.map((s) => s.card) : null;
+        return { record, info, built: buildSteps(record, cards) };
+      })
+  )
+    .then(({ record, info, built }) => {
       data.record = record;
       data.info = info;
-      const cards = info && info.state ? info.state.seats.map((s) => s.card) : null;
-      data.built = buildSteps(record, cards);
+      data.built = built;
       data.at = data.built.steps.length;
-      loadOptimal(info);
+      if (!sheet) loadOptimal(info);
     })
     .catch((exc) => {
       data.error = exc;
     })
     .finally(() => alive && render())
-    .then(() => data.record && checkSignature(data.record))
+    .then(() => data.record && !sheet && checkSignature(data.record))
     .then((result) => {
       if (!result) return;
       data.signature = result;
       if (alive) render();
     });
-  api
-    .review(id, lang())
+  (sheet ? loadSheetReview(id, () => alive) : api.review(id, lang()))
     .then((review) => {
       data.review = review;
     })
@@ -249,7 +297,28 @@ export function mount(root, { id }) {
     return (data.info && data.info.table && data.info.table.rules) || { slots: [], title: data.record.rules.title };
   }
 
+  /** "on throw 2", or "on throw 1, servida" where the rules count a first-throw hand apart. */
+  function onThrow(thrown, servida) {
+    return servida ? t("sheet.onthrow.first", { servida: pick(rulesInfo().servida, "servida") }) : t("sheet.onthrow", { n: thrown });
+  }
+
+  /** A typed step in words: the dice typed, the throw, and the box written (or the hand shown, or the instant win). */
+  function describeTyped(s, who) {
+    const typed = `${who}: ${s.dice.join(" ")} ${onThrow(s.throw, s.servida)}`;
+    if (s.tiebreak) return `${typed}: ${t("sheet.replay.hand")}`;
+    if (s.won) return `${typed}: ${t("sheet.over.instant", { name: who })}`;
+    return `${typed}: ${typedWrote(s)}`;
+  }
+
+  function typedWrote(s) {
+    if (s.tiebreak) return t("replay.tiebreak");
+    if (s.won) return t("sheet.over.instant", { name: nameOf(s.seat) });
+    const label = slotLabel(rulesInfo(), s.slot);
+    return s.points === 0 ? t("replay.scratched", { slot: label }) : `${t("replay.wrote", { slot: label })} = ${s.points}`;
+  }
+
   function describeStep(s, who = nameOf(s.seat)) {
+    if (s.typed) return describeTyped(s, who);
     if ("roll" in s.action) {
       // the faces kept (the dice at those positions did not move), never the positions: "apartó 5 5"
       const kept = (s.kept || []).map((p) => (s.dice || [])[p]).filter((f) => f !== undefined);
@@ -297,6 +366,10 @@ export function mount(root, { id }) {
     const n = names().length;
     const size = (rulesInfo().slots || []).length;
     const cards = Array.from({ length: n }, () => new Array(size).fill(null));
+    if (sheet) {
+      for (const s of data.built.steps.slice(0, k)) cards[s.seat] = [...s.card]; // the seat's card after its step
+      return cards;
+    }
     for (const s of data.built.steps.slice(0, k)) {
       if (s.slot !== undefined && s.seat !== null && s.slotIndex >= 0) cards[s.seat][s.slotIndex] = s.points;
     }
@@ -323,8 +396,9 @@ export function mount(root, { id }) {
     const cards = cardsAt(k);
     // mid-game totals are the boxes written so far; the final ones (with any bonus) are the record's
     const sums = cards.map((c) => c.reduce((a, v) => a + (v || 0), 0));
-    const totals = last && Array.isArray(rec.totals) ? rec.totals : sums;
     const current = k > 0 ? steps[k - 1] : null;
+    let totals = last && Array.isArray(rec.totals) ? rec.totals : sums;
+    if (sheet && current) totals = current.totals; // a sheet's totals after each entry, bonuses included
     const seats = data.info && data.info.state ? data.info.state.seats : [];
     const columns = names().map((name, i) => ({
       index: i,
@@ -401,7 +475,7 @@ export function mount(root, { id }) {
         el(
           "div",
           { class: "play-area" },
-          el("div", { class: "felt-col" }, stepper, besideBox(beside), fairBox(rec), reviewBox()),
+          el("div", { class: "felt-col" }, stepper, besideBox(beside), sheet ? typedBox() : fairBox(rec), reviewBox()),
           el(
             "div",
             { class: "sheet-col" },
@@ -450,9 +524,11 @@ export function mount(root, { id }) {
                     onclick: () => go(i + 1),
                     title: describeStep(s),
                   },
-                  "roll" in s.action
-                    ? diceRow(s.dice, { size: 20, held: s.kept })
-                    : el("span", { class: "wrote" }, s.stand ? t("replay.stood") : wroteText(s)),
+                  s.typed
+                    ? [diceRow(s.dice, { size: 20 }), el("span", { class: "wrote" }, typedWrote(s))]
+                    : "roll" in s.action
+                      ? diceRow(s.dice, { size: 20, held: s.kept })
+                      : el("span", { class: "wrote" }, s.stand ? t("replay.stood") : wroteText(s)),
                 ),
               ),
             ),
@@ -477,6 +553,11 @@ export function mount(root, { id }) {
 
   function finalCards() {
     return data.info && data.info.state ? data.info.state.seats.map((s) => s.card) : null;
+  }
+
+  /** A sheet's dice were thrown at a real table and typed in: nothing to verify, and the page says so. */
+  function typedBox() {
+    return el("section", { class: "card fair", "data-testid": "replay-real-dice" }, el("p", {}, t("sheet.typed")));
   }
 
   function fairBox(rec) {
@@ -521,7 +602,7 @@ export function mount(root, { id }) {
         "section",
         { class: "card review", "data-testid": "review" },
         heading,
-        el("p", { class: "muted" }, t("replay.review.none")),
+        el("p", { class: "muted" }, t(r && r.reviewed === false ? "sheet.review.none" : "replay.review.none")),
         r ? chancesPart(r) : null,
       );
     }
@@ -548,6 +629,8 @@ export function mount(root, { id }) {
                   "li",
                   {},
                   el("strong", {}, `${shownName(w.player)}, ${t("replay.review.turn", { turn: w.turn })}: `),
+                  // a sheet's entry: the dice typed and the throw the player stopped on
+                  w.throw ? `${w.dice.join(" ")} ${onThrow(w.throw, w.servida)}; ` : null,
                   t("replay.review.chosen", { chosen: w.chosen }),
                   "; ",
                   t("replay.review.best", { best: w.best }),

@@ -92,3 +92,23 @@ function cell(rules, slot, si, column, preview, bySlot) {
     ),
   );
 }
+
+/**
+ * The table page's sheet for state `st`: a column per seat (`view.seatName(i)`, `view.seatTag(seat)`,
+ * `view.me` this browser's seat) and, once the turn's dice are thrown, what they would get in each box
+ * (tappable when `view.canPick`, writing through `view.onPick(slotId, points, label)`).
+ */
+export function renderTableSheet(rules, st, view) {
+  const columns = st.seats.map((s) => ({
+    index: s.index,
+    name: view.seatName(s.index),
+    tag: view.seatTag(s),
+    card: s.card,
+    total: s.total,
+    current: st.status === "playing" && st.current === s.index,
+    you: view.me === s.index,
+  }));
+  const showPreview = st.status === "playing" && st.phase === "play" && st.turn && st.turn.throws > 0;
+  const preview = showPreview ? { seat: st.current, sheet: st.sheet || [], clickable: view.canPick, onPick: view.onPick } : null;
+  return renderSheet(rules, columns, preview);
+}

@@ -2,14 +2,19 @@
 // Everything shown is rebuilt from the latest state frame, so a reload or a reconnect
 // after a server restart puts the page back exactly where the server is.
 
-import { api, el, link, savedName, saveName, toast, token, when } from "./api.js";
+import { api, el, link, saveName, toast, token, when } from "./api.js";
 import { navigate } from "./nav.js";
 import { dieSvg } from "./dice.js";
-import { describe as describeFair, sha256Hex, verify } from "./fair.js";
-import { apiErrorText, botName, joinNames, lang, num, numbersIn, pick, t } from "./i18n.js";
+import { renderChances as drawChances } from "./chances.js";
+import { sha256Hex, verify } from "./fair.js";
+import { renderHints as drawHints } from "./hints.js";
+import { apiErrorText, botName, lang, num, pick, t } from "./i18n.js";
 import { throwPlaces } from "./replay.js";
 import { play as playSound, setSound, soundOn } from "./sound.js";
-import { renderSheet, slotLabel } from "./sheet.js";
+import { renderTableSheet, slotLabel } from "./sheet.js";
+import { renderResult as drawResult } from "./table_end.js";
+import { renderJoin as drawJoin } from "./table_join.js";
+import { installTableKeys } from "./table_keys.js";
 
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
 const PING_MS = 20000;
@@ -108,7 +113,7 @@ export function mount(root, { id }) {
   };
   $.invite = el("div", { class: "share", "data-testid": "invite" }, $.shareLabel, el("div", { class: "share-row" }, $.share, $.copy));
   $.copy.addEventListener("click", copyLink);
-  $.keysToggle.addEventListener("click", toggleKeys);
+  $.keysToggle.addEventListener("click", () => keys.toggleKeys());
   // sounds: off until asked for (aria-pressed says which)
   $.sound = el("button", { type: "button", class: "btn small ghost sound-toggle", "data-testid": "sound-toggle" });
   $.sound.addEventListener("click", () => {
@@ -519,84 +524,14 @@ export function mount(root, { id }) {
     yesBtn.focus();
   }
 
-  function onKey(ev) {
-    if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || !page.st) return;
-    if ((ev.key === "u" || ev.key === "U") && page.st.undo && mySeat() !== null && $.modal.hidden) {
-      undo(); // also while the bots answer the player's move
-      ev.preventDefault();
-      return;
-    }
-    if (!myTurn()) return;
-    if (!$.modal.hidden) {
-      if (ev.key === "Escape") {
-        $.modal.hidden = true;
-        $.modal.replaceChildren();
-      }
-      return;
-    }
-    // Space and Enter on a focused button press that button, not the table's shortcut
-    const onButton = ev.target instanceof HTMLButtonElement || ev.target instanceof HTMLAnchorElement;
-    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
-    const n = Number(ev.key);
-    if (Number.isInteger(n) && n >= 1 && page.table && n <= page.table.rules.dice) {
-      toggle(n - 1);
-      ev.preventDefault();
-    } else if (key === "r" || (key === " " && !onButton)) {
-      pressButton("roll");
-      ev.preventDefault();
-    } else if (key === "h") {
-      pressButton("hint");
-    } else if (key === "w" || (key === "Enter" && !onButton)) {
-      writeSuggested();
-      ev.preventDefault();
-    } else if (key === "s" && page.st.can_stand) {
-      act({ stand: true });
-      ev.preventDefault();
-    } else if (key === "a" && page.hint && page.hint.advice && page.hint.advice.length) {
-      followAdvice(page.hint.advice[0]); // the coach's first choice: hold its dice, or write its box
-      ev.preventDefault();
-    }
-  }
-
-  /** Do what an advice says: hold the dice it keeps (the player still throws), or press its box. */
-  function followAdvice(advice) {
-    if (Array.isArray(advice.keep)) {
-      if (!canHold()) return;
-      page.held = new Set(advice.keep);
+  const keys = installTableKeys(page, $, {
+    mySeat, myTurn, undo, toggle, act, canHold,
+    hold: (faces) => {
+      page.held = new Set(faces);
+      saveHeld(); // a reload keeps them, as a tap would
       renderDice();
-    } else if (advice.slot) {
-      writeSuggested(); // the same path as W: the box's own button (a scratch still asks to confirm)
-    }
-  }
-
-  // a key does what its button does, only when that button is there and enabled (same rules as a click)
-  function pressButton(testid) {
-    const button = $.buttons.querySelector(`[data-testid="${testid}"]`);
-    if (button && !button.disabled) button.click();
-  }
-
-  // the coach's first advice, when it is a box and still for this state: the box's own button writes it
-  function writeSuggested() {
-    const hint = page.hint;
-    const best = hint && hint.version === page.st.version ? hint.advice[0] : null;
-    if (!best || !best.slot) return;
-    const button = $.sheet.querySelector(`button[data-testid="slot-${best.slot}"]`);
-    if (button && !button.disabled) button.click();
-  }
-
-  function onHelpKey(ev) {
-    if (ev.key !== "?" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
-    toggleKeys();
-  }
-
-  function toggleKeys() {
-    $.keys.hidden = !$.keys.hidden;
-    $.keysToggle.setAttribute("aria-expanded", String(!$.keys.hidden));
-  }
-  document.addEventListener("keydown", onHelpKey);
-  document.addEventListener("keydown", onKey);
+    },
+  });
 
   // --- rendering -----------------------------------------------------------------------
   function render() {
@@ -926,37 +861,36 @@ export function mount(root, { id }) {
     $.buttons.replaceChildren(...buttons);
   }
 
+
   function renderChances() {
-    const st = page.st;
-    const win = page.win;
-    if (!win || st.status === "waiting" || st.seats.length < 2 || win.chances.length !== st.seats.length) {
-      $.chances.hidden = true;
-      return;
-    }
-    const shown = percentages(win.chances);
-    $.chances.hidden = false;
-    $.chances.classList.toggle("stale", win.version !== st.version); // the new numbers are on their way
-    $.chances.setAttribute("aria-busy", String(win.version !== st.version));
-    $.chances.replaceChildren(
-      el("h2", {}, t("table.chances"), win.exact ? "" : ` ${t("table.chances.estimated")}`),
-      el(
-        "ul",
-        {},
-        st.seats.map((seat, i) =>
-          el(
-            "li",
-            { class: i === st.current ? "current" : "", "data-testid": `win-chance-${i}` },
-            el("span", { class: "chance-name" }, seatName(i)),
-            el(
-              "span",
-              { class: "chance-bar", role: "presentation" },
-              el("span", { class: "chance-fill", style: `width: ${shown[i]}%` }),
-            ),
-            el("span", { class: "chance-pct", "data-testid": `win-pct-${i}` }, `${shown[i]}%`),
-          ),
-        ),
-      ),
-    );
+    drawChances($.chances, page.st, page.win, seatName);
+  }
+
+  function renderHints() {
+    drawHints($.hints, page.hint, {
+      canHold: canHold(),
+      hold: (faces) => {
+        page.held = new Set(faces); // exactly the dice the coach keeps
+        saveHeld();
+        renderDice();
+      },
+      writable,
+      write: (slot) => pickSlot(slot, writable(slot).points, slotLabel(page.table.rules, slot)),
+    });
+  }
+
+  function renderResult() {
+    drawResult($.result, page.st, {
+      id, rules: page.table?.rules, fair: page.fair, me: mySeat(), match: page.match, seatName,
+      verify: verifyDice, rematch,
+      askMatch: () => {
+        page.match = null; // asked once
+        api.match(id).then((m) => {
+          page.match = m;
+          renderResult();
+        }).catch(() => {});
+      },
+    });
   }
 
   /** The sheet's entry for a slot this player may write now (its points, 0 for a scratch), else null. */
@@ -967,262 +901,17 @@ export function mount(root, { id }) {
     return { points: entry.state === "scratch-only" ? 0 : Number(entry.points ?? 0) };
   }
 
-  function renderHints() {
-    const hint = page.hint;
-    if (!hint) {
-      $.hints.hidden = true;
-      $.hints.replaceChildren();
-      return;
-    }
-    const canApply = canHold();
-    const items = hint.advice.map((a, i) =>
-      el(
-        "li",
-        { class: i === 0 ? "best" : "", "data-testid": `advice-${i}`, "data-slot": a.slot || null },
-        Array.isArray(a.keep) && canApply
-          ? el(
-              "button",
-              {
-                type: "button",
-                class: "advice-text linklike",
-                title: t("table.hint.apply"),
-                onclick: () => {
-                  // hold exactly the dice the coach keeps; the player still presses Roll
-                  page.held = new Set(a.keep);
-                  saveHeld();
-                  renderDice();
-                },
-              },
-              numbersIn(a.text),
-            )
-          : writable(a.slot)
-            ? el(
-                "button",
-                {
-                  type: "button",
-                  class: "advice-text linklike",
-                  "data-slot": a.slot,
-                  title: t("table.hint.write"),
-                  // the coach's "score Sixes (18)" writes it, as the sheet's button would (a zero asks first)
-                  onclick: () => pickSlot(a.slot, writable(a.slot).points, slotLabel(page.table.rules, a.slot)),
-                },
-                numbersIn(a.text),
-              )
-            : el("span", { class: "advice-text" }, a.text),
-        el(
-          "span",
-          { class: "advice-nums" },
-          // approximate values rank the options; shown as an expected final score they would mislead
-          typeof a.expected === "number"
-            ? t(hint.exact ? "table.hint.expected" : "table.hint.value", { value: num(a.expected, 1) })
-            : "",
-          typeof a.loss === "number" && a.loss > 0.0005 ? ` · ${t("table.hint.loss", { value: num(a.loss, 2) })}` : "",
-        ),
-      ),
-    );
-    $.hints.hidden = false;
-    $.hints.replaceChildren(
-      el("h2", {}, t("table.hints"), hint.exact ? "" : ` ${t("table.hint.approx")}`),
-      items.length ? el("ol", {}, items) : el("p", {}, t("table.hint.none")),
-      ...(hint.to_win && hint.to_win.length
-        ? [el("ul", { class: "to-win", "data-testid": "to-win" }, hint.to_win.map((line) => el("li", {}, numbersIn(line))))]
-        : []),
-    );
-  }
 
   function renderJoin() {
-    const st = page.st;
-    const seated = mySeat() !== null;
-    const empty = st.seats.filter((s) => s.kind === "human" && !s.name && !s.held).map((s) => s.index);
-    const canJoin = !seated && st.status !== "finished" && empty.length > 0;
-    const sig = `${lang()}|${canJoin}|${empty.join(",")}|${seated}|${st.status}`;
-    if (sig === page.joinSig) return; // keep focus and typing in the name fields
-    page.joinSig = sig;
-    if (canJoin) {
-      const remembered = savedName();
-      const rows = empty.map((i) => {
-        if (!(i in page.joinNames)) page.joinNames[i] = remembered;
-        const input = el("input", {
-          type: "text",
-          maxlength: "24",
-          autocomplete: "nickname",
-          placeholder: t("home.name"),
-          "aria-label": t("table.sitname", { n: i + 1 }),
-          "data-testid": `seat-name-input-${i}`,
-          value: page.joinNames[i],
-        });
-        input.addEventListener("input", () => {
-          page.joinNames[i] = input.value;
-        });
-        input.addEventListener("keydown", (ev) => {
-          if (ev.key === "Enter") sit(i);
-        });
-        return el(
-          "div",
-          { class: "join-row" },
-          el("span", { class: "join-seat" }, t("home.seat", { n: i + 1 })),
-          input,
-          el(
-            "button",
-            { type: "button", class: "btn primary", "data-testid": `sit-${i}`, onclick: () => sit(i) },
-            t("table.sit"),
-          ),
-        );
-      });
-      $.join.replaceChildren(el("h2", {}, t("table.sit")), ...rows);
-      $.join.hidden = false;
-    } else if (!seated) {
-      $.join.replaceChildren(el("p", { class: "spectating", "data-testid": "spectating" }, t("table.spectating")));
-      $.join.hidden = false;
-    } else {
-      $.join.replaceChildren();
-      $.join.hidden = true;
-    }
-  }
-
-  function renderResult() {
-    const st = page.st;
-    if (!st || !st.result || st.status !== "finished") {
-      $.result.hidden = true;
-      $.result.replaceChildren();
-      return;
-    }
-    const winners = (st.result.winners || []).map((i) => seatName(i));
-    const headline =
-      winners.length > 1
-        ? t("table.winners", { names: joinNames(winners) })
-        : t("table.winner", { names: winners[0] || "?" });
-    const reason = st.result.reason ? t(`table.reason.${st.result.reason}`) : "";
-    let verdict = null;
-    if (page.fair) {
-      const text = page.fair.result ? describeFair(page.fair.result, t) : page.fair.text;
-      verdict = el(
-        "p",
-        {
-          class: `verify-result${page.fair.ok === true ? " ok" : page.fair.ok === false ? " bad" : ""}`,
-          "data-testid": "verify-result",
-        },
-        text,
-      );
-    }
-    $.result.hidden = false;
-    $.result.replaceChildren(
-      el("h2", {}, t("table.result")),
-      ...celebration(st),
-      el("p", { class: "result", "data-testid": "result" }, headline, reason ? ` — ${reason}` : ""),
-      standings(st),
-      el(
-        "div",
-        { class: "result-actions" },
-        el("button", { type: "button", class: "btn", "data-testid": "verify", onclick: verifyDice }, t("table.verify")),
-        link(`/replay/${encodeURIComponent(id)}`, t("table.replay"), {
-          class: "btn ghost",
-          "data-testid": "replay-link",
-        }),
-        el("a", {
-          href: `/api/tables/${encodeURIComponent(id)}/record?download=1`,
-          download: `cubilete-${id}.json`,
-          class: "btn ghost",
-          "data-testid": "download-record",
-        }, t("table.download")),
-        // only the table's own players may ask for its rematch (the server refuses anyone else)
-        mySeat() !== null
-          ? el("button", { type: "button", class: "btn primary", "data-testid": "rematch", onclick: rematch }, t("table.rematch"))
-          : null,
-        link("/", t("table.newgame"), { class: "btn ghost" }),
-      ),
-      ...(verdict ? [verdict] : []), // replaceChildren would print a null as the text "null"
-      ...matchLines(st),
-    );
-  }
-
-  /** The final standings: winners first (an instant win beats points), then by total; the winner marked. */
-  function standings(st) {
-    const winners = new Set(st.result.winners || []);
-    const totals = st.result.totals || st.seats.map((s) => s.total);
-    const order = st.seats.map((_s, i) => i).sort((a, b) => Number(winners.has(b)) - Number(winners.has(a)) || totals[b] - totals[a]);
-    return el(
-      "ol",
-      { class: "standings", "data-testid": "standings" },
-      order.map((i) =>
-        el(
-          "li",
-          { class: `standing${winners.has(i) ? " winner" : ""}${i === mySeat() ? " me" : ""}`, "data-testid": `standing-${i}` },
-          el("span", { class: "standing-mark", "aria-hidden": "true" }, winners.has(i) ? "★" : ""),
-          el("span", { class: "standing-name" }, seatName(i), winners.has(i) ? el("span", { class: "sr-only" }, ` (${t("table.won")})`) : null),
-          el("span", { class: "standing-total", "data-testid": `result-total-${i}` }, num(totals[i])),
-        ),
-      ),
-    );
-  }
-
-  /** A Generala servida (an instant win) or a win of one's own gets its moment; never moves under reduced motion. */
-  function celebration(st) {
-    const instant = st.result.reason === "instant-win";
-    const mine = mySeat() !== null && (st.result.winners || []).includes(mySeat());
-    if (!instant && !mine) return [];
-    const servida = pick(page.table.rules.servida, "servida");
-    const words = instant ? t("table.celebrate.instant", { servida }) : t("table.celebrate.won");
-    return [
-      el(
-        "div",
-        { class: `celebrate${instant ? " instant" : ""}`, "data-testid": "celebrate", role: "status" },
-        el("span", { class: "confetti", "aria-hidden": "true" }, ...Array.from({ length: 12 }, () => el("i", {}))),
-        el("strong", {}, words),
-      ),
-    ];
-  }
-
-  /** The second game of a same-dice match: both games per person and who decided better (web/duplicate.py). */
-  function matchLines(st) {
-    if (!st.match_of) return st.same_dice ? [el("p", { class: "muted", "data-testid": "same-dice" }, t("table.samedice"))] : [];
-    if (page.match === undefined) {
-      page.match = null;
-      api
-        .match(id)
-        .then((m) => {
-          page.match = m;
-          renderResult();
-        })
-        .catch(() => {});
-      return [];
-    }
-    const m = page.match;
-    if (!m) return [];
-    const totals = m.people.map((p) => `${p.name} ${p.total}`).join(" – ");
-    const losses = m.people
-      .map((p) => `${p.name} ${p.loss_per_decision === null ? "–" : num(p.loss_per_decision, 3)}`)
-      .join(", ");
-    return [
-      el("h3", {}, t("table.match")),
-      el("p", { "data-testid": "match-result" }, totals),
-      el("p", { class: "muted" }, `${t("daily.loss")}: ${losses}`),
-      m.decided_better ? el("p", { "data-testid": "match-better" }, t("table.match.better", { name: m.decided_better })) : null,
-    ].filter(Boolean);
+    drawJoin($.join, page.st, page, mySeat() !== null, sit);
   }
 
   function renderSheetBox() {
-    const st = page.st;
-    const me = mySeat();
-    const columns = st.seats.map((s) => ({
-      index: s.index,
-      name: seatName(s.index),
-      tag: seatTag(s),
-      card: s.card,
-      total: s.total,
-      current: st.status === "playing" && st.current === s.index,
-      you: me === s.index,
-    }));
-    const showPreview = st.status === "playing" && st.phase === "play" && st.turn && st.turn.throws > 0;
-    const preview = showPreview
-      ? {
-          seat: st.current,
-          sheet: st.sheet || [],
-          clickable: myTurn() && !busy(),
-          onPick: pickSlot,
-        }
-      : null;
-    $.sheet.replaceChildren(renderSheet(page.table.rules, columns, preview));
+    $.sheet.replaceChildren(
+      renderTableSheet(page.table.rules, page.st, {
+        me: mySeat(), seatName, seatTag, canPick: myTurn() && !busy(), onPick: pickSlot,
+      }),
+    );
   }
 
   // --- life cycle ----------------------------------------------------------------------
@@ -1250,26 +939,10 @@ export function mount(root, { id }) {
       clearTimeout(retryTimer);
       clearInterval(pingTimer);
       clearInterval(tickTimer);
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("keydown", onHelpKey);
+      keys.remove();
       if (ws) ws.close(1000);
       ws = null;
     },
   };
 }
 
-/** Whole percentages adding up to exactly 100 (largest remainders). */
-export function percentages(probabilities) {
-  const total = probabilities.reduce((a, b) => a + b, 0);
-  if (!(total > 0)) return probabilities.map(() => 0);
-  const raw = probabilities.map((p) => (100 * p) / total);
-  const whole = raw.map(Math.floor);
-  const order = raw.map((_, i) => i).sort((a, b) => whole[a] - raw[a] - (whole[b] - raw[b]) || a - b);
-  let left = 100 - whole.reduce((a, b) => a + b, 0);
-  for (const i of order) {
-    if (left <= 0) break;
-    whole[i] += 1;
-    left -= 1;
-  }
-  return whole;
-}

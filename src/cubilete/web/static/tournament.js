@@ -3,7 +3,7 @@
 
 import { api, el, keepingFocus, link, savedName, saveName, toast } from "./api.js";
 import { apiErrorText, num, pick, shownName, t } from "./i18n.js";
-import { navigate } from "./nav.js";
+import { actThenLoad, createAndGo } from "./forms.js";
 
 const FORMATS = ["swiss", "round-robin", "knockout"];
 const BOT_LEVELS = ["beginner", "casual", "strong", "optimal", "random"];
@@ -32,16 +32,7 @@ export function mountTournaments(root) {
     if (form.format === "swiss") body.rounds = form.rounds;
     if (form.timer) body.timer = form.timer;
     if (form.startsAt) body.starts_at = withOffset(form.startsAt);
-    page.busy = true;
-    render();
-    try {
-      const made = await api.createTournament(body);
-      if (alive) navigate(made.url);
-    } catch (exc) {
-      page.busy = false;
-      toast(apiErrorText(exc));
-      render();
-    }
+    await createAndGo(page, render, () => api.createTournament(body), () => alive);
   }
 
   const render = keepingFocus(() => {
@@ -135,16 +126,8 @@ export function mountTournament(root, { id }) {
     if (!page.data || page.data.status !== "finished") timer = setTimeout(load, POLL_MS);
   }
 
-  async function act(call) {
-    page.busy = true;
-    render();
-    try {
-      await call();
-    } catch (exc) {
-      toast(apiErrorText(exc));
-    }
-    page.busy = false;
-    await load();
+  function act(call) {
+    return actThenLoad(page, render, call, load);
   }
 
   const join = (ev) => {

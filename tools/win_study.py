@@ -1,19 +1,19 @@
 """The win bot against the expected-score optimum, compiled (:mod:`cubilete.simulate.fastsim.win`): writes the block
 between ``<!-- winbot:begin -->`` and ``<!-- winbot:end -->`` of docs/WINNING.md.
 
-    PYTHONPATH=src nice -n 10 python scripts/win_study.py                           # 200,000 deals a study
-    PYTHONPATH=src python scripts/win_study.py --deals 2000 --print                 # smaller, to the terminal
-    PYTHONPATH=src python scripts/win_study.py --only generala:3 --deals 50000      # some studies, the rest kept
-    PYTHONPATH=src python scripts/win_study.py --only generala:win-exact            # win vs exact head to head
-    PYTHONPATH=src python scripts/win_study.py --rewrite                            # the block from the JSON
-    PYTHONPATH=src python scripts/win_study.py --engine --deals 200 --out FILE      # the engine and the Python bot
+    PYTHONPATH=src nice -n 10 python tools/win_study.py                           # 200,000 deals a study
+    PYTHONPATH=src python tools/win_study.py --deals 2000 --print                 # smaller, to the terminal
+    PYTHONPATH=src python tools/win_study.py --only generala:3 --deals 50000      # some studies, the rest kept
+    PYTHONPATH=src python tools/win_study.py --only generala:win-exact            # win vs exact head to head
+    PYTHONPATH=src python tools/win_study.py --rewrite                            # the block from the JSON
+    PYTHONPATH=src python tools/win_study.py --engine --deals 200 --out FILE      # the engine and the Python bot
 
 Paired deals: every deal is played once with the win bot in each seat (seats rotated, the optimal bot in
 the others) on the same counter-based dice; a deal's value is the win bot's mean share of the wins over
 its runs (a shared win split), so the interval (normal, 95%) is over deals and counts the pairing. Every
 row gives its seed and the SHA-256 of every game's scores and winners: a rerun with the same seed and
 count must print the same digest on any machine. Each study's result is kept in a JSON file beside the
-doc (``docs/win_study.json``) so the block can be rewritten from a part of the studies.
+doc (``docs/generated/win_study.json``) so the block can be rewritten from a part of the studies.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from cubilete.simulate.fastsim.win import play_win
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "WINNING.md"
-STORE = ROOT / "docs" / "win_study.json"
+STORE = ROOT / "docs" / "generated" / "win_study.json"
 BEGIN, END = "<!-- winbot:begin -->", "<!-- winbot:end -->"
 SEED = "win-study"
 Z95 = 1.959963984540054
@@ -338,7 +338,7 @@ def block(results: dict[str, Any]) -> str:
     lines = [
         "### The win bot over many games (compiled)",
         "",
-        "Written by `scripts/win_study.py`: the compiled win bot (`cubilete.simulate.fastsim.win`, the same moves as "
+        "Written by `tools/win_study.py`: the compiled win bot (`cubilete.simulate.fastsim.win`, the same moves as "
         "`bot:win`: `tests/simulate/test_fastsim_win.py` replays compiled deals through `Game` with the Python bot) "
         "against the optimal bot. Paired deals: each deal is played once with the win bot in each seat, the "
         "optimal bot in the others, on the same counter-based dice; a deal's value is the win bot's mean share "

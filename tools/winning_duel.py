@@ -1,8 +1,8 @@
 """Write the section "Exact two-player solution" of docs/WINNING.md (between its markers).
 
-    python scripts/winning_duel.py                      # reduced Generalas solved, every preset sized
-    python scripts/winning_duel.py --measure-generala   # also time part of Generala's biggest level
-    python scripts/winning_duel.py --solve-presets      # also solve the presets within the CLI's limit (long)
+    python tools/winning_duel.py                      # reduced Generalas solved, every preset sized
+    python tools/winning_duel.py --measure-generala   # also time part of Generala's biggest level
+    python tools/winning_duel.py --solve-presets      # also solve the presets within the CLI's limit (long)
 
 Reduced Generalas (the lower boxes of Generala and a few upper ones, 5 dice, 3 throws, servida
 values, instant win, tie-break rounds) are solved exactly (or loaded from the cache); presets are
@@ -78,7 +78,8 @@ def section(measure: bool, solve_presets: bool, games: int, preset_games: int, s
         "each player wins from every joint position (both sheets, the score difference, who moves, the dice inside",
         "the turn), both playing optimally **to win**. A servida Generala wins at once; a tie at the end goes to",
         "tie-break rounds (one hand each, the first player first, the best hand by its best box on an empty sheet,",
-        "again while tied) or is shared (counted 1/2) as the rules say. The `exact` bot (`bot:exact`) plays",
+        "again while tied; a servida Generala wins there at once too, unless that player scratched the Generala,",
+        "as the engine plays it) or is shared (counted 1/2) as the rules say. The `exact` bot (`bot:exact`) plays",
         "heads-up from the table and its `analyse()` gives P(win) for every option.",
         "",
         "**How.** Backward induction over joint positions grouped by the closed boxes of both sheets (every move",
@@ -95,7 +96,9 @@ def section(measure: bool, solve_presets: bool, games: int, preset_games: int, s
         "with their points and next sheet, listed once per sheet, and each distinct (next sheet, points) pair of",
         "a position read once per block: a Full is worth the same whichever Full it is), a box worth the next",
         "position's P(win) at the lead shifted by its points. The tie-break rounds",
-        "are a small fixed point solved first. Pairs of sheets whose turn counts cannot fit the turn order are",
+        "are a small fixed point solved first, once for each pair of final sheets' instant wins (whether each",
+        "player's Generala can still win at once: four pairs for Generala). Pairs of sheets whose turn counts",
+        "cannot fit the turn order are",
         "left out.",
         "",
         "**Memory.** A level reads only the two levels after it (a move closes one box, or two when a scratched",
@@ -107,8 +110,11 @@ def section(measure: bool, solve_presets: bool, games: int, preset_games: int, s
         "",
         "**Checked.** `tests/duel/oracle.py` is an independent expectimax in exact fractions over the joint game",
         "(ordered dice, positional holds, real scorecards, the engine's flow; the tie-break's fixed point solved",
-        "exactly): the solver agrees with it on every position it reaches, to 1e-9, on reduced games with an",
+        "exactly): the solver agrees with it on every position it reaches, to 1e-12, on reduced games with an",
         "instant-win box, a Doble that closes when its Generala is scratched, shared ties and an upper bonus.",
+        "Its tie-break reads the instant win from the engine's own test (`scoring.instant_win` on each player's",
+        "final card), and agrees with the solver's to 1e-12 for every pair of final sheets, the pocket Generala's",
+        "too (`tests/duel/test_tiebreak_instant.py`).",
         "The bot's self-play reproduces the first player's chance. The blocked kernel gives the same table as",
         "the row-at-a-time one bit for bit (the same sums in the same order); an f32 table agrees with the",
         "exact game to 1e-6 and has the same f64 first-player value; a stopped solve resumed gives the same table.",

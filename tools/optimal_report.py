@@ -1,7 +1,7 @@
-"""The optimal-play report (docs/OPTIMAL.md): exact values per preset, and how often optimal play
+"""The optimal-play report (docs/generated/OPTIMAL.md): exact values per preset, and how often optimal play
 uses each box, measured by playing the advisor's best option in seeded solitaire games.
 
-The command is ``python scripts/optimal_doc.py``; the same seed gives the same document.
+The command is ``python tools/optimal_doc.py``; the same seed gives the same document.
 """
 
 from __future__ import annotations
@@ -13,16 +13,17 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 
+from optimal_maxi import layered_names, layered_section
+
 from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import Rules, scoring
 from cubilete.solver.advisor import advise
 from cubilete.solver.cache import load_or_solve, values_digest
-from cubilete.solver.maxi.report import layered_names, layered_section
 from cubilete.solver.solve import Solution
 from cubilete.solver.space import check_solvable
 
 Z95 = 1.959964  # two-sided 95% normal quantile
-COMMAND = "python scripts/optimal_doc.py"
+COMMAND = "python tools/optimal_doc.py"
 
 
 @dataclass(frozen=True)

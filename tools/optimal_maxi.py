@@ -1,6 +1,6 @@
 """The OPTIMAL.md section of the rule sets solved by the layered solver (Maxi Yatzy without saved
 throws): value, states, time, memory and the table's SHA-256, read from the finished table on disk
-(``scripts/optimal_doc.py`` writes it; ``cubilete solve --rules maxi-yatzy-no-saved`` builds the table)."""
+(``tools/optimal_doc.py`` writes it; ``cubilete solve --rules maxi-yatzy-no-saved`` builds the table)."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ SAVED = [
     "that models saved throws without a cap from the game's rules (`tests/solver/saved_oracle.py`); the",
     "over-estimates 1 and 2 are checked state by state on that oracle.",
     "",
-    "Measured (`scripts/maxi_saved_gap.py`, float64) on a reduced Maxi of 8 boxes (1, 2, 3, three pairs,",
+    "Measured (`tools/maxi_saved_gap.py`, float64) on a reduced Maxi of 8 boxes (1, 2, 3, three pairs,",
     "four of a kind, full straight, chance, Maxi Yatzy; bonus 50 at 24; at most 14 throws saved). Without",
     "saved throws its optimum is 110.0524; with them, exactly **149.2924**:",
     "",
@@ -93,7 +93,7 @@ SAVED = [
     "1 December 2026** on this project's 2-core machine (shared with other work, load average 5 to 10):",
     "`cubilete solve --rules maxi-yatzy --cap 38 --bound lower --resume --json` took 2,936 s of wall clock",
     "(49 min) and 3,648 s of CPU (about one core-hour, against the 1.5 to 2.4 estimated from a sample of",
-    "sheets by `scripts/maxi_cluster_measure.py`), peak memory 14.2 GB (13.2 GiB), nearly all of it pages of",
+    "sheets by `tools/maxi_cluster_measure.py`), peak memory 14.2 GB (13.2 GiB), nearly all of it pages of",
     "the mapped 13.9 GB table (under the 16 GB allowed). At cap 38 no bank is ever lost, so this lower bound",
     "IS the game: the optimum of Maxi Yatzy with saved throws is **496.6329** (394.5575 without them: the",
     "saved throws are worth about 102 points a game). The table is float32 with every value rounded down as",

@@ -1,7 +1,7 @@
-"""Write docs/OPTIMAL.md: exact optimal values of every preset and how optimal play uses each box.
+"""Write docs/generated/OPTIMAL.md: exact optimal values of every preset and how optimal play uses each box.
 
-    python scripts/optimal_doc.py                        # every preset, 2000 games each, 2 processes
-    python scripts/optimal_doc.py --presets generala,yahtzee --games 200 --out /tmp/x.md
+    python tools/optimal_doc.py                        # every preset, 2000 games each, 2 processes
+    python tools/optimal_doc.py --presets generala,yahtzee --games 200 --out /tmp/x.md
 
 Tables come from the solver cache ($CUBILETE_CACHE_DIR, else ~/.cache/cubilete/solver) or are
 solved first. The same --seed and --games give the same file. Takes about 15 minutes on 2 cores.
@@ -15,8 +15,9 @@ import sys
 import time
 from pathlib import Path
 
+from optimal_report import write_report  # beside this script (tools/ is on the path when it runs)
+
 from cubilete.engine.rules import all_presets, find_rules
-from cubilete.solver.report import write_report
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, build the report and write it."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", type=Path, default=ROOT / "docs" / "OPTIMAL.md", help="where to write (default docs/)")
+    p.add_argument("--out", type=Path, default=ROOT / "docs" / "generated" / "OPTIMAL.md",
+                   help="where to write (default docs/generated/)")
     p.add_argument("--games", type=int, default=2000, help="simulated games per preset (default 2000)")
     p.add_argument("--seed", default="optimal-doc-1", help="seed of the simulated games")
     p.add_argument("--presets", default="", help="comma-separated preset names (default: every preset)")

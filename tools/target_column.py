@@ -1,10 +1,10 @@
 """The "best" P(final >= T) from the empty sheet for rules whose (state x T) table does not fit (Yahtzee,
 Yatzy): one target table rooted at the empty sheet per (rules, T) (:mod:`cubilete.win.targets`), the most
-any way of playing can reach. Prints a line per target and keeps the results in ``docs/target_column.json``
+any way of playing can reach. Prints a line per target and keeps the results in ``docs/generated/target_column.json``
 (the "best" column of docs/WINNING.md's distribution table is read from it).
 
-    PYTHONPATH=src nice -n 10 python scripts/target_column.py                       # yahtzee and yatzy, 150 200 250
-    PYTHONPATH=src python scripts/target_column.py --rules yatzy --targets 250       # one
+    PYTHONPATH=src nice -n 10 python tools/target_column.py                       # yahtzee and yatzy, 150 200 250
+    PYTHONPATH=src python tools/target_column.py --rules yatzy --targets 250       # one
 
 Each target from the empty sheet takes minutes of CPU and about a GB of memory (the table's cells).
 """
@@ -24,7 +24,7 @@ from cubilete.win.forward import points_to_come
 from cubilete.win.targets import build_target_table
 
 ROOT = Path(__file__).resolve().parent.parent
-STORE = ROOT / "docs" / "target_column.json"
+STORE = ROOT / "docs" / "generated" / "target_column.json"
 
 
 def main() -> None:

@@ -1,13 +1,13 @@
 """Write the section "Who wins: measured over many games" of docs/WINNING.md (between its markers).
 
-    PYTHONPATH=src python scripts/winning_study.py                          # 200,000 games a study (~5 CPU min)
-    PYTHONPATH=src python scripts/winning_study.py --games 20000 --print    # smaller, to the terminal only
-    PYTHONPATH=src python scripts/winning_study.py --win-deals FILE         # add the win bot's paired deals
-    PYTHONPATH=src python scripts/winning_study.py --exact-only --exact-check 50000   # only exact vs optimal
+    PYTHONPATH=src python tools/winning_study.py                          # 200,000 games a study (~5 CPU min)
+    PYTHONPATH=src python tools/winning_study.py --games 20000 --print    # smaller, to the terminal only
+    PYTHONPATH=src python tools/winning_study.py --win-deals FILE         # add the win bot's paired deals
+    PYTHONPATH=src python tools/winning_study.py --exact-only --exact-check 50000   # only exact vs optimal
 
 Compiled studies (:mod:`cubilete.simulate.fastsim`, the optimal bot in every seat): the advantage of the seat
 that starts, heads-up and at 3 and 4 players, in Generala and a few other presets. The win bot is
-Python (about 2.5 ms a decision): its paired deals are played by ``scripts/win_study.py --out FILE``
+Python (about 2.5 ms a decision): its paired deals are played by ``tools/win_study.py --out FILE``
 (the engine, seeds ``win-study:N``) and read from that file here. Exact against optimal uses the
 ``exact`` bot's two-player table: :func:`duel_study` plays it on the rule sets that have one.
 Every figure comes with its seed, its count and a SHA-256 of the games' scores and winners, so a
@@ -114,7 +114,7 @@ def heads_up_detail(games: int) -> list[str]:
 
 
 def win_bot_lines(path: Path | None) -> list[str]:
-    """The win bot's paired deals (scripts/win_study.py --out FILE), as a table row."""
+    """The win bot's paired deals (tools/win_study.py --out FILE), as a table row."""
     if path is None or not path.exists():
         return ["Win bot: no paired deals given to this run (`--win-deals FILE`)."]
     deals, shares = [], []
@@ -218,7 +218,7 @@ def duel_study(games: int, check_games: int = 0) -> list[str]:
         "measured, above.",
         "",
         "The pocket Generala is `examples/house-rules/generala-mini-duel.toml`. The reduced Generalas of the "
-        "two-player section are not measured here (their tables are solved by `scripts/winning_duel.py` and not "
+        "two-player section are not measured here (their tables are solved by `tools/winning_duel.py` and not "
         "kept in the repository)"
         + (
             "."
@@ -249,7 +249,7 @@ def section(games: int, win_deals: Path | None, check_games: int = 0) -> str:
     lines = [
         "## Who wins: measured over many games",
         "",
-        f"Written by `scripts/winning_study.py` (compiled simulation, `cubilete.simulate.fastsim`; "
+        f"Written by `tools/winning_study.py` (compiled simulation, `cubilete.simulate.fastsim`; "
         f"{games:,} games a row). "
         "Every seat plays the **optimal** (expected-points) bot. The dice are the compiled simulation's "
         "counter-based dice, so a seed replays the same games anywhere (the SHA-256 covers every game's scores "
@@ -301,7 +301,7 @@ def section(games: int, win_deals: Path | None, check_games: int = 0) -> str:
         "### Bots that play to win",
         "",
         "The win bot against the optimal bot, heads-up Generala, paired deals on the engine "
-        "(`scripts/win_study.py --out FILE`; each deal played with the win bot in each seat on the same seeded dice):",
+        "(`tools/win_study.py --out FILE`; each deal played with the win bot in each seat on the same seeded dice):",
         "",
         *win_bot_lines(win_deals),
         "",
@@ -346,7 +346,7 @@ def main() -> None:
     if args.exact_only:
         started, load = time.perf_counter(), os.getloadavg()[0]
         block = "\n".join(duel_study(args.games, args.exact_check)) + "\n"
-        note = (f"(This block: `scripts/winning_study.py --exact-only --exact-check {args.exact_check}`, "
+        note = (f"(This block: `tools/winning_study.py --exact-only --exact-check {args.exact_check}`, "
                 f"{time.perf_counter() - started:.0f} s wall, load average {load:.1f} at the start.)")
         block = block.replace(EXACT_END, note + "\n" + EXACT_END)
         if args.print:

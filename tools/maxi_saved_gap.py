@@ -1,9 +1,9 @@
 """Maxi Yatzy with saved throws: the certified bounds as a function of the cap K on a reduced Maxi,
 and the cost of the full game per K (timed on a sample of sheets).
 
-    nice -n 10 python scripts/maxi_saved_gap.py [--boxes 1,2,3,...] [--caps 0,1,2,4] [--full-caps 0,5,10]
+    nice -n 10 python tools/maxi_saved_gap.py [--boxes 1,2,3,...] [--caps 0,1,2,4] [--full-caps 0,5,10]
 
-Prints markdown tables (docs/OPTIMAL.md quotes them). Tables are float64 in a temporary folder.
+Prints markdown tables (docs/generated/OPTIMAL.md quotes them). Tables are float64 in a temporary folder.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Both play the same seeded games alone (game i uses the dice seed ``{seed}:{i}``); the figures are
 the mean score of each with its 95% interval and the mean of the per-game difference with its own.
 
-    python scripts/columns_study.py --games 200 --seed columns-study
+    python tools/columns_study.py --games 200 --seed columns-study
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """Mutation testing of the core: small changes to the code, one at a time; a test must fail for each.
 
-    python scripts/mutation.py                      # every mutant of the core modules (long on 2 cores)
-    python scripts/mutation.py --sample 300         # a reproducible random sample of the mutants
-    python scripts/mutation.py src/cubilete/engine/fairness.py --list   # show the mutants, run nothing
-    nice python scripts/mutation.py --sample 150 --shard 1/2 > m1.log &   # two processes side by side,
-    nice python scripts/mutation.py --sample 150 --shard 2/2 > m2.log &   # then the figures of both:
-    python scripts/mutation.py --sample 150 --resume m1.log --resume m2.log
+    python tools/mutation.py                      # every mutant of the core modules (long on 2 cores)
+    python tools/mutation.py --sample 300         # a reproducible random sample of the mutants
+    python tools/mutation.py src/cubilete/engine/fairness.py --list   # show the mutants, run nothing
+    nice python tools/mutation.py --sample 150 --shard 1/2 > m1.log &   # two processes side by side,
+    nice python tools/mutation.py --sample 150 --shard 2/2 > m2.log &   # then the figures of both:
+    python tools/mutation.py --sample 150 --resume m1.log --resume m2.log
 
 Run from the repository root of a clone with the test extra installed (``pip install -e '.[test]'``).
 Nothing is written inside ``src/``: each mutant is a copy of the package in a temporary directory, put

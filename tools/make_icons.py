@@ -2,7 +2,7 @@
 full bleed with the die inside the middle 60%, so one picture serves as both "any" and "maskable" icon.
 
 Run once after changing the picture (needs Pillow, not a dependency of the project):
-    python scripts/make_icons.py
+    python tools/make_icons.py
 """
 
 from __future__ import annotations

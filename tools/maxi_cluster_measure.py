@@ -2,10 +2,10 @@
 by one process and by ``--dask local:N`` side by side, the two tables compared byte for byte, and the
 whole solve's cost estimated from a sample of sheets per layer (CPU seconds of one thread).
 
-    nice -n 5 python scripts/maxi_cluster_measure.py [--blocks 6] [--dask local:2] [--per-layer 32]
+    nice -n 5 python tools/maxi_cluster_measure.py [--blocks 6] [--dask local:2] [--per-layer 32]
 
 The tables (13.9 GB files, sparse: only the solved rows take disk) go to a temporary folder that is
-removed at the end. docs/OPTIMAL.md quotes the output.
+removed at the end. docs/generated/OPTIMAL.md quotes the output.
 """
 
 from __future__ import annotations
