@@ -1,23 +1,27 @@
-"""The guide's loss curve: distil a guide of up to 30 rules, then play each prefix alone for many games.
+"""The guide's loss curve: distil a guide of up to 30 rules, then play the guide of each size for many games.
 
-    PYTHONPATH=src python benchmarks/guide_curve.py --rules yatzy --games 20000 --counts 5,10,20,30
+    PYTHONPATH=src nice -n 19 python benchmarks/guide_curve.py --rules yatzy --games 20000 --counts 5,10,20,30 \
+        --save docs/generated/guide_yatzy.json
 
 Prints, per number of rules, the mean final score, its standard error and the points lost against the
-optimal bot's mean on the same deals (the named peer, played side by side on the same seeds).
+optimal bot's mean on the same deals (the named peer, played side by side on the same seeds). ``--save``
+writes the distilled guides (one per round) as JSON; ``--load`` plays saved guides without distilling.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
+from pathlib import Path
 
 from cubilete.engine.game import Game
 from cubilete.engine.rules import find_rules
 from cubilete.play.bots import OptimalBot, Strategy
 from cubilete.play.guide.bot import GuideBot
 from cubilete.play.guide.distil import distil
-from cubilete.play.guide.rules import Rule
+from cubilete.play.guide.rules import Do, Rule, When
 
 
 def play(rules_name: str, bot: Strategy, games: int, seed: str) -> list[int]:
@@ -31,30 +35,48 @@ def play(rules_name: str, bot: Strategy, games: int, seed: str) -> list[int]:
     return scores
 
 
+def to_json(guide: tuple[Rule, ...]) -> list[list[object]]:
+    return [[r.when.value, r.do.value, r.box, r.n] for r in guide]
+
+
+def from_json(rows: list[list[object]]) -> tuple[Rule, ...]:
+    return tuple(Rule(When(str(w)), Do(str(d)), None if b is None else str(b), int(str(n))) for w, d, b, n in rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rules", default="yatzy")
     parser.add_argument("--games", type=int, default=20000)
-    parser.add_argument("--distil-games", type=int, default=200)
+    parser.add_argument("--distil-games", type=int, default=300)
     parser.add_argument("--counts", default="5,10,20,30")
+    parser.add_argument("--save", type=Path)
+    parser.add_argument("--load", type=Path)
     args = parser.parse_args()
     counts = [int(c) for c in args.counts.split(",")]
     rules = find_rules(args.rules)
     start = time.monotonic()
-    rounds: list[tuple[Rule, ...]] = []
-    steps = distil(rules, max(counts), games=args.distil_games, rounds=rounds)
-    print(f"# {args.rules}: distilled {len(steps)} rules in {time.monotonic() - start:.0f} s")
-    for number, step in enumerate(steps, 1):
-        print(f"#  {number:2}. {step.rule.words(rules)} (saves {step.saved:.2f})")
+    if args.load:
+        rounds = [from_json(rows) for rows in json.loads(args.load.read_text())["rounds"]]
+    else:
+        rounds = []
+        distil(rules, max(counts), games=args.distil_games, rounds=rounds)
+        print(f"# {args.rules}: distilled {len(rounds[-1])} rules in {time.monotonic() - start:.0f} s", flush=True)
+        if args.save:
+            data = {"rules": args.rules, "distil_games": args.distil_games, "rounds": [to_json(g) for g in rounds]}
+            args.save.write_text(json.dumps(data, indent=None) + "\n")
+    for number, rule in enumerate(rounds[-1], 1):
+        print(f"#  {number:2}. {rule.words(rules)}")
     optimal = play(args.rules, OptimalBot(), args.games, "curve")
     best = statistics.fmean(optimal)
-    print(f"rules\tmean\tse\tlost_vs_optimal   (optimal mean {best:.2f} over {args.games} games)")
+    print(f"rules\tmean\tse\tlost_vs_optimal   (optimal mean {best:.2f} over {args.games} games)", flush=True)
     for count in counts:
         guide = rounds[min(count, len(rounds)) - 1]  # the guide distilled at that many rules
+        start = time.monotonic()
         scores = play(args.rules, GuideBot(guide), args.games, "curve")
         mean = statistics.fmean(scores)
         se = statistics.stdev(scores) / len(scores) ** 0.5
-        print(f"{count}\t{mean:.2f}\t{se:.2f}\t{best - mean:.2f}", flush=True)
+        took = time.monotonic() - start
+        print(f"{count}\t{mean:.2f}\t{se:.2f}\t{best - mean:.2f}\t({took:.0f} s)", flush=True)
 
 
 if __name__ == "__main__":

@@ -9,12 +9,17 @@ from cubilete.engine.game import Game
 from cubilete.engine.rules.model import Rules
 from cubilete.play.bots.approx import forced_move
 from cubilete.play.bots.base import Analysis, bot_seed, check_playable
-from cubilete.play.guide.rules import DEFAULT, Rule, act, matches
+from cubilete.play.guide.rules import DEFAULT, Rule, act, holds, view
 
 
 def first_match(guide: Sequence[Rule], game: Game) -> Rule:
     """The rule that decides this position (the default when none of the guide's rules holds)."""
-    return next((rule for rule in guide if matches(rule, game)), DEFAULT)
+    seen, slots = view(game), game.rules.slots
+    return next((rule for rule in guide if holds(rule, seen, _slot(slots, rule))), DEFAULT)
+
+
+def _slot(slots: tuple[str, ...], rule: Rule) -> int | None:
+    return slots.index(rule.box) if rule.box is not None else None
 
 
 class GuideBot:

@@ -1,11 +1,13 @@
 """The rule language: "if <condition a person can check> then <keep these dice | score this box>".
 
 A guide is an ordered tuple of :class:`Rule`; the first rule whose condition holds gives the move,
-and the last rule is always :data:`DEFAULT` so every position has one.
+and the last rule is always :data:`DEFAULT` so every position has one. A keep rule holds only while
+a throw is left, so a keep never hides the scoring rules below it on the last roll.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import pairwise
@@ -23,13 +25,17 @@ class When(StrEnum):
 
     ALWAYS = "always"
     LAST_ROLL = "last-roll"  # no throws left this turn
+    FIRST_ROLL = "first-roll"  # every throw of the turn still to come after this one
     PAYS_HALF = "pays-half"  # the box is open and pays at least half its maximum now
     PAYS_FULL = "pays-full"  # the box is open and pays its maximum now
+    PAYS_AT_LEAST = "pays-at-least"  # the box is open and pays at least n points now
     OPEN = "open"  # the box is open
-    PAIR = "pair"  # the box is open and you have a pair or better
-    THREE_KIND = "three-kind"  # the box is open and you have 3 or more of a kind
-    FOUR_KIND = "four-kind"  # the box is open and you have 4 or more of a kind
-    FOUR_RUN = "four-run"  # the box is open and you have 4 in a row
+    SERVE = "serve"  # the box is open and at least n dice already serve it
+    PAIR = "pair"  # (the box is open and) you have a pair or better
+    THREE_KIND = "three-kind"  # (the box is open and) you have 3 or more of a kind
+    FOUR_KIND = "four-kind"  # (the box is open and) you have 4 or more of a kind
+    FOUR_RUN = "four-run"  # (the box is open and) you have 4 in a row
+    TWO_PAIRS = "two-pairs"  # (the box is open and) you have two pairs (or a full house)
 
 
 class Do(StrEnum):
@@ -38,36 +44,67 @@ class Do(StrEnum):
     SCORE_BOX = "score-box"  # score this box
     SCORE_BEST = "score-best"  # score the box that pays most now (scratch the smallest if none pays)
     KEEP_FOR = "keep-for"  # keep the dice that serve this box, throw the rest
+    KEEP_MOST = "keep-most"  # keep the commonest face (the higher on a tie), throw the rest
+    KEEP_RUN = "keep-run"  # keep the longest run of consecutive faces, one die each
+    KEEP_PAIRS = "keep-pairs"  # keep every pair (the two highest), throw the rest
+
+
+KEEPS = (Do.KEEP_FOR, Do.KEEP_MOST, Do.KEEP_RUN, Do.KEEP_PAIRS)
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One line of a guide; ``box`` names the slot the condition or action is about (or None)."""
+    """One line of a guide; ``box`` names the slot the condition or action is about (or None);
+    ``n`` is the condition's number (points for PAYS_AT_LEAST, dice for SERVE)."""
 
     when: When
     do: Do
     box: str | None = None
+    n: int = 0
 
     def words(self, rules: Rules) -> str:
         """The rule in plain words, in the current language (the printed guide)."""
         box = box_name(rules, self.box) if self.box is not None else ""
-        cond = {
-            When.ALWAYS: _("Otherwise"),
-            When.LAST_ROLL: _("On your last roll"),
-            When.PAYS_HALF: _("If {box} is open and pays at least half its best"),
-            When.PAYS_FULL: _("If {box} is open and pays its best"),
-            When.OPEN: _("If {box} is open"),
-            When.PAIR: _("If {box} is open and you have a pair or better"),
-            When.THREE_KIND: _("If {box} is open and you have 3 of a kind or better"),
-            When.FOUR_KIND: _("If {box} is open and you have 4 of a kind or better"),
-            When.FOUR_RUN: _("If {box} is open and you have 4 in a row"),
-        }[self.when]
+        cond = _condition_words(self.when, self.box is not None)
         action = {
             Do.SCORE_BOX: _("score {box}"),
             Do.SCORE_BEST: _("score the box that pays most (if none pays, cross out the smallest)"),
             Do.KEEP_FOR: _("keep the dice for {box} and throw the rest"),
+            Do.KEEP_MOST: _("keep your commonest face (the higher on a tie) and throw the rest"),
+            Do.KEEP_RUN: _("keep your longest run in a row, one die a face, and throw the rest"),
+            Do.KEEP_PAIRS: _("keep your two highest pairs and throw the rest"),
         }[self.do]
-        return _("{condition}: {action}.").format(condition=cond.format(box=box), action=action.format(box=box))
+        return _("{condition}: {action}.").format(
+            condition=cond.format(box=box, n=self.n), action=action.format(box=box)
+        )
+
+
+def _condition_words(when: When, about_box: bool) -> str:
+    if about_box:
+        with_box = {
+            When.PAYS_HALF: _("If {box} is open and pays at least half its best"),
+            When.PAYS_FULL: _("If {box} is open and pays its best"),
+            When.PAYS_AT_LEAST: _("If {box} is open and pays at least {n}"),
+            When.OPEN: _("If {box} is open"),
+            When.SERVE: _("If {box} is open and at least {n} of your dice serve it"),
+            When.PAIR: _("If {box} is open and you have a pair or better"),
+            When.THREE_KIND: _("If {box} is open and you have 3 of a kind or better"),
+            When.FOUR_KIND: _("If {box} is open and you have 4 of a kind or better"),
+            When.FOUR_RUN: _("If {box} is open and you have 4 in a row"),
+            When.TWO_PAIRS: _("If {box} is open and you have two pairs"),
+        }
+        if when in with_box:
+            return with_box[when]
+    return {
+        When.ALWAYS: _("Otherwise"),
+        When.LAST_ROLL: _("On your last roll"),
+        When.FIRST_ROLL: _("On your first roll"),
+        When.PAIR: _("If you have a pair or better"),
+        When.THREE_KIND: _("If you have 3 of a kind or better"),
+        When.FOUR_KIND: _("If you have 4 of a kind or better"),
+        When.FOUR_RUN: _("If you have 4 in a row"),
+        When.TWO_PAIRS: _("If you have two pairs"),
+    }[when]
 
 
 DEFAULT = Rule(When.ALWAYS, Do.SCORE_BEST)
@@ -87,48 +124,118 @@ def longest_run(dice: tuple[int, ...]) -> int:
     return best
 
 
-PATTERNS = {
+def pair_faces(dice: tuple[int, ...]) -> list[int]:
+    """The faces showing on two or more dice, highest first."""
+    return sorted((face for face in set(dice) if dice.count(face) >= 2), reverse=True)
+
+
+PATTERNS: dict[When, Callable[[tuple[int, ...]], bool]] = {
     When.PAIR: lambda dice: most_alike(dice) >= 2,
     When.THREE_KIND: lambda dice: most_alike(dice) >= 3,
     When.FOUR_KIND: lambda dice: most_alike(dice) >= 4,
     When.FOUR_RUN: lambda dice: longest_run(dice) >= 4,
+    When.TWO_PAIRS: lambda dice: len(pair_faces(dice)) >= 2,
 }
 
 
-def matches(rule: Rule, game: Game) -> bool:
-    """Whether the rule's condition holds for the player whose turn it is."""
-    turn, rules, card = game.state.turn, game.rules, game.seat().card
+class View:
+    """What a person sees at the table, counted once per decision so that many rules check it fast."""
+
+    def __init__(self, game: Game) -> None:
+        turn, rules, card = game.state.turn, game.rules, game.seat().card
+        usable = scoring.usable_slots(rules, card, turn.dice, turn.first_throw)
+        self.rules = rules
+        self.dice = turn.dice
+        self.throws = turn.throws  # throws made this turn
+        self.can_keep = turn.throws < turn.allowance  # a throw is left
+        self.usable = frozenset(usable)  # the slots open to score now
+        self.points = {j: scoring.slot_points(rules, card, j, turn.dice, turn.first_throw) for j in usable}
+        self.best = usable_maxima(rules, card)  # slot -> the most it can pay on this card
+        self.shapes = frozenset(when for when, shape in PATTERNS.items() if shape(turn.dice))
+        self._serving: dict[int, int] = {}
+
+    def serving(self, slot: int) -> int:
+        """How many dice already serve the slot's box (counted when first asked)."""
+        if slot not in self._serving:
+            self._serving[slot] = len(target(self.rules.slot_box(slot), self.dice)[0])
+        return self._serving[slot]
+
+
+def view(game: Game) -> View:
+    """The position as the rules see it (the player whose turn it is)."""
+    return View(game)
+
+
+def holds(rule: Rule, seen: View, slot: int | None) -> bool:
+    """Whether the rule's condition holds in the view; ``slot`` is the index of the rule's box."""
+    if rule.do in KEEPS and not seen.can_keep:
+        return False  # no throw left: nothing to keep for
     if rule.when is When.ALWAYS:
         return True
     if rule.when is When.LAST_ROLL:
-        return turn.throws >= turn.allowance
-    assert rule.box is not None
-    j = rules.slots.index(rule.box)
-    usable = scoring.usable_slots(rules, card, turn.dice, turn.first_throw)
-    if j not in usable:
+        return not seen.can_keep
+    if rule.when is When.FIRST_ROLL:
+        return seen.throws == 1
+    if slot is None:
+        return rule.when in seen.shapes
+    if slot not in seen.usable:
         return False
     if rule.when is When.OPEN:
         return True
     if rule.when in PATTERNS:
-        return PATTERNS[rule.when](turn.dice)
-    points = scoring.slot_points(rules, card, j, turn.dice, turn.first_throw)
-    best = usable_maxima(rules, card)[j]
+        return rule.when in seen.shapes
+    if rule.when is When.SERVE:
+        return seen.serving(slot) >= rule.n
+    points = seen.points[slot]
+    if rule.when is When.PAYS_AT_LEAST:
+        return points > 0 and points >= rule.n
     if rule.when is When.PAYS_FULL:
-        return points > 0 and points >= best
-    return points > 0 and 2 * points >= best
+        return points > 0 and points >= seen.best[slot]
+    return points > 0 and 2 * points >= seen.best[slot]
+
+
+def matches(rule: Rule, game: Game) -> bool:
+    """Whether the rule's condition holds for the player whose turn it is."""
+    slot = game.rules.slots.index(rule.box) if rule.box is not None else None
+    return holds(rule, view(game), slot)
+
+
+def kept_positions(rule: Rule, dice: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
+    """The positions of the dice a keep rule keeps."""
+    if rule.do is Do.KEEP_FOR and rule.box is not None:
+        return target(rules.slot_box(rules.slots.index(rule.box)), dice)[0]
+    if rule.do is Do.KEEP_MOST:
+        face = max(set(dice), key=lambda f: (dice.count(f), f))
+        return tuple(p for p, d in enumerate(dice) if d == face)
+    if rule.do is Do.KEEP_PAIRS:
+        faces = pair_faces(dice)[:2]
+        return tuple(p for p, d in enumerate(dice) if d in faces)
+    return _run_positions(dice)
+
+
+def _run_positions(dice: tuple[int, ...]) -> tuple[int, ...]:
+    """One die of each face of the longest run (the higher run on a tie)."""
+    faces = sorted(set(dice))
+    runs: list[list[int]] = [[faces[0]]]
+    for low, high in pairwise(faces):
+        if high == low + 1:
+            runs[-1].append(high)
+        else:
+            runs.append([high])
+    best = max(runs, key=lambda run: (len(run), run[-1]))
+    return tuple(dice.index(face) for face in best)
 
 
 def act(rule: Rule, game: Game) -> Action:
     """The rule's action as a legal move (a keep that keeps every die, or no throw left, scores instead)."""
     turn, rules, card = game.state.turn, game.rules, game.seat().card
     usable = scoring.usable_slots(rules, card, turn.dice, turn.first_throw)
-    if rule.do is Do.KEEP_FOR and turn.throws < turn.allowance and rule.box is not None:
-        j = rules.slots.index(rule.box)
-        keep, _ = target(rules.slot_box(j), turn.dice)
+    if rule.do in KEEPS and turn.throws < turn.allowance:
+        keep = kept_positions(rule, turn.dice, rules)
         if rules.locked_holds:
             keep = tuple(sorted(set(keep) | set(turn.held)))
         if len(keep) < rules.dice:
-            return Roll(keep)
+            return Roll(tuple(sorted(keep)))
     if rule.do is Do.SCORE_BOX and rule.box is not None and rules.slots.index(rule.box) in usable:
         return Score(rule.box)
     points = {j: scoring.slot_points(rules, card, j, turn.dice, turn.first_throw) for j in usable}
