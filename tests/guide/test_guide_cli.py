@@ -46,4 +46,16 @@ def test_markdown_has_a_title_and_a_numbered_list_ending_in_the_default(capsys: 
     assert main(["guide", "--rules", "generala", "-n", "1", "--games", "5", "--format", "markdown"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("# Strategy guide for")
-    assert lines[-1].startswith("2. Otherwise: score the box that pays most")
+    numbered = [line for line in lines if line[:1].isdigit()]
+    assert [line[:3] for line in numbered] == ["1. ", "2. "]
+    assert numbered[-1].startswith("2. Otherwise: score the box that pays most")
+
+
+def test_each_rule_says_what_it_still_loses_and_the_losses_add_up(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    assert main(["guide", "--rules", "generala", "-n", "2", "--games", "5"]) == 0
+    out = capsys.readouterr().out
+    still = [float(x) for x in re.findall(r"(?:still loses|\(loses) ([0-9.]+) points per game", out)]
+    total = float(re.search(r"loses about ([0-9.]+) points per game", out).group(1))  # type: ignore[union-attr]
+    assert len(still) == 3 and abs(sum(still) - total) < 0.06

@@ -9,7 +9,7 @@ from cubilete.cli.progress import progress_bar
 from cubilete.i18n import _, rules_title
 from cubilete.play.bots.optimal import solution_for
 from cubilete.play.guide.distil import distil
-from cubilete.play.guide.rules import DEFAULT
+from cubilete.play.guide.rules import DEFAULT, Rule
 
 FORMATS = ("text", "markdown")
 
@@ -52,15 +52,25 @@ def run(args: argparse.Namespace) -> int:
     if solution_for(rules) is None:
         title = rules_title(rules)
         raise CliError(_("no exact solution for {rules}: a guide is distilled from one").format(rules=title))
+    costs: dict[Rule, float] = {}
     with progress_bar(_("distilling the guide")) as report:
-        steps = distil(rules, count, games=games, progress=report)
+        steps = distil(rules, count, games=games, progress=report, costs=costs)
     markdown = args.format == "markdown"
     print(("# " if markdown else "") + _("Strategy guide for {rules}").format(rules=rules_title(rules)))
     print()
     print(_("Throw all the dice first. After each roll, follow the first rule that applies."))
     print()
     for number, step in enumerate(steps, 1):
-        saved = _("saves {points:.2f} points per game").format(points=step.saved)
+        saved = _("saves {points:.2f}, still loses {lost:.2f} points per game").format(
+            points=step.saved, lost=costs[step.rule]
+        )
         print(f"{number}. {step.rule.words(rules)} ({saved})")
-    print(f"{len(steps) + 1}. {DEFAULT.words(rules)}")
+    lost = _("loses {lost:.2f} points per game").format(lost=costs[DEFAULT])
+    print(f"{len(steps) + 1}. {DEFAULT.words(rules)} ({lost})")
+    print()
+    print(
+        _("Against optimal play this guide loses about {points:.1f} points per game ({games} sampled games).").format(
+            points=sum(costs.values()), games=games
+        )
+    )
     return 0

@@ -18,7 +18,7 @@ from cubilete.engine.rules.model import Kind, Rules
 from cubilete.play.bots.base import in_play
 from cubilete.play.bots.optimal import action_loss, exact_options, solution_for
 from cubilete.play.guide.bot import GuideBot, first_match
-from cubilete.play.guide.rules import PATTERNS, Do, Rule, When, act, holds, view
+from cubilete.play.guide.rules import DEFAULT, PATTERNS, Do, Rule, When, act, holds, view
 from cubilete.solver.combinatorics import dice_tables
 
 Progress = Callable[[int, int], None]
@@ -142,12 +142,15 @@ def distil(
     seed: str = "guide",
     progress: Progress | None = None,
     rounds: list[tuple[Rule, ...]] | None = None,
+    costs: dict[Rule, float] | None = None,
 ) -> list[Step]:
     """Up to ``count`` rules: each round adds the rule, at the place in the list, that cuts the loss most.
 
     Each round re-samples the positions with the guide so far; a rule is added only when it saves points.
     The guide is returned in its final order; ``saved`` is what each rule saved in the round it came in.
     ``rounds``, if given, receives the guide after each round (the guide of 1, 2, ... rules).
+    ``costs``, if given, receives what each rule of the final guide (and the default) loses per game
+    against optimal play, on a fresh sample played by that guide.
     """
     if count <= 0:
         raise ValueError("count must be positive")
@@ -166,7 +169,18 @@ def distil(
         if rounds is not None:
             rounds.append(tuple(guide))
         saved_by[rule] = saved / games
+    if costs is not None:
+        costs.update(rule_costs(sample(rules, tuple(guide), games, f"{seed}-cost"), tuple(guide), games))
     return [Step(rule, saved_by[rule]) for rule in guide]
+
+
+def rule_costs(positions: list[Position], guide: tuple[Rule, ...], games: int) -> dict[Rule, float]:
+    """Per rule (the default included): points per game lost against optimal play where it decides."""
+    lost = dict.fromkeys([*guide, DEFAULT], 0.0)
+    for p in positions:
+        rule = first_match(guide, p.game)
+        lost[rule] += p.rule_loss(rule)
+    return {rule: points / games for rule, points in lost.items()}
 
 
 def best_insertion(positions: list[Position], guide: list[Rule], pool: list[Rule]) -> tuple[float, Rule, int] | None:
