@@ -60,11 +60,16 @@ def main() -> None:
         rounds = [from_json(rows) for rows in json.loads(args.load.read_text())["rounds"]]
     else:
         rounds = []
-        distil(rules, max(counts), games=args.distil_games, rounds=rounds)
+
+        def report(done: int, total: int) -> None:  # after each round: how far, and the guides so far saved
+            print(f"# round {done}/{total} at {time.monotonic() - start:.0f} s", flush=True)
+            if args.save:
+                data = {"rules": args.rules, "distil_games": args.distil_games, "rounds": [to_json(g) for g in rounds]}
+                args.save.write_text(json.dumps(data) + "\n")
+
+        distil(rules, max(counts), games=args.distil_games, rounds=rounds, progress=report)
+        report(len(rounds), max(counts))
         print(f"# {args.rules}: distilled {len(rounds[-1])} rules in {time.monotonic() - start:.0f} s", flush=True)
-        if args.save:
-            data = {"rules": args.rules, "distil_games": args.distil_games, "rounds": [to_json(g) for g in rounds]}
-            args.save.write_text(json.dumps(data, indent=None) + "\n")
     for number, rule in enumerate(rounds[-1], 1):
         print(f"#  {number:2}. {rule.words(rules)}")
     exact = optimal_expectation(rules)
