@@ -117,3 +117,12 @@ def test_a_keep_that_keeps_every_die_scores_instead() -> None:
         action = act(Rule(When.ALWAYS, Do.KEEP_MOST), game)
         if isinstance(action, Roll):
             assert len(action.keep) < len(game.state.turn.dice)
+
+
+def test_only_the_default_says_otherwise() -> None:
+    from cubilete.play.guide.distil import candidates
+    from cubilete.play.guide.rules import DEFAULT
+
+    rules = find_rules("yatzy")
+    assert DEFAULT.words(rules).startswith("Otherwise")
+    assert not any(rule.words(rules).startswith("Otherwise") for rule in candidates(rules))

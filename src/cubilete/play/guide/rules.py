@@ -66,6 +66,8 @@ class Rule:
         """The rule in plain words, in the current language (the printed guide)."""
         box = box_name(rules, self.box) if self.box is not None else ""
         cond = _condition_words(self.when, self.box is not None)
+        if self.when is When.ALWAYS and self.do in KEEPS:  # not "Otherwise": rules below it still count
+            cond = _("If you can still throw")
         action = {
             Do.SCORE_BOX: _("score {box}"),
             Do.SCORE_BEST: _("score the box that pays most (if none pays, cross out the smallest)"),
