@@ -126,3 +126,21 @@ def test_only_the_default_says_otherwise() -> None:
     rules = find_rules("yatzy")
     assert DEFAULT.words(rules).startswith("Otherwise")
     assert not any(rule.words(rules).startswith("Otherwise") for rule in candidates(rules))
+
+
+@pytest.mark.parametrize(
+    ("dice", "filled", "kept"),
+    [
+        ((2, 2, 5, 5, 6), (), (5, 5)),  # every box open: the commonest, the higher on a tie
+        ((2, 2, 5, 5, 6), ("5",), (2, 2)),  # Fives written: the twos
+        ((2, 2, 2, 5, 6), ("2",), (6,)),  # Twos written: the highest single with an open box
+        ((2, 2, 5, 5, 6), ("2", "5", "6"), (5, 5)),  # none open: the commonest face after all
+    ],
+)
+def test_keep_the_commonest_face_whose_upper_box_is_open(
+    dice: tuple[int, ...], filled: tuple[str, ...], kept: tuple[int, ...]
+) -> None:
+    rules = find_rules("yatzy")
+    card = [5 if slot in filled else None for slot in rules.slots]
+    positions = kept_positions(Rule(When.ALWAYS, Do.KEEP_MOST_OPEN), dice, rules, card)
+    assert tuple(sorted(dice[p] for p in positions)) == kept

@@ -50,7 +50,7 @@ def candidates(rules: Rules) -> list[Rule]:
     """Every rule the distillation may pick: per box and parameter, and the box-free keeps."""
     found = [Rule(When.LAST_ROLL, Do.SCORE_BEST)]
     for when in (When.ALWAYS, When.FIRST_ROLL, *PATTERNS):
-        found += [Rule(when, do) for do in (Do.KEEP_MOST, Do.KEEP_RUN, Do.KEEP_PAIRS)]
+        found += [Rule(when, do) for do in (Do.KEEP_MOST, Do.KEEP_MOST_OPEN, Do.KEEP_RUN, Do.KEEP_PAIRS)]
     for j, slot in enumerate(rules.slots):
         found += [
             Rule(When.PAYS_FULL, Do.SCORE_BOX, slot),

@@ -7,7 +7,7 @@ a throw is left, so a keep never hides the scoring rules below it on the last ro
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import pairwise
@@ -15,7 +15,7 @@ from itertools import pairwise
 from cubilete.engine.actions import Action, Roll, Score
 from cubilete.engine.game import Game
 from cubilete.engine.rules import scoring
-from cubilete.engine.rules.model import Rules
+from cubilete.engine.rules.model import Kind, Rules
 from cubilete.i18n import _, box_name
 from cubilete.play.bots.patterns import slot_maxima, target, usable_maxima
 
@@ -47,9 +47,10 @@ class Do(StrEnum):
     KEEP_MOST = "keep-most"  # keep the commonest face (the higher on a tie), throw the rest
     KEEP_RUN = "keep-run"  # keep the longest run of consecutive faces, one die each
     KEEP_PAIRS = "keep-pairs"  # keep every pair (the two highest), throw the rest
+    KEEP_MOST_OPEN = "keep-most-open"  # keep the commonest face whose upper box is open (else the commonest)
 
 
-KEEPS = (Do.KEEP_FOR, Do.KEEP_MOST, Do.KEEP_RUN, Do.KEEP_PAIRS)
+KEEPS = (Do.KEEP_FOR, Do.KEEP_MOST, Do.KEEP_RUN, Do.KEEP_PAIRS, Do.KEEP_MOST_OPEN)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,10 @@ class Rule:
             Do.KEEP_MOST: _("keep your commonest face (the higher on a tie) and throw the rest"),
             Do.KEEP_RUN: _("keep your longest run in a row, one die a face, and throw the rest"),
             Do.KEEP_PAIRS: _("keep your two highest pairs and throw the rest"),
+            Do.KEEP_MOST_OPEN: _(
+                "keep your commonest face whose upper box is open (the higher on a tie; if none, your commonest "
+                "face) and throw the rest"
+            ),
         }[self.do]
         return _("{condition}: {action}.").format(
             condition=cond.format(box=box, n=self.n), action=action.format(box=box)
@@ -202,12 +207,19 @@ def matches(rule: Rule, game: Game) -> bool:
     return holds(rule, view(game), slot)
 
 
-def kept_positions(rule: Rule, dice: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
-    """The positions of the dice a keep rule keeps."""
+def open_faces(rules: Rules, card: Sequence[int | None]) -> set[int]:
+    """The faces whose upper box is still open."""
+    boxes = [(rules.slot_box(j), filled) for j, filled in enumerate(card)]
+    return {box.face for box, filled in boxes if box.kind is Kind.UPPER and filled is None}
+
+
+def kept_positions(rule: Rule, dice: tuple[int, ...], rules: Rules, card: Sequence[int | None] = ()) -> tuple[int, ...]:
+    """The positions of the dice a keep rule keeps (``card``: the player's sheet, for KEEP_MOST_OPEN)."""
     if rule.do is Do.KEEP_FOR and rule.box is not None:
         return target(rules.slot_box(rules.slots.index(rule.box)), dice)[0]
-    if rule.do is Do.KEEP_MOST:
-        face = max(set(dice), key=lambda f: (dice.count(f), f))
+    if rule.do in (Do.KEEP_MOST, Do.KEEP_MOST_OPEN):
+        wanted = set(dice) & open_faces(rules, card) if rule.do is Do.KEEP_MOST_OPEN and card else set()
+        face = max(wanted or set(dice), key=lambda f: (dice.count(f), f))
         return tuple(p for p, d in enumerate(dice) if d == face)
     if rule.do is Do.KEEP_PAIRS:
         faces = pair_faces(dice)[:2]
@@ -233,7 +245,7 @@ def act(rule: Rule, game: Game) -> Action:
     turn, rules, card = game.state.turn, game.rules, game.seat().card
     usable = scoring.usable_slots(rules, card, turn.dice, turn.first_throw)
     if rule.do in KEEPS and turn.throws < turn.allowance:
-        keep = kept_positions(rule, turn.dice, rules)
+        keep = kept_positions(rule, turn.dice, rules, card)
         if rules.locked_holds:
             keep = tuple(sorted(set(keep) | set(turn.held)))
         if len(keep) < rules.dice:
