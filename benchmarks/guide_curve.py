@@ -52,6 +52,7 @@ def main() -> None:
     parser.add_argument("--counts", default="5,10,20,30")
     parser.add_argument("--save", type=Path)
     parser.add_argument("--load", type=Path)
+    parser.add_argument("--no-peer", action="store_true", help="skip the optimal bot's games (run them once)")
     args = parser.parse_args()
     counts = [int(c) for c in args.counts.split(",")]
     rules = find_rules(args.rules)
@@ -82,6 +83,8 @@ def main() -> None:
         se = statistics.stdev(scores) / len(scores) ** 0.5
         took = time.monotonic() - start
         print(f"{count}\t{mean:.2f}\t{se:.2f}\t{exact - mean:.2f}\t({took:.0f} s)", flush=True)
+    if args.no_peer:
+        return
     optimal = play(args.rules, OptimalBot(), args.games, "curve")  # the named peer, on the same deals
     mean, se = statistics.fmean(optimal), statistics.stdev(optimal) / len(optimal) ** 0.5
     print(f"optimal\t{mean:.2f}\t{se:.2f}\t{exact - mean:.2f}", flush=True)
