@@ -144,3 +144,21 @@ def test_keep_the_commonest_face_whose_upper_box_is_open(
     card = [5 if slot in filled else None for slot in rules.slots]
     positions = kept_positions(Rule(When.ALWAYS, Do.KEEP_MOST_OPEN), dice, rules, card)
     assert tuple(sorted(dice[p] for p in positions)) == kept
+
+
+def test_prune_drops_only_keeps_that_can_never_decide() -> None:
+    from cubilete.play.guide.distil import prune
+
+    keep_open = Rule(When.ALWAYS, Do.KEEP_MOST_OPEN)
+    guide = (
+        Rule(When.FOUR_RUN, Do.KEEP_RUN),
+        keep_open,
+        Rule(When.SERVE, Do.KEEP_FOR, "yatzy", 3),  # below a keep that always holds: never decides
+        Rule(When.PAYS_AT_LEAST, Do.SCORE_BOX, "chance", 22),
+        Rule(When.ALWAYS, Do.KEEP_MOST),  # likewise
+    )
+    pruned = prune(guide)
+    assert pruned == (guide[0], keep_open, guide[3])
+    for seed in ("prune-1", "prune-2"):
+        for game in play_positions("yatzy", guide, seed):
+            assert GuideBot(pruned).choose(game) == GuideBot(guide).choose(game)

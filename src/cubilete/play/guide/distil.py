@@ -18,7 +18,7 @@ from cubilete.engine.rules.model import Kind, Rules
 from cubilete.play.bots.base import in_play
 from cubilete.play.bots.optimal import action_loss, exact_options, solution_for
 from cubilete.play.guide.bot import GuideBot, first_match
-from cubilete.play.guide.rules import DEFAULT, PATTERNS, Do, Rule, When, act, holds, view
+from cubilete.play.guide.rules import DEFAULT, KEEPS, PATTERNS, Do, Rule, When, act, holds, view
 from cubilete.solver.combinatorics import dice_tables
 
 Progress = Callable[[int, int], None]
@@ -171,7 +171,14 @@ def distil(
         saved_by[rule] = saved / games
     if costs is not None:
         costs.update(rule_costs(sample(rules, tuple(guide), games, f"{seed}-cost"), tuple(guide), games))
-    return [Step(rule, saved_by[rule]) for rule in guide]
+    return [Step(rule, saved_by[rule]) for rule in prune(tuple(guide))]
+
+
+def prune(guide: tuple[Rule, ...]) -> tuple[Rule, ...]:
+    """The guide without the lines that can never decide: a keep rule below "if you can still throw: keep ..."
+    (every keep needs a throw left, and that rule holds whenever one is). The moves are the same."""
+    always_keep = next((i for i, r in enumerate(guide) if r.when is When.ALWAYS and r.do in KEEPS), len(guide))
+    return tuple(r for i, r in enumerate(guide) if i <= always_keep or r.do not in KEEPS)
 
 
 def rule_costs(positions: list[Position], guide: tuple[Rule, ...], games: int) -> dict[Rule, float]:
