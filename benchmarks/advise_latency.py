@@ -19,8 +19,10 @@ which is what an advisor without a solved table has to compute.
 
 Then the whole-turn analysis the apps run per decision, on yahtzee games (optimal move half the
 time, a random one otherwise): the optimal bot's ``choose`` and ``analyse`` (its options cache
-and the turn memo emptied before each call) and ``coach.review`` per judged decision (every decision
-of the game judged by one batched compiled query, after one review not counted: the kernel loads).
+and the turn memo emptied before each call), ``coach.hint(game, top=5)`` (the advice the TUI, the web
+and the CLI show in a game: dice in the order thrown, dice held) and ``coach.review`` per judged
+decision (every decision of the game judged by one batched compiled query, after one review not
+counted: the kernel loads).
 After each game the peer's ``option_values`` is timed on the same decisions (every situation after a
 throw of that game); the ratios are medians against it (a review is timed per game: against the peer's
 mean per decision of the same game), and against the peer's median above.
@@ -45,7 +47,7 @@ from cubilete.engine.rules import Rules, find_rules, scoring
 from cubilete.play import coach
 from cubilete.play.bots.optimal import _OPTIONS, OptimalBot
 from cubilete.solver.advisor import _query, advise, option_table
-from cubilete.solver.cache import load_or_solve
+from cubilete.solver.cache import shared_solution
 from cubilete.solver.solve import Solution
 
 Situation = tuple[tuple[int | None, ...], tuple[int, ...], int, int, tuple[int, ...]]  # card, dice, throw, bonus, held
@@ -167,6 +169,23 @@ def time_bot(solution: Solution, games: Sequence[Game]) -> tuple[list[float], li
     return chose, analysed
 
 
+def time_hint(solution: Solution, games: Sequence[Game]) -> list[float]:
+    """Seconds per ``coach.hint(game, top=5)``: the advice the TUI, the web and the CLI ask for in a game (dice in
+    the order thrown, dice held), on every decision of the games."""
+    memo = _query(solution).memo
+    times = []
+    for game in games:
+        replay = Game(game.rules, game.players, seed=game.seed)
+        for action in game.history:
+            if replay.state.turn.throws:
+                memo.clear()
+                start = time.perf_counter()
+                coach.hint(replay, top=5)
+                times.append(time.perf_counter() - start)
+            replay.apply(action)
+    return times
+
+
 def time_review(solution: Solution, games: Sequence[Game]) -> list[float]:
     """Seconds per judged decision of ``coach.review`` (the whole game reviewed), per game."""
     memo = _query(solution).memo
@@ -255,8 +274,10 @@ def main() -> int:
     rng = random.Random(args.seed)
     print(f"{cores()} cores; numba {numba.__version__}; {args.situations} situations per table")
 
-    yahtzee = load_or_solve(find_rules("yahtzee"), moments=False)
-    generala = load_or_solve(find_rules("generala"), moments=False)
+    # the process's one table per rule set, the one coach.advise_hand reads (as in the apps): a second copy
+    # loaded here would leave advise_hand reading a table the other three runs don't keep in the CPU's caches
+    yahtzee = shared_solution(find_rules("yahtzee"))
+    generala = shared_solution(find_rules("generala"))
     advise(yahtzee, (None,) * 13, (1, 2, 3, 4, 5), 1)  # warm-up: not counted
 
     cases = situations(yahtzee, args.situations, rng)
@@ -294,6 +315,7 @@ def main() -> int:
         coach.review(games[0], players=["ana"])  # warm-up, not counted: loads the batched query's kernel
         chose: list[float] = []
         analysed: list[float] = []
+        hinted: list[float] = []
         reviewed: list[float] = []
         d_times: list[float] = []
         d_games: list[float] = []  # the peer's mean per decision of each game: what a review per decision is
@@ -301,6 +323,7 @@ def main() -> int:
             c, a = time_bot(yahtzee, [game])
             chose += c
             analysed += a
+            hinted += time_hint(yahtzee, [game])
             reviewed += time_review(yahtzee, [game])
             answer = peer.ask(op="options", variant="american+forced-joker",
                               situations=[peer_notation(yahtzee.rules, d) for d in decisions_of(game)])  # fmt: skip
@@ -323,7 +346,7 @@ def main() -> int:
     print(f"  peer  decisions median {ms(d_times, 0.5):7.3f} ms  p99 {ms(d_times, 0.99):7.3f} ms  "
           f"(option_values on the {len(d_times)} decisions of {len(games)} games below)")  # fmt: skip
     for name, times, peer_times in (("bot choose", chose, d_times), ("bot analyse", analysed, d_times),
-                                    ("review/dec.", reviewed, d_games)):  # fmt: skip
+                                    ("hint top=5", hinted, d_times), ("review/dec.", reviewed, d_games)):  # fmt: skip
         print(f"  ours  {name:<11} median {ms(times, 0.5):7.3f} ms  p99 {ms(times, 0.99):7.3f} ms  "
               f"ratio to the peer on the same decisions {median(times) / median(peer_times):.2f}, "
               f"to its advise median {median(times) / median(p_times):.2f}")  # fmt: skip

@@ -26,7 +26,15 @@ import numpy as np
 
 from cubilete.duel import cache, kernels
 from cubilete.duel.solve import duel_tables
-from cubilete.duel.space import F64_CELLS, MAX_CELLS, MAX_WORK_BYTES, build_joint, table_bytes
+from cubilete.duel.space import (
+    F64_CELLS,
+    MAX_CELLS,
+    MAX_STREAM_BYTES,
+    MAX_WORK_BYTES,
+    build_joint,
+    table_bytes,
+    too_large,
+)
 from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import all_presets, find_rules, load_rules
 from cubilete.engine.rules.model import Rules
@@ -63,9 +71,9 @@ def measure_generala(cells: int = 3_000_000) -> tuple[float, float, int, int]:
     buf = np.zeros(int(lc[i + 1]) - voff)
     lo = int(joint.level_ptr[i])
     hi = lo + int(np.searchsorted(joint.row_off[lo:] - joint.row_off[lo], cells))
-    kernels.solve_level_blocked(T, D, *moves, buf, voff, lo, lo + 2, 2)  # compile outside the clock
+    kernels.solve_level_blocked(T, D, *moves, buf, voff, buf, voff, lo, lo + 2, 2)  # compile outside the clock
     start, cpu = time.perf_counter(), time.process_time()
-    kernels.solve_level_blocked(T, D, *moves, buf, voff, lo, hi, 8)
+    kernels.solve_level_blocked(T, D, *moves, buf, voff, buf, voff, lo, hi, 8)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     return wall, cpu, int(joint.row_off[hi] - joint.row_off[lo]), joint.n_cells
 
@@ -181,9 +189,10 @@ def section(measure: bool, solve_presets: bool, games: int, preset_games: int, s
         "",
         "### Every preset",
         "",
-        f"The CLI solves a joint table of up to {MAX_CELLS:,} values whose three largest consecutive levels fit in",
-        f"{MAX_WORK_BYTES / 1e9:.0f} GB (f64), and refuses larger ones in one line. Table: f64 up to {F64_CELLS:,}",
-        "values, f32 above.",
+        f"The CLI solves a joint table of up to {MAX_CELLS:,} values: in memory if a level and the levels it reads fit",
+        f"in {MAX_WORK_BYTES / 1e9:.0f} GB (f64), else streamed (only the levels read in memory, at most",
+        f"{MAX_STREAM_BYTES / 1e9:.0f} GB; the level itself to disk slice by slice: `duel/streamed.py`), and refuses",
+        f"larger ones in one line. Table: f64 up to {F64_CELLS:,} values, f32 above.",
         "",
         "| preset | sheets per player | joint positions | values | table GB | memory GB while solving | |",
         "|---|---:|---:|---:|---:|---:|---|",
@@ -195,9 +204,10 @@ def section(measure: bool, solve_presets: bool, games: int, preset_games: int, s
             lines.append(f"| {rules.name} | | | | | | refused: {str(exc).split(': ', 1)[1]} |")
             continue
         n = joint.n_cells
-        work = joint.work_cells * 8
-        fits = n <= MAX_CELLS and work <= MAX_WORK_BYTES
-        verdict = "within the CLI's limits" if fits else "refused: larger than the CLI's limits"
+        work = (joint.read_cells if joint.streamed else joint.work_cells) * 8
+        verdict = "within the CLI's limits" + (" (streamed)" if joint.streamed else "")
+        if too_large(n, joint.work_cells, joint.read_cells):
+            verdict = "refused: larger than the CLI's limits"
         lines.append(
             f"| {rules.name} | {len(joint.sheet_mask):,} | {joint.n_rows:,} | {n:,} | {table_bytes(n) / 1e9:.1f} "
             f"| {work / 1e9:.1f} | {verdict} |"

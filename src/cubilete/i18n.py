@@ -361,6 +361,8 @@ ERROR_TEMPLATES: tuple[str, ...] = (
        "memory while solving); more than the {most} values and {limit} GB this solver handles (docs/WINNING.md)"),
     N_("{rules}: the two-player table ({cells} values) is not solved yet; solve it once with `cubilete solve "
        "--rules {rules} --players 2`"),
+    N_("{rules}: solving the two-player table needs {need} GB free on the disk at {folder}, and {free} GB are free"),
+    N_("{rules}: solving the two-player table needs {need} GB of memory, and {free} GB are available"),
     N_("{rules}: {states} states x {targets} targets = {cells} cells is more than the {most} the win tables hold "
        "(distributions and target play work without them; win chances and the win bot need them)"),
     # the Dask cluster of solve --dask (cubilete/solver/maxi/cluster.py)
@@ -504,11 +506,20 @@ def translate_formatted(text: str, templates: Sequence[str]) -> str:
     for template in templates:
         match = _template_pattern(template).fullmatch(text)
         if match is not None:
-            found = match.groupdict()
+            found = {key: _GROUPED.sub(_regroup, value) for key, value in match.groupdict().items()}
             if "values" in found:
                 found["values"] = _value_list(found["values"])
             return _(template).format(**found)
     return text
+
+
+# a whole number the engine wrote with English thousands commas ("536,448 sheet states"), not a list ("0, 4")
+_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
+
+
+def _regroup(match: re.Match[str]) -> str:
+    """The number with the current language's thousands mark (``536.448`` in es and pt_BR)."""
+    return count(int(match[0].replace(",", "")))
 
 
 _RANGE = re.compile(r"(-?\d+) to (-?\d+)")

@@ -46,7 +46,6 @@ class TestSolveTwoPlayers:
     @pytest.mark.parametrize(
         ("rules", "words"),
         [
-            ("general", "general: the two-player table holds 5,669,825,378 values"),
             ("yahtzee", "sheet states per player"),
             ("general-4-columns", "4 columns"),
         ],
@@ -55,6 +54,29 @@ class TestSolveTwoPlayers:
         code, out, err = run(capsys, "solve", "--rules", rules, "--players", "2")
         assert code == 1 and out == ""
         assert words in err and err.count("\n") == 1 and "Traceback" not in err
+
+    def test_a_table_beyond_the_memory_limit_is_refused_in_one_line(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from cubilete.duel import space
+
+        monkeypatch.setattr(space, "MAX_STREAM_BYTES", 1_000_000_000)  # General's largest level: 7.5 GB of f64
+        code, out, err = run(capsys, "solve", "--rules", "general", "--players", "2")
+        assert code == 1 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+        assert "general: the two-player table holds 5,669,825,378 values" in err and "7.5 GB in memory" in err
+
+    def test_short_memory_for_a_large_table_is_refused_in_the_players_language(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from cubilete.duel import cache
+
+        monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))
+        monkeypatch.setattr(cache, "F64_CELLS", 10)  # solved straight into the cache, as General is
+        monkeypatch.setattr(cache, "available_memory", lambda: 1000)
+        code, _out, err = run(capsys, "--lang", "es", "solve", "--rules", str(MINI), "--players", "2", "--no-cache")
+        assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
+        assert "resolver la tabla de dos jugadores necesita" in err and "GB de memoria" in err
+        assert not list(tmp_path.glob("*.npy"))
 
     def test_three_players_is_a_usage_error(self, capsys: pytest.CaptureFixture[str]) -> None:
         code, _, err = run(capsys, "solve", "--players", "3")

@@ -506,6 +506,19 @@ def test_file_reasons_and_value_lists_are_translated() -> None:
         set_language("en")
 
 
+def test_the_engines_large_numbers_take_the_languages_thousands_mark() -> None:
+    from cubilete.i18n import speaking, translate_error
+
+    refused = "yahtzee: 536,448 sheet states per player; the joint game is too large to solve exactly"
+    with speaking("es"):  # "536,448" reads as 536 and a bit where the comma is the decimal mark
+        assert translate_error(refused).startswith("yahtzee: 536.448 estados de planilla por jugador")
+        assert "puede tener 0, 30 o 35" in translate_error("'full=99': Full (full) can hold 0, 30 or 35, not 99")
+    with speaking("pt_BR"):
+        assert translate_error(refused).startswith("yahtzee: 536.448 estados de folha")
+    with speaking("en"):
+        assert translate_error(refused) == refused
+
+
 # --- the web pages' strings, from the same catalogs ------------------------------------------------
 
 

@@ -136,3 +136,44 @@ def test_full_generala_replays(tmp_path: Path, generala_duel_cache: Path) -> Non
     finally:  # later tests of this process see no Generala table again
         cache._SHARED.pop(rules, None)
         fastsim._PREPARED.pop(rules, None)
+
+
+def test_tiebreak_moves_follow_both_contenders_instant_wins() -> None:
+    """The compiled exact bot's tie-break move for each pair of tie classes (a Generala still able to win at
+    once, or scratched) is the Python exact bot's best option (:func:`cubilete.duel.tiebreak.tiebreak_choices`):
+    on every entry where the classes change the move, and on a sample of the rest. (On this Generala the one
+    table for "both live" used before chose moves worth the same to 6e-17: the pairs' inputs are now the
+    Python bot's own, so the replays follow it to the last bit.)"""
+    from cubilete.duel.solve import class_hands, n_tie_classes
+    from cubilete.duel.tiebreak import tiebreak_choices
+
+    rules = five_boxes()
+    solution = duel_for(rules)
+    assert solution is not None
+    prepared = fastsim._prepare(rules, duel=True)
+    assert prepared.X is not None
+    tb = prepared.X[1].tb_choice
+    d = dice_tables(rules.dice)
+    n = n_tie_classes(solution.joint)
+    assert n == 2 and tb.shape[:2] == (n, n)
+    ties = np.asarray(solution.ties)
+    live = n - 1
+    values = sorted({int(v) for v in prepared.P.tb_value.ravel()})  # the hands' worths: the rows filled
+    rows = (0, 1 + values[len(values) // 2], 1 + values[-2])  # the first contender, then two hands to beat
+
+    def value_of(choices: list[tuple[str, float, tuple[int, ...]]], picked: int) -> float:
+        return next(v for kind, v, keep in choices if (kind == "stand") == (picked < 0)
+                    and (picked < 0 or tuple(sorted(keep)) == d.keeps[picked]))  # fmt: skip
+
+    for cf in range(n):
+        for cs in range(n):
+            wins = (class_hands(solution.joint, cf), class_hands(solution.joint, cs))
+            changed = {tuple(e) for e in np.argwhere(tb[cf, cs] != tb[live, live]).tolist()}
+            assert cf == cs == live or changed  # each pair has its own moves (on near-ties at least)
+            sample = {(a, t, h) for a in rows for t in range(1, rules.throws) for h in range(0, d.n_hands, 9)}
+            for a, t, h in sorted(changed | sample):
+                against = None if a == 0 else a - 1
+                choices = tiebreak_choices(rules, solution.tables, float(ties[cf, cs]), against, d.keeps[h], t,
+                                           (), *wins)  # fmt: skip
+                best = max(v for _, v, _ in choices)
+                assert value_of(choices, int(tb[cf, cs, a, t, h])) >= best - 1e-12, (cf, cs, against, t, h, choices)

@@ -71,3 +71,56 @@ def test_clear_tables_empties_every_store() -> None:
     two.put("b", 2)
     clear_tables()
     assert len(one) == 0 and len(two) == 0
+
+
+def test_a_key_being_made_holds_back_its_own_callers_only() -> None:
+    """A long solve of one rule set (a terminal's background solve, say) must not make a hint for another rule
+    set wait behind it; a second caller of the same key waits for the one make and gets its table."""
+    store: TableStore[str, str] = TableStore("t")
+    started, release = threading.Event(), threading.Event()
+    made: list[str] = []
+
+    def slow() -> str:
+        made.append("slow")
+        started.set()
+        assert release.wait(60), "the test never released the slow make"
+        return "SLOW"
+
+    got: dict[str, str] = {}
+    first = threading.Thread(target=lambda: got.setdefault("first", store.get_or_make("slow", slow)))
+    second = threading.Thread(target=lambda: got.setdefault("second", store.get_or_make("slow", slow)))
+    first.start()
+    assert started.wait(60)
+    second.start()
+    other = threading.Thread(target=lambda: got.setdefault("other", store.get_or_make("fast", lambda: "FAST")))
+    other.start()
+    try:
+        other.join(60)  # before: it waited behind "slow" (released only below)
+        assert got.get("other") == "FAST", "a caller of another key waited behind a make in progress"
+        assert "slow" not in store and second.is_alive()  # the same key's caller still waits for the one make
+    finally:
+        release.set()
+        first.join(60)
+        second.join(60)
+        other.join(60)
+    assert got == {"first": "SLOW", "second": "SLOW", "other": "FAST"} and made == ["slow"]
+
+
+def test_the_generation_counts_tables_that_leave_or_are_replaced_not_reads_or_new_ones() -> None:
+    """What a caller keeping a table without the lock checks (coach.advise_hand): it moves when a table leaves."""
+    store: TableStore[str, str] = TableStore("t", max_items=2)
+    store.put("a", "A")
+    store.put("b", "B")
+    store.get("a")
+    store.get_or_make("b", lambda: "B2")
+    assert store.generation == 0
+    store.put("b", "B")  # the same table again
+    assert store.generation == 0
+    store.put("c", "C")  # b leaves (least recently used)
+    assert store.generation == 1
+    store.put("c", "C2")  # replaced
+    assert store.generation == 2
+    store.pop("a")
+    assert store.generation == 3
+    store.clear()
+    assert store.generation == 4

@@ -42,11 +42,13 @@ DEADLINE = 60.0  # seconds a state the test waits for may take (it takes well un
 ATTACKER, USER, THIRD = "203.0.113.7", "198.51.100.20", "192.0.2.33"
 
 
-def tiny(value: int) -> str:
-    """Small house rules (3 dice, 4 boxes: solved in about a second), one per ``value`` of the generala."""
+def tiny(value: int, instant_win: bool = True) -> str:
+    """Small house rules (3 dice, 4 boxes: solved in about a second), one per ``value`` of the generala.
+    Without ``instant_win`` a servida generala (1 first throw in 36 here) does not end the game at once."""
     return ('base = "generala"\nname = "tiny"\ndice = 3\nthrows = 2\n'
             'remove = ["3", "4", "5", "6", "escalera", "full", "poker"]\n'
-            f'[box.generala]\ngroups = [3]\nvalue = {value}\n[box.doble]\ngroups = [3]\n')
+            f'[box.generala]\ngroups = [3]\nvalue = {value}\ninstant_win = {str(instant_win).lower()}\n'
+            '[box.doble]\ngroups = [3]\n')
 
 
 @pytest.fixture
@@ -209,7 +211,8 @@ def test_a_review_made_while_solving_is_approximate_and_not_kept(held: tuple[Tes
 
 def test_the_coach_hints_approximately_while_solving(held: tuple[TestClient, threading.Event]) -> None:
     app, _gate = held
-    r = post(app, USER, [HUMAN, OPTIMAL], profile=tiny(91), coach=True)
+    # the human's first throw must leave a decision: a servida generala winning at once would end the game
+    r = post(app, USER, [HUMAN, OPTIMAL], profile=tiny(91, instant_win=False), coach=True)
     assert r.json()["solving"] == SOLVING_WORDS
     with table_socket(app, r.json()["id"], "b" * 32) as ws:
         next_frame(ws, "state")

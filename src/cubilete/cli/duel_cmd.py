@@ -38,6 +38,8 @@ def run_duel(rules: Rules, args: argparse.Namespace) -> int:
                 solution = cache.solve_and_save(joint, show)
         except OSError as exc:  # a large table is written to the cache folder as it is solved
             raise CliError(_("cannot write the two-player table: {reason}").format(reason=exc), DATA_ERROR) from None
+        except SolverUnsupportedError as exc:  # the disk or memory is short for a large table
+            raise CliError(translate_error(str(exc)), DATA_ERROR) from None
     seconds = time.perf_counter() - start
     path = cache.duel_path(rules)
     data = {

@@ -10,12 +10,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
 
 from cubilete.duel.solve import DuelSolution, Progress, n_tie_classes, solve_joint, table_dtype
-from cubilete.duel.space import F64_CELLS, JointSpace, build_joint
+from cubilete.duel.space import F64_CELLS, JointSpace, build_joint, table_bytes
+from cubilete.duel.streamed import SLICE_CELLS
 from cubilete.engine.errors import DuelUnsupportedError
 from cubilete.engine.rules.codec import rules_hash
 from cubilete.engine.rules.model import Rules
@@ -115,9 +117,61 @@ def load(rules: Rules, path: Path | None = None) -> DuelSolution | None:
     )  # fmt: skip
 
 
+def room_needed(joint: JointSpace) -> tuple[int, int]:
+    """(disk, memory) bytes a solve straight into the cache needs beyond the joint space itself: the
+    table and the checkpoint's f64 levels on disk; the f64 levels held while solving in memory."""
+    level_cells = np.diff(joint.row_off[joint.level_ptr])
+    biggest = int(level_cells.max(initial=0))
+    if joint.streamed:
+        levels, memory = joint.read_cells + biggest, joint.read_cells + min(SLICE_CELLS, joint.n_cells)
+    else:
+        levels, memory = joint.work_cells + biggest, joint.work_cells
+    return table_bytes(joint.n_cells) + levels * 8, memory * 8
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (Linux's MemAvailable; None where unknown)."""
+    try:
+        for line in Path("/proc/meminfo").read_text(encoding="ascii").splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _on_disk(path: Path) -> int:
+    """Bytes a file takes on the disk (a table file is created sparse: its holes take none yet)."""
+    st = path.stat()
+    blocks = getattr(st, "st_blocks", None)
+    return st.st_size if blocks is None else min(st.st_size, blocks * 512)
+
+
+def check_room(joint: JointSpace, folder: Path) -> None:
+    """Raise :class:`DuelUnsupportedError` naming the GB needed if the disk at ``folder`` or the memory is
+    short for solving ``joint`` into it (what a stopped solve left there counts as written)."""
+    disk, memory = room_needed(joint)
+    target = duel_path(joint.rules)
+    files = [f for pattern in (f"{target.stem}.*", f"{target.stem}.levels/*") for f in folder.glob(pattern)]
+    written = sum(_on_disk(f) for f in files if f.is_file())
+    free = shutil.disk_usage(folder).free
+    if disk - written > free:
+        raise DuelUnsupportedError(
+            f"{joint.rules.name}: solving the two-player table needs {(disk - written) / 1e9:.1f} GB free on the "
+            f"disk at {folder}, and {free / 1e9:.1f} GB are free"
+        )
+    available = available_memory()
+    if available is not None and memory > available:
+        raise DuelUnsupportedError(
+            f"{joint.rules.name}: solving the two-player table needs {memory / 1e9:.1f} GB of memory, and "
+            f"{available / 1e9:.1f} GB are available"
+        )
+
+
 def solve_and_save(joint: JointSpace, progress: Progress | None = None) -> DuelSolution:
     """Solve and store in the cache: a large table straight into its file, with checkpoints beside it
-    (a solve that was stopped continues); a small one in memory, then saved (if the folder is writable)."""
+    (a solve that was stopped continues; refused first if the disk or memory is short: :func:`check_room`);
+    a small one in memory, then saved (if the folder is writable)."""
     target = duel_path(joint.rules)
     if joint.n_cells <= F64_CELLS:
         solution = solve_joint(joint, progress)
@@ -125,6 +179,7 @@ def solve_and_save(joint: JointSpace, progress: Progress | None = None) -> DuelS
             save(solution)
         return solution
     target.parent.mkdir(parents=True, exist_ok=True)
+    check_room(joint, target.parent)
     target.with_suffix(".json").unlink(missing_ok=True)
     partial = target.with_name(target.name + ".part.npy")
     checkpoint = target.with_name(target.stem + ".levels")
@@ -158,13 +213,13 @@ def shared_duel(rules: Rules) -> DuelSolution:
     def make() -> DuelSolution:
         solution = load(rules)
         if solution is None:
-            joint = build_joint(rules)
-            if joint.n_cells > F64_CELLS:
+            cells = build_joint(rules, count_only=True, check=True).n_cells  # sized without its index (General: 1 GB)
+            if cells > F64_CELLS:
                 raise DuelUnsupportedError(
-                    f"{rules.name}: the two-player table ({joint.n_cells:,} values) is not solved yet; solve it "
+                    f"{rules.name}: the two-player table ({cells:,} values) is not solved yet; solve it "
                     f"once with `cubilete solve --rules {rules.name} --players 2`"
                 )
-            solution = solve_and_save(joint)
+            solution = solve_and_save(build_joint(rules))
         return solution
 
     return _SHARED.get_or_make(rules, make)

@@ -168,10 +168,11 @@ def row_widget(T: KernelTables, D: DuelTables, V: F, voff: int, r: int, S1: F, S
 
 
 @njit(cache=True)
-def row_value(T: KernelTables, D: DuelTables, V: F, voff: int, r: int, buf: F) -> None:
-    """Fill row r of V: P(mover wins) from the start of the mover's turn, for every lead of the row."""
+def row_value(T: KernelTables, D: DuelTables, V: F, voff: int, Vo: F, ooff: int, r: int, buf: F) -> None:
+    """Fill row r of Vo (at row_off[r] - ooff; Vo may be V): P(mover wins) from the start of the mover's turn,
+    for every lead of the row, from the levels read in V."""
     s = D.row_s[r]
-    base = D.row_off[r] - voff
+    base = D.row_off[r] - ooff
     width = D.row_off[r + 1] - D.row_off[r]
     n_hands = T.first_roll.shape[0]
     n_keeps = T.add.shape[0]
@@ -185,7 +186,7 @@ def row_value(T: KernelTables, D: DuelTables, V: F, voff: int, r: int, buf: F) -
     at += ksize
     Ks = buf[at : at + (T.throws + 1) * ksize].reshape(T.throws + 1, n_keeps, width)
     row_widget(T, D, V, voff, r, S1, S23, E, Ks, M)
-    out = V[base : base + width]
+    out = Vo[base : base + width]
     out[:] = 0.0
     for h in range(n_hands):
         p = T.first_roll[h]
@@ -204,8 +205,10 @@ def buffer_size(n_hands: int, n_keeps: int, throws: int, width: int) -> int:
 
 
 @njit(cache=True, parallel=True)
-def solve_level(T: KernelTables, D: DuelTables, V: F, voff: int, lo: int, hi: int, chunks: int, max_width: int) -> None:
-    """Fill rows lo..hi-1 (one level: independent of each other) in ``chunks`` parallel strands,
+def solve_level(
+    T: KernelTables, D: DuelTables, V: F, voff: int, Vo: F, ooff: int, lo: int, hi: int, chunks: int, max_width: int
+) -> None:
+    """Fill rows lo..hi-1 (one level: independent of each other) of Vo in ``chunks`` parallel strands,
     one row at a time over all its leads (the reference kernel; :func:`solve_level_blocked` is faster)."""
     n_hands = T.first_roll.shape[0]
     n_keeps = T.add.shape[0]
@@ -213,7 +216,7 @@ def solve_level(T: KernelTables, D: DuelTables, V: F, voff: int, lo: int, hi: in
     for c in prange(chunks):
         buf = np.empty(size)
         for r in range(lo + c, hi, chunks):
-            row_value(T, D, V, voff, r, buf)
+            row_value(T, D, V, voff, Vo, ooff, r, buf)
 
 
 # --- the blocked kernel: the same widget over blocks of B leads, in explicit 8-lane vectors (cubilete.duel.simd) ---
@@ -475,9 +478,9 @@ def simd_keeps(W: F, B: int, add: I, close: I, n_hands: int) -> None:
 @njit(cache=True)
 def row_simd(
     T: KernelTables, D: DuelTables, mv_ptr: I, mv_iw: I, uid: I, u_ptr: I, u_next: I, u_rew: I, close: I, again: I,
-    V: F, voff: int, r: int, B: int, e: I, W: F,
+    V: F, voff: int, Vo: F, ooff: int, r: int, B: int, e: I, W: F,
 ) -> None:  # fmt: skip
-    """Fill row r of V (at row_off[r] - voff) block by block, as :func:`row_value` (the same values
+    """Fill row r of Vo (at row_off[r] - ooff; Vo may be V) block by block, as :func:`row_value` (the same values
     bit for bit; the distinct (next sheet, points) pairs of the mover's moves read once per block, each
     hand's best box taken over them), on one scratch array W of rows of B lanes: K (rows 0..n_keeps-1, the hands' first:
     E), M (the keeps smaller than a hand), S23, S1, X (the move pairs' values) and the sum."""
@@ -490,7 +493,7 @@ def row_simd(
     RA = RX + n_e
     s = D.row_s[r]
     width = D.row_off[r + 1] - D.row_off[r]
-    out_at = D.row_off[r] - voff
+    out_at = D.row_off[r] - ooff
     tie = D.tie[D.row_m[r]]
     e_kind, e_base, e_c, e_top = e[:n_e], e[n_e : 2 * n_e], e[2 * n_e : 3 * n_e], e[3 * n_e :]
     n_u = row_reads(D, u_ptr, u_next, u_rew, r, voff, e_kind, e_base, e_c, e_top)
@@ -529,7 +532,7 @@ def row_simd(
             else:
                 for v in range(0, B, 8):
                     simd.vaxpy(W, ra + v, ra + v, h * B + v, p)
-        dst = V[out_at + b0 : out_at + min(width, b0 + B)]
+        dst = Vo[out_at + b0 : out_at + min(width, b0 + B)]
         for ln in range(dst.shape[0]):
             dst[ln] = W[ra + ln]
 
@@ -537,9 +540,10 @@ def row_simd(
 @njit(cache=True, parallel=True)
 def solve_level_blocked(
     T: KernelTables, D: DuelTables, mv_ptr: I, mv_next: I, mv_rew: I, mv_iw: I, uid: I, u_ptr: I, u_next: I,
-    u_rew: I, V: F, voff: int, lo: int, hi: int, chunks: int, B: int = BLOCK,
+    u_rew: I, V: F, voff: int, Vo: F, ooff: int, lo: int, hi: int, chunks: int, B: int = BLOCK,
 ) -> None:  # fmt: skip
-    """Fill rows lo..hi-1 (one level) in ``chunks`` parallel strands with :func:`row_simd`, in blocks of at
+    """Fill rows lo..hi-1 (one level) of Vo (at row_off - ooff) from the levels read in V (at row_off - voff)
+    in ``chunks`` parallel strands with :func:`row_simd`, in blocks of at
     most B leads (rounded down to a multiple of 8; ``mv_next``, ``mv_rew``: unused here, the moves as
     :func:`sheet_moves` lists them)."""
     B = max(8, B // 8 * 8)
@@ -552,4 +556,4 @@ def solve_level_blocked(
         e = np.empty(4 * n_e, dtype=np.int64)
         W = np.zeros(rows * B + 8)
         for r in range(lo + c, hi, chunks):
-            row_simd(T, D, mv_ptr, mv_iw, uid, u_ptr, u_next, u_rew, close, again, V, voff, r, B, e, W)
+            row_simd(T, D, mv_ptr, mv_iw, uid, u_ptr, u_next, u_rew, close, again, V, voff, Vo, ooff, r, B, e, W)

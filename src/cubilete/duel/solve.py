@@ -25,10 +25,10 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
-from cubilete.duel import kernels
+from cubilete.duel import kernels, streamed
 from cubilete.duel.space import F64_CELLS, JointSpace, build_joint, tie_shared
+from cubilete.duel.streamed import NpyWriter, slide
 from cubilete.duel.tiebreak import first_player_tiebreak
 from cubilete.engine.rules.codec import rules_hash
 from cubilete.engine.rules.model import Rules
@@ -105,8 +105,20 @@ class DuelSolution:
 
 
 def table_digest(values: np.ndarray, chunk: int = 1 << 24) -> str:
-    """SHA-256 of a table's bytes, read in chunks (a mapped file is not loaded whole)."""
+    """SHA-256 of a table's bytes, read in chunks (a mapped file is read from the file, not through the
+    map: its pages would stay in this process, 22.7 GB of them for General)."""
     h = hashlib.sha256()
+    if isinstance(values, np.memmap) and values.filename is not None and values.flags.c_contiguous:
+        size = values.size * values.itemsize
+        with open(values.filename, "rb") as f:
+            f.seek(values.offset)
+            while size > 0:
+                part = f.read(min(size, chunk * 8))
+                if not part:
+                    raise ValueError(f"{values.filename} is cut short")
+                h.update(part)
+                size -= len(part)
+        return h.hexdigest()
     for a in range(0, len(values), chunk):
         h.update(np.ascontiguousarray(values[a : a + chunk]).tobytes())
     return h.hexdigest()
@@ -185,34 +197,6 @@ def servida_hands(joint: JointSpace) -> IntArray:
     return out
 
 
-@njit(cache=True)
-def _slide(buf: FloatArray, shift: int, n: int) -> None:
-    """buf[:n] = buf[shift : shift + n] (overlapping, forward; numpy would copy through a temporary)."""
-    for i in range(n):
-        buf[i] = buf[shift + i]
-
-
-class _TableFile:
-    """A ``.npy`` file written level by level (never held in memory)."""
-
-    def __init__(self, path: Path, cells: int, dtype: type[np.floating], fresh: bool) -> None:
-        self.dtype = np.dtype(dtype)
-        if fresh or not path.is_file():
-            header = np.lib.format.open_memmap(path, mode="w+", dtype=self.dtype, shape=(cells,))
-            del header
-        self.at = path.stat().st_size - cells * self.dtype.itemsize  # the header's length
-        self.file = path.open("r+b")
-
-    def write(self, cell: int, values: FloatArray, chunk: int = 1 << 22) -> None:
-        """Write values from ``cell`` on (converted a chunk at a time: no copy of a whole level)."""
-        self.file.seek(self.at + cell * self.dtype.itemsize)
-        for a in range(0, len(values), chunk):
-            self.file.write(values[a : a + chunk].astype(self.dtype).tobytes())
-
-    def close(self) -> None:
-        self.file.close()
-
-
 def solve_joint(
     joint: JointSpace,
     progress: Progress | None = None,
@@ -220,6 +204,7 @@ def solve_joint(
     checkpoint: Path | None = None,
     blocked: bool = True,
     block: int = kernels.BLOCK,
+    stream: bool | None = None,
 ) -> DuelSolution:
     """Backward induction over every level of the joint space.
 
@@ -227,7 +212,9 @@ def solve_joint(
     ``checkpoint``: a folder for the levels still read (f64) and the progress, so a solve
     stopped part-way continues there (the folder is removed at the end); ``blocked=False``
     runs the reference kernel (one row at a time; rules with locked holds always do), ``block`` is
-    the most leads the blocked kernel takes at once.
+    the most leads the blocked kernel takes at once. ``stream`` (default: if the levels do not fit in
+    memory together, :attr:`JointSpace.streamed`) solves level by level through the checkpoint folder
+    (:mod:`cubilete.duel.streamed`; needs ``out`` and ``checkpoint``): the same table.
     """
     start = time.perf_counter()
     T = kernel_tables(joint.space)
@@ -239,6 +226,21 @@ def solve_joint(
     dtype = table_dtype(joint.n_cells)
     widths = np.diff(joint.row_off)
     chunks = max(1, 4 * (os.cpu_count() or 1))
+    if joint.streamed if stream is None else stream:
+        if out is None or checkpoint is None:
+            raise ValueError("a streamed solve writes its table to a file and its levels to a checkpoint folder")
+        checkpoint.mkdir(parents=True, exist_ok=True)
+        key = _ckpt_key(joint)
+        done = streamed.resume_point(checkpoint, joint, key) if out.is_file() else -1
+        writer = NpyWriter(out, joint.n_cells, dtype, fresh=done < 0)
+        try:
+            first = streamed.solve_levels(
+                joint, T, D, moves, writer.write, checkpoint, key, done, progress, block, chunks
+            )
+        finally:
+            writer.close()
+        _clear(checkpoint)
+        return DuelSolution(joint, np.load(out, mmap_mode="r"), tb, time.perf_counter() - start, first=first, ties=ties)
     levels = len(joint.level_ptr) - 1
     lc = joint.row_off[joint.level_ptr]  # first cell of each level
     span = joint.span
@@ -249,28 +251,28 @@ def solve_joint(
     if done >= 0 and not (out if out is not None else checkpoint / "table.npy").is_file():  # type: ignore[operator]
         done = -1  # the table written so far is gone: start afresh
     values: FloatArray | None = None
-    table: _TableFile | None = None
+    table: NpyWriter | None = None
     if out is None:
         values = np.zeros(joint.n_cells, dtype=dtype)
         if done >= 0:  # the table so far is in the checkpoint's file
             values[: lc[done + 1]] = np.load(checkpoint / "table.npy", mmap_mode="r")[: lc[done + 1]]  # type: ignore[operator]
     else:
-        table = _TableFile(out, joint.n_cells, dtype, fresh=done < 0)
+        table = NpyWriter(out, joint.n_cells, dtype, fresh=done < 0)
     if checkpoint is not None and out is None:
-        table = _TableFile(checkpoint / "table.npy", joint.n_cells, dtype, fresh=done < 0)
+        table = NpyWriter(checkpoint / "table.npy", joint.n_cells, dtype, fresh=done < 0)
     voff = int(lc[max(0, done - span)]) if done >= 0 else 0
     for i in range(done + 1, levels):
         new_off = int(lc[max(0, i - span)])
         if new_off > voff:
-            _slide(buf, new_off - voff, int(lc[i] - new_off))
+            slide(buf, new_off - voff, int(lc[i] - new_off))
             voff = new_off
         lo, hi = int(joint.level_ptr[i]), int(joint.level_ptr[i + 1])
         if hi > lo:
             n = min(chunks, hi - lo)
             if moves is not None:
-                kernels.solve_level_blocked(T, D, *moves, buf, voff, lo, hi, n, block)
+                kernels.solve_level_blocked(T, D, *moves, buf, voff, buf, voff, lo, hi, n, block)
             else:
-                kernels.solve_level(T, D, buf, voff, lo, hi, n, int(widths[lo:hi].max()))
+                kernels.solve_level(T, D, buf, voff, buf, voff, lo, hi, n, int(widths[lo:hi].max()))
         level = buf[lc[i] - voff : lc[i + 1] - voff]
         if values is not None:
             values[lc[i] : lc[i + 1]] = level

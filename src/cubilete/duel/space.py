@@ -32,8 +32,11 @@ from cubilete.engine.rules.model import Rules, TieBreak
 from cubilete.solver.combinatorics import IntArray
 from cubilete.solver.space import StateSpace, build_space
 
-MAX_CELLS = 1_500_000_000  # values in the table (f32 on disk above F64_CELLS: 6 GB); larger is refused
-MAX_WORK_BYTES = 6_000_000_000  # f64 values of the levels a level reads (held in memory while solving)
+MAX_CELLS = 7_000_000_000  # values in the table (f32 on disk above F64_CELLS: 28 GB); larger is refused
+MAX_WORK_BYTES = 6_000_000_000  # f64 values of a level and those it reads (held in memory while solving)
+# above MAX_WORK_BYTES a level is solved streamed (cubilete.duel.streamed): only the levels it reads are
+# held (f64), the level itself goes to disk slice by slice; their values may take at most this much
+MAX_STREAM_BYTES = 9_000_000_000
 F64_CELLS = 200_000_000  # tables up to this many values are kept in f64 (1.6 GB), larger ones in f32
 MAX_SHEETS = 20_000
 
@@ -83,6 +86,16 @@ class JointSpace:
         cells = self.row_off[self.level_ptr]
         n = len(self.level_ptr) - 1
         return max(int(cells[min(i + self.span + 1, n)] - cells[i]) for i in range(n)) if n else 0
+
+    @property
+    def read_cells(self) -> int:
+        """Most values a level reads (the ``span`` levels before it): what a streamed solve holds."""
+        return _read_cells(self.row_off[self.level_ptr], self.span)
+
+    @property
+    def streamed(self) -> bool:
+        """True if the solve is streamed: a level and the levels it reads do not fit in memory together."""
+        return self.work_cells * 8 > MAX_WORK_BYTES
 
     def row_of(self, mover_first: bool, mover_sheet: int, other_sheet: int) -> int:
         """The row of a position (-1 if it is not in the table)."""
@@ -135,6 +148,17 @@ def check_duel_solvable(rules: Rules, max_cells: int = MAX_CELLS) -> None:
 def table_bytes(cells: int) -> int:
     """Bytes of a table of ``cells`` values (f64 up to :data:`F64_CELLS`, else f32)."""
     return cells * (8 if cells <= F64_CELLS else 4)
+
+
+def _read_cells(level_cells: IntArray, span: int) -> int:
+    n = len(level_cells) - 1
+    return max((int(level_cells[i] - level_cells[max(0, i - span)]) for i in range(n)), default=0)
+
+
+def too_large(cells: int, work: int, read: int, max_cells: int = MAX_CELLS) -> bool:
+    """True if a table of ``cells`` values is refused: more values than ``max_cells``, or neither a level
+    with the levels it reads (``work`` values) nor the levels read alone (``read``) fit in memory (f64)."""
+    return cells > max_cells or (work * 8 > MAX_WORK_BYTES and read * 8 > MAX_STREAM_BYTES)
 
 
 def _sheets(space: StateSpace) -> list[tuple[int, int, int]]:
@@ -265,11 +289,13 @@ def build_joint(rules: Rules, count_only: bool = False, max_cells: int = MAX_CEL
     n_levels = len(level_ptr) - 1
     level_cells = row_off[level_ptr]
     work = max((int(level_cells[min(i + span + 1, n_levels)] - level_cells[i]) for i in range(n_levels)), default=0)
-    if (check or not count_only) and (cells > max_cells or work * 8 > MAX_WORK_BYTES):
+    read = _read_cells(level_cells, span)
+    if (check or not count_only) and too_large(cells, work, read, max_cells):
+        memory = work if work * 8 <= MAX_WORK_BYTES else read
         raise DuelUnsupportedError(
             f"{rules.name}: the two-player table holds {cells:,} values ({len(row_m):,} joint positions, "
-            f"{table_bytes(cells) / 1e9:.1f} GB, {work * 8 / 1e9:.1f} GB in memory while solving); more than "
-            f"the {max_cells:,} values and {MAX_WORK_BYTES / 1e9:.0f} GB this solver handles (docs/WINNING.md)"
+            f"{table_bytes(cells) / 1e9:.1f} GB, {memory * 8 / 1e9:.1f} GB in memory while solving); more than "
+            f"the {max_cells:,} values and {MAX_STREAM_BYTES / 1e9:.0f} GB this solver handles (docs/WINNING.md)"
         )
     pair_row = np.full((2, n, n) if not count_only else (2, 1, 1), -1, dtype=np.int64)
     if not count_only:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cubilete.play.coach import EPSILON, Advice, advise_hand, describe_option, is_solvable
+from cubilete.play.coach import EPSILON, advise_hand, is_solvable
 from cubilete.play.scorekeeper import Scorekeeper
 
 EVERY_OPTION = 10_000  # advise_hand's ``top``: every option (a hand has a few dozen at most)
@@ -77,17 +77,13 @@ def judge_entry(keeper: Scorekeeper, dice: Sequence[int], throw: int, slot: str)
         throw=throw,
         slot=slot,
         points=chosen.points,
-        written=_words(keeper, chosen),
-        best=_words(keeper, best),
+        written=chosen.describe(rules),
+        best=best.describe(rules),
         best_kind=best.kind,
         best_slot=best.slot,
         best_keep=best.keep_faces,
         loss=max(0.0, best.expected - chosen.expected),
     )
-
-
-def _words(keeper: Scorekeeper, option: Advice) -> str:
-    return describe_option(keeper.rules, option.kind, option.slot, option.points, option.keep_faces)
 
 
 def summarise(decisions: list[TypedDecision], players: Sequence[str]) -> SheetReview:

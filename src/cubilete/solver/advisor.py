@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, overload
 
@@ -119,6 +120,7 @@ class _Query:
         self.keep_by_number: dict[float, tuple[int, ...]] = dict(enumerate(d.keeps))
         self.index = {k: i for i, k in enumerate(d.keeps)}
         self.hand_index = {k: i for i, k in enumerate(d.keeps[: d.n_hands])}
+        self.hand_of: dict[tuple[int, ...], int] = {}  # dice as shown -> hand number (no sort per query)
         self.sheets: dict[tuple[int | None, ...], tuple[int, int, int, int]] = {}
         sub_keeps = firstrun.sub_keeps_of(solution.tables, space.n_states)  # numpy until compiled
         self.sub_keeps = [sub_keeps(d.remove, h, d.n_keeps) for h in range(d.n_hands)]
@@ -138,6 +140,19 @@ class _Query:
         self.slot_number = {slot: i for i, slot in enumerate(rules.slots)}
         self._judge: Callable[..., None] | None = None
         self._tables = (T, V, space.n_states)
+        self.tables, self.values = T, V  # what the query reads (the solution's own)
+        self._rows = threading.local()  # top_rows' buffer, one per thread (its rows are copied out at once)
+
+    def top_rows(
+        self, card: Sequence[int | None], dice: Sequence[int], throw: int, extra_bonuses: int, held: Sequence[int],
+        top: int,
+    ) -> list[list[float]]:  # fmt: skip
+        """:func:`top_rows` on this query (a caller that keeps the query skips the look-up in the solution)."""
+        buffer = getattr(self._rows, "out", None)
+        if buffer is None:
+            buffer = self._rows.out = np.empty((self.n_slots + self.n_keeps, 4))
+        out, n = _table(self, card, dice, throw, extra_bonuses, held, buffer)
+        return out[: n if n < top else max(top, 0)].tolist()  # type: ignore[no-any-return]
 
     def judge(self) -> Callable[..., None]:
         """The batched query of :func:`judge` (built at its first use: most processes never review a game)."""
@@ -260,7 +275,7 @@ def advise(
     (:class:`Advice`).
     """
     q = _query(solution)
-    out, n = _table(q, solution, card, dice, throw, extra_bonuses, held)
+    out, n = _table(q, card, dice, throw, extra_bonuses, held)
     return Advice(out, n, q)
 
 
@@ -278,8 +293,28 @@ def option_table(
     ``solution.space.dice.keeps``, points written, expected final score). Same checks and
     same values as :func:`advise` (which wraps these rows).
     """
-    out, n = _table(_query(solution), solution, card, dice, throw, extra_bonuses, held)
+    out, n = _table(_query(solution), card, dice, throw, extra_bonuses, held)
     return out[:n]
+
+
+def top_rows(
+    solution: Solution,
+    card: Sequence[int | None],
+    dice: Sequence[int],
+    throw: int,
+    extra_bonuses: int = 0,
+    held: Sequence[int] = (),
+    top: int = 5,
+) -> list[list[float]]:
+    """The first ``top`` rows of :func:`option_table` (all of them if fewer) as Python lists: what a caller
+    that shows a few options reads (:func:`cubilete.play.coach.advise_hand`), one slice and one conversion."""
+    return _query(solution).top_rows(card, dice, throw, extra_bonuses, held, top)
+
+
+def query_for(solution: Solution) -> _Query:
+    """The solution's compiled query, built once and kept in the solution (a caller that keeps it, as
+    :func:`cubilete.play.coach.advise_hand` does, calls its ``top_rows`` without the look-up)."""
+    return _query(solution)
 
 
 # one decision to judge: (card, dice, throw, extra bonuses, "score" or "keep", slot id or kept faces sorted)
@@ -358,21 +393,28 @@ def _sheet(q: _Query, card: Sequence[int | None]) -> tuple[int, int, int, int]:
 
 def _table(
     q: _Query,
-    solution: Solution,
     card: Sequence[int | None],
     dice: Sequence[int],
     throw: int,
     extra_bonuses: int,
     held: Sequence[int],
+    buffer: FloatArray | None = None,
 ) -> tuple[FloatArray, int]:
-    """The compiled query: (rows, number of rows used), best first."""
-    hand = tuple(sorted(dice))
-    h = q.hand_index.get(hand)
+    """The compiled query: (rows, number of rows used), best first; in ``buffer`` if given (room for every
+    slot and keep), else in a new array."""
+    shown = dice if type(dice) is tuple else tuple(dice)
+    h = q.hand_of.get(shown)
     if h is None:
-        raise IllegalActionError(f"{q.name} uses {q.n_dice} dice with faces 1 to 6")
+        h = q.hand_index.get(tuple(sorted(shown)))
+        if h is None:
+            raise IllegalActionError(f"{q.name} uses {q.n_dice} dice with faces 1 to 6")
+        if len(q.hand_of) >= 16384:  # every order of six dice is 46,656: start over rather than grow
+            q.hand_of.clear()
+        q.hand_of[shown] = h
     if not 1 <= throw <= q.throws:
         raise IllegalActionError(f"throw must be 1 to {q.throws}, not {throw}")
-    mask, flags, capped, total = _sheet(q, card)
+    known = q.sheets.get(card) if type(card) is tuple else None  # the memo of _sheet, read without the call
+    mask, flags, capped, total = known or _sheet(q, card)
     if extra_bonuses:
         total += extra_bonuses * q.extra_bonus
     if throw < q.throws:
@@ -391,13 +433,13 @@ def _table(
             Ks = np.empty((q.throws + 1, q.n_keeps))
         else:
             Ks = got[0]
-        holding = keeps_holding(hand, must) if must else []
+        holding = keeps_holding(tuple(sorted(shown)), must) if must else []
         keeps = q.sub_keeps[h] if not must else np.array([q.index[k] for k in holding], dtype=np.int64)
-        out = np.empty((q.n_slots + len(keeps), 4))
+        out = np.empty((q.n_slots + len(keeps), 4)) if buffer is None else buffer
     else:
         Ks, keeps, fill = q.no_keeps, q.no_keep_list, 0
-        out = np.empty((q.n_slots, 4))
-    n = q.options(solution.tables, solution.values, mask, flags, capped, h, throw, total, Ks, fill, keeps, out)
+        out = np.empty((q.n_slots, 4)) if buffer is None else buffer
+    n = q.options(q.tables, q.values, mask, flags, capped, h, throw, total, Ks, fill, keeps, out)
     if fill:
         memo[key] = (Ks, fill)
     return out, n

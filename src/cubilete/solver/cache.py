@@ -136,6 +136,11 @@ def footprint(solution: Solution) -> int:
 _SHARED: TableStore[Rules, Solution] = TableStore("solved tables", max_bytes=lambda: SHARED_BYTES, size=footprint)
 
 
+def solved_tables() -> TableStore[Rules, Solution]:
+    """The store of :func:`shared_solution` (its ``generation`` tells a caller keeping a table whether it left)."""
+    return _SHARED
+
+
 def shared_solution(rules: Rules, progress: Progress | None = None) -> Solution:
     """The tables of ``rules`` loaded (or solved) once per process and shared by every caller
     (bots, coach, advisor apps); raises :class:`SolverUnsupportedError` for rules too large.

@@ -26,7 +26,9 @@ _STORES: weakref.WeakSet[TableStore[object, object]] = weakref.WeakSet()
 
 
 class TableStore(Generic[K, V]):
-    """One kind of table in memory: ``get_or_make`` loads or builds a table once, under the store's lock."""
+    """One kind of table in memory: ``get_or_make`` loads or builds a table once per key. A table being made
+    holds back only the callers asking for that key: a long solve of one rule set never makes a caller of
+    another rule set (a hint, a loaded table) wait behind it."""
 
     def __init__(
         self, name: str, *, max_items: int | None = None, max_bytes: int | Callable[[], int] | None = None,
@@ -36,8 +38,12 @@ class TableStore(Generic[K, V]):
         self.max_items = max_items
         self.max_bytes = max_bytes
         self.size = size
-        self.lock = threading.RLock()  # held while a table is made: one solve of a rule set at a time
+        self.lock = threading.RLock()  # guards the tables kept (held for a lookup, never while a table is made)
+        self._making: dict[K, threading.RLock] = {}  # per key being made: one make of a key at a time
         self._tables: OrderedDict[K, V] = OrderedDict()  # least recently used first
+        # counts the tables that left or were replaced: a caller that keeps a table it got here (a hot path
+        # that skips the lock) may use it while the count is what it was when it got it
+        self.generation = 0
         _STORES.add(self)  # type: ignore[arg-type]
 
     def __len__(self) -> int:
@@ -68,29 +74,45 @@ class TableStore(Generic[K, V]):
     def put(self, key: K, table: V) -> V:
         """Keep ``table`` as the most recently used; the least recently used leave past the limits."""
         with self.lock:
+            if self._tables.get(key, table) is not table:
+                self.generation += 1
             self._tables[key] = table
             self._tables.move_to_end(key)
             self._evict()
             return table
 
     def get_or_make(self, key: K, make: Callable[[], V]) -> V:
-        """The table under ``key``, made by ``make()`` (load or build) the first time it is asked."""
+        """The table under ``key``, made by ``make()`` (load or build) the first time it is asked; callers of
+        the same key wait for that one make, callers of other keys do not."""
+        table = self.get(key)
+        if table is not None:
+            return table
         with self.lock:
-            table = self.get(key)
-            return table if table is not None else self.put(key, make())
+            making = self._making.setdefault(key, threading.RLock())
+        try:
+            with making:
+                table = self.get(key)
+                return table if table is not None else self.put(key, make())
+        finally:
+            with self.lock:  # the table is kept now (or make failed): later callers need no lock of their own
+                if self._making.get(key) is making:
+                    del self._making[key]
 
     def pop(self, key: K, default: V | None = None) -> V | None:
         """Forget the table under ``key`` (returned, else ``default``)."""
         with self.lock:
+            self.generation += 1
             return self._tables.pop(key, default)
 
     def clear(self) -> None:
         """Forget every table of this store."""
         with self.lock:
+            self.generation += 1
             self._tables.clear()
 
     def _evict(self) -> None:
         while len(self._tables) > 1 and self._over():
+            self.generation += 1
             self._tables.popitem(last=False)
 
     def _over(self) -> bool:

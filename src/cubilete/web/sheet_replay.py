@@ -13,10 +13,10 @@ from typing import Any
 from cubilete.engine.errors import CubileteError, ScorekeeperError
 from cubilete.engine.rules import Rules
 from cubilete.engine.rules.codec import rules_from_dict
-from cubilete.engine.rules.model import Order
 from cubilete.i18n import box_name
 from cubilete.play.scorekeeper import Scorekeeper
 from cubilete.play.sheet_review import TypedDecision, judge_entry, summarise
+from cubilete.present.render import servida_matters
 from cubilete.store import sheets as stored
 from cubilete.web.words import in_language, rules_words
 
@@ -45,17 +45,11 @@ def apply_step(keeper: Scorekeeper, step: dict[str, Any]) -> None:
         keeper.hand(step["dice"], step["throw"])
 
 
-def has_servida(rules: Rules) -> bool:
-    """True if a hand made with the first throw counts differently under these rules (P4, P5, P10)."""
-    return any(b.first_throw_value is not None or b.first_throw_bonus or b.instant_win for b in rules.boxes) or any(
-        order is Order.FIRST_THROW for order in rules.columns)
-
-
-def typed_steps(sheet: stored.Sheet) -> dict[str, Any]:
+def typed_steps(sheet: stored.Sheet) -> tuple[Scorekeeper, list[dict[str, Any]], list[dict[str, Any]]]:
     """A finished sheet as its replay shows it: the start throws, then each typed entry or tie-break hand with
     its dice, the throw, the box, the points, and the seat's card and everyone's totals after it."""
     keeper = Scorekeeper(sheet_rules(sheet), list(sheet.players))
-    servida = has_servida(keeper.rules)
+    servida = servida_matters(keeper.rules)
     start: list[dict[str, Any]] = []
     steps: list[dict[str, Any]] = []
     for step in sheet.steps:
@@ -77,19 +71,18 @@ def typed_steps(sheet: stored.Sheet) -> dict[str, Any]:
         else:
             shown.update(turn=None, tiebreak_round=tiebreak_round + 1)
         steps.append(shown)
-    return {"start": start, "steps": steps, "keeper": keeper}
+    return keeper, start, steps
 
 
 def replay_view(sheet: stored.Sheet) -> dict[str, Any]:
     """What ``GET /api/sheets/<id>/replay`` answers for a finished sheet (409 before: see web/sheets.py)."""
-    found = typed_steps(sheet)
-    keeper: Scorekeeper = found.pop("keeper")
+    keeper, start, steps = typed_steps(sheet)
     rules = keeper.rules
     return {
         "id": sheet.id, "rules": {"name": rules.name, **rules_words(rules)}, "players": list(keeper.players),
         "finished_at": sheet.finished_at, "winners": list(keeper.winners),
         "reason": keeper.reason.value if keeper.reason is not None else None, "totals": keeper.totals(),
-        "cards": [list(card) for card in keeper.cards], **found,
+        "cards": [list(card) for card in keeper.cards], "start": start, "steps": steps,
     }
 
 
@@ -118,7 +111,7 @@ def review_view(sheet: stored.Sheet, lang: str) -> dict[str, Any]:
                     continue
                 line.append((len(line), list(found_chances.probabilities), found_chances.exact))
         found = summarise(decisions, keeper.players)
-        servida = has_servida(keeper.rules)
+        servida = servida_matters(keeper.rules)
         labels = {slot: box_name(keeper.rules, keeper.rules.slot_box(i).id) for i, slot in
                   enumerate(keeper.rules.slots)}
     out: dict[str, Any] = {

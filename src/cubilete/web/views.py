@@ -13,9 +13,10 @@ from typing import Any
 from cubilete.engine.actions import Action, action_to_json
 from cubilete.engine.errors import CubileteError
 from cubilete.engine.game import Game
-from cubilete.engine.rules import Order, Rules, find_rules
+from cubilete.engine.rules import Rules, find_rules
 from cubilete.engine.state import Phase
 from cubilete.play.sheet import slot_states
+from cubilete.present.render import servida_matters
 from cubilete.web.words import house_words, rules_words
 
 
@@ -44,13 +45,6 @@ def preset_of(rules: Rules) -> str | None:
         return rules.name if find_rules(rules.name) == rules else None
     except CubileteError:
         return None
-
-
-def servida_matters(rules: Rules) -> bool:
-    """True if a hand made with the first throw can pay differently (so the page says "servida")."""
-    return any(b.first_throw_value is not None or b.first_throw_bonus or b.instant_win for b in rules.boxes) or (
-        Order.FIRST_THROW in rules.columns
-    )
 
 
 def table_info(table_id: str, rules: Rules, commitment: str, timer: int | None, coach: bool,

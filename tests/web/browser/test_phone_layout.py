@@ -60,6 +60,13 @@ def assert_fits(page: Page, what: str) -> None:
     assert not found["wide"], (what, found)
 
 
+def assert_checkboxes_whole(page: Page, what: str) -> None:
+    """Every labelled checkbox keeps its 22x22 box: a label of two lines once squeezed two of them to 13 px wide."""
+    shown = "els => els.filter(e => e.offsetParent).map(e => [e.dataset.testid, e.getBoundingClientRect().width])"
+    sizes = page.eval_on_selector_all(".check input", shown)
+    assert all(width >= 21.5 for _, width in sizes), (what, sizes)
+
+
 def in_first_screen(page: Page, testid: str) -> bool:
     """The element's box lies wholly inside the viewport with the page scrolled to the top."""
     return bool(
@@ -168,6 +175,7 @@ def test_every_page_fits_a_phone(web: LiveServer, new_page: NewPage, ranked_game
             page.set_viewport_size({"width": width, "height": height})
             what = f"{code} {path} {width}x{height}"
             assert_fits(page, what)
+            assert_checkboxes_whole(page, what)
             if path.startswith("/t/"):  # the end screen: every player's score without scrolling
                 for seat in range(2):
                     assert in_first_screen(page, f"result-total-{seat}"), (

@@ -157,22 +157,29 @@ def build_duel(rules: Rules, P: Params) -> tuple[DuelTables, Duel]:
     d = dice_tables(rules.dice)
     H = d.n_hands
     values = sorted({int(v) for v in P.tb_value.ravel()})
-    tb = np.full((2 + max(values), rules.throws + 1, H), -1, dtype=np.int64)
-    # both players' instant wins live (the usual end; a scratched Generala changes a few rare choices)
-    live = class_hands(solution.joint, n_tie_classes(solution.joint) - 1)
-    for against in [None, *values]:
-        S1, S23 = round_worth(rules, T, solution.tiebreak, against, live, live)
-        E = np.empty_like(S1)
-        Ks = np.zeros((T.throws + 1, d.n_keeps, 1))
-        rethrows(T, np.ascontiguousarray(S1), np.ascontiguousarray(S23), E, Ks, np.empty((d.n_keeps, 1)))
-        a = 0 if against is None else 1 + against
-        for t in range(1, rules.throws):
-            for h in range(H):
-                best, choice = float((S1 if t == 1 else S23)[h, 0]), -1  # stand first, then keeps in order
-                for k in P.sub_list[P.sub_ptr[h] : P.sub_ptr[h + 1]]:
-                    if Ks[t + 1, k, 0] > best:
-                        best, choice = float(Ks[t + 1, k, 0]), int(k)
-                tb[a, t, h] = choice
+    joint = solution.joint
+    if not np.array_equal(np.asarray(P.iw_slot), joint.iw_slot):  # tie classes: bit w is instant-win box w
+        raise ValueError(f"{rules.name}: the instant-win boxes differ between the game loop and the table")
+    n = n_tie_classes(joint)
+    ties = np.asarray(solution.ties)
+    # tb[first's class, second's class, against, throw, hand]: each final sheet's instant wins as the solve's
+    tb = np.full((n, n, 2 + max(values), rules.throws + 1, H), -1, dtype=np.int64)
+    for cf in range(n):
+        for cs in range(n):
+            first_wins, second_wins = class_hands(joint, cf), class_hands(joint, cs)
+            for against in [None, *values]:
+                S1, S23 = round_worth(rules, T, float(ties[cf, cs]), against, first_wins, second_wins)
+                E = np.empty_like(S1)
+                Ks = np.zeros((T.throws + 1, d.n_keeps, 1))
+                rethrows(T, np.ascontiguousarray(S1), np.ascontiguousarray(S23), E, Ks, np.empty((d.n_keeps, 1)))
+                a = 0 if against is None else 1 + against
+                for t in range(1, rules.throws):
+                    for h in range(H):
+                        best, choice = float((S1 if t == 1 else S23)[h, 0]), -1  # stand first, then keeps
+                        for k in P.sub_list[P.sub_ptr[h] : P.sub_ptr[h + 1]]:
+                            if Ks[t + 1, k, 0] > best:
+                                best, choice = float(Ks[t + 1, k, 0]), int(k)
+                        tb[cf, cs, a, t, h] = choice
     widths = np.diff(solution.joint.row_off)
     return solution.duel_tables, K.Duel(solution.values, float(solution.tiebreak), int(widths.max()), tb)
 
@@ -184,7 +191,7 @@ def _no_duel() -> tuple[DuelTables, Duel]:
 
     i1, i2, i3 = np.zeros(1, np.int64), np.zeros((1, 1), np.int64), np.zeros((1, 1, 1), np.int64)
     D = DuelTables(i1, i1, i1, i1, i1, i3, i3, i1, i1, i1, i1, i1, i1, i2, i1, np.zeros((2, 1)), i1, i1)
-    return D, K.Duel(np.zeros(1), 0.5, 1, np.zeros((1, 1, 1), np.int64))
+    return D, K.Duel(np.zeros(1), 0.5, 1, np.zeros((1, 1, 1, 1, 1), np.int64))
 
 
 def _build(rules: Rules) -> _Prepared:

@@ -78,7 +78,8 @@ class Duel(NamedTuple):
     V: np.ndarray  # P(mover wins), row by row over the lead window
     tiebreak: float  # P(the first player wins the tie-break rounds)
     max_width: int  # the widest row's window
-    tb_choice: np.ndarray  # (1 + values, throws + 1, H): against 0 = first contender, 1 + v = hand v to beat
+    tb_choice: np.ndarray  # (C, C, 1 + values, throws + 1, H): by the first and second contenders' tie classes;
+    # against 0 = the first contender, 1 + v = the hand of value v to beat
 
 
 @njit(cache=True, inline="always")
@@ -350,6 +351,16 @@ def choose_exact(
                 best = value
                 choice = k
     return choice
+
+
+@njit(cache=True, inline="always")
+def tie_class(P: Params, card: np.ndarray, s: int) -> int:
+    """The seat's tie class (:func:`cubilete.duel.solve.tie_classes`): bit b if instant-win box b can still win."""
+    c = 0
+    for b in range(P.iw_slot.shape[0]):
+        if P.iw_after[b] == 1 or card[s, P.iw_slot[b]] != 0:
+            c |= 1 << b
+    return c
 
 
 @njit(cache=True, inline="always")

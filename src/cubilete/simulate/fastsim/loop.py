@@ -46,6 +46,7 @@ from cubilete.simulate.fastsim.kernels import (
     hand_code,
     made_instant_win,
     sort_faces,
+    tie_class,
 )  # fmt: skip
 from cubilete.simulate.fastsim.win_kernels import boxes_filled, choose_win, seat_total, turn_odds
 from cubilete.solver.kernels import sheet_context, slot_outcome
@@ -311,6 +312,13 @@ def _play(
             if alive[order[a]] == 1:
                 first_in_round = a
                 break
+        # the exact bot's moves depend on both contenders' instant wins still live (a scratched Generala)
+        cf = tie_class(P, card, order[first_in_round])
+        cs = 0
+        for a in range(first_in_round + 1, n_seats):
+            if alive[order[a]] == 1:
+                cs = tie_class(P, card, order[a])
+                break
         for a in range(n_seats):
             s = order[a]
             if alive[s] == 0:
@@ -331,7 +339,7 @@ def _play(
             exact_here = kinds[seats[s]] == EXACT
             against = 0 if a == first_in_round else 1 + first_value
             while True:
-                c = X.tb_choice[against, throw, h] if exact_here else P.tb_choice[throw, h]
+                c = X.tb_choice[cf, cs, against, throw, h] if exact_here else P.tb_choice[throw, h]
                 if steps < trace.shape[0]:
                     trace[steps] = STAND if c < 0 else c
                 steps += 1
