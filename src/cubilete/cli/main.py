@@ -13,6 +13,7 @@ from cubilete.cli import (
     advise_cmd,
     distribution_cmd,
     evaluate_cmd,
+    guide_cmd,
     play_cmd,
     replay_cmd,
     rules_cmd,
@@ -154,6 +155,7 @@ def build_parser() -> Parser:
     play_cmd.register(commands)
     score_cmd.register(commands)
     rules_cmd.register(commands)
+    guide_cmd.register(commands)
     replay_cmd.register(commands)
     solve_cmd.register(commands)
     advise_cmd.register(commands)

@@ -62,7 +62,8 @@ BOT_LEVELS: dict[str, BotFactory] = {
     "exact": ExactBot,
 }
 DEFAULT_LEVEL = "random"
-FAMILIES = ("target:T",)  # levels with a number: bot:target:200
+MAX_GUIDE_RULES = 200
+FAMILIES = ("target:T", "guide:N")  # levels with a number: bot:target:200
 
 
 def is_bot_spec(spec: str) -> bool:
@@ -88,11 +89,28 @@ def bot_level(spec: str) -> str:
     family, _, number = level.partition(":")
     if family.strip() == "target":
         return f"target:{parse_target(number)}"
+    if family.strip() == "guide":
+        return f"guide:{parse_guide(number)}"
     if level not in BOT_LEVELS:
         raise UnknownBotError(
             f"unknown bot level {level!r} in {spec!r}; levels: {', '.join([*BOT_LEVELS, *FAMILIES])}"
         )
     return level
+
+
+def parse_guide(text: str) -> int:
+    """The number of rules of a ``guide:N`` level (``guide`` alone: 10).
+
+    >>> parse_guide(""), parse_guide("30")
+    (10, 30)
+    """
+    word = text.strip() or "10"
+    if not word.isdigit() or not 1 <= int(word) <= MAX_GUIDE_RULES:
+        raise UnknownBotError(
+            f"the guide bot needs a number of rules from 1 to {MAX_GUIDE_RULES}: "
+            f"bot:guide:N (e.g. bot:guide:20), not guide:{text}"
+        )
+    return int(word)
 
 
 def make_bot(spec: str, seed: int | str | None = None) -> Strategy:
@@ -104,6 +122,10 @@ def make_bot(spec: str, seed: int | str | None = None) -> Strategy:
     level = bot_level(spec)
     if level.startswith("target:"):
         return TargetBot(int(level.partition(":")[2]), seed)
+    if level.startswith("guide:"):
+        from cubilete.play.guide.bot import DistilledGuideBot  # the guide builds on these bots
+
+        return DistilledGuideBot(int(level.partition(":")[2]), seed)
     return BOT_LEVELS[level](seed)
 
 
