@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cubilete.cli.main import main
@@ -40,6 +42,8 @@ def test_the_guide_in_spanish(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--lang", "es", "guide", "--rules", "generala", "-n", "2", "--games", "10"]) == 0
     out = capsys.readouterr().out
     assert "Guía" in out and "Si no" in out
+    # the decimal comma of es: "pierde 12,03 puntos", never "12.03"
+    assert re.search(r"pierde \d+,\d\d puntos", out) and not re.search(r"pierde \d+\.\d", out)
 
 
 def test_markdown_has_a_title_and_a_numbered_list_ending_in_the_default(capsys: pytest.CaptureFixture[str]) -> None:
@@ -52,7 +56,6 @@ def test_markdown_has_a_title_and_a_numbered_list_ending_in_the_default(capsys: 
 
 
 def test_each_rule_says_what_it_still_loses_and_the_losses_add_up(capsys: pytest.CaptureFixture[str]) -> None:
-    import re
 
     assert main(["guide", "--rules", "generala", "-n", "2", "--games", "5"]) == 0
     out = capsys.readouterr().out

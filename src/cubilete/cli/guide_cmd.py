@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from cubilete import i18n
 from cubilete.cli.common import CliError, Subcommands, rules_arg
 from cubilete.cli.progress import progress_bar
-from cubilete.i18n import _, rules_title
+from cubilete.i18n import _, number, rules_title
 from cubilete.play.bots.optimal import solution_for
 from cubilete.play.guide.distil import distil
 from cubilete.play.guide.rules import DEFAULT, Rule
@@ -60,17 +61,17 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(_("Throw all the dice first. After each roll, follow the first rule that applies."))
     print()
-    for number, step in enumerate(steps, 1):
-        saved = _("saves {points:.2f}, still loses {lost:.2f} points per game").format(
-            points=step.saved, lost=costs[step.rule]
+    for place, step in enumerate(steps, 1):
+        saved = _("saves {points}, still loses {lost} points per game").format(
+            points=number(step.saved, 2), lost=number(costs[step.rule], 2)
         )
-        print(f"{number}. {step.rule.words(rules)} ({saved})")
-    lost = _("loses {lost:.2f} points per game").format(lost=costs[DEFAULT])
+        print(f"{place}. {step.rule.words(rules)} ({saved})")
+    lost = _("loses {lost} points per game").format(lost=number(costs[DEFAULT], 2))
     print(f"{len(steps) + 1}. {DEFAULT.words(rules)} ({lost})")
     print()
     print(
-        _("Against optimal play this guide loses about {points:.1f} points per game ({games} sampled games).").format(
-            points=sum(costs.values()), games=games
+        _("Against optimal play this guide loses about {points} points per game ({games} sampled games).").format(
+            points=number(sum(costs.values())), games=i18n.count(games)
         )
     )
     return 0
