@@ -40,8 +40,8 @@ def fails(capsys: pytest.CaptureFixture[str], argv: list[str], code: int = 2) ->
         (["score"], "required: --dice"),
         (["score", "--rules", "missing.toml", "--dice", "12345"], "missing.toml: cannot read"),
         (["frob"], "invalid choice: 'frob'"),
-        ([], "choose a command: play, score, rules, guide, replay, solve, advise, distribution, simulate, stats, verify, "
-             "serve, site-key, site-flags, evaluate, warmup (try 'cubilete --help')"),
+        ([], "choose a command: play, score, rules, guide, replay, solve, advise, distribution, simulate, stats, "
+             "verify, serve, site-key, site-flags, evaluate, warmup (try 'cubilete --help')"),
         (["rules"], "choose a command: list, show, check (try 'cubilete rules --help')"),
         (["rules", "show", "nope"], "unknown rules 'nope'"),
         (["rules", "check"], "required: FILE"),
