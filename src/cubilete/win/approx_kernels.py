@@ -52,7 +52,7 @@ def end_share(
     filled = 0
     for i in range(T.req.shape[0]):
         filled += (nmask >> i) & 1
-    if filled >= T.rounds:
+    if filled >= T.rounds or (opp_var == 0.0 and lead + r > 0.5):  # a finished opponent passed: points never fall
         return normal_share(lead + r, opp_var)
     return normal_share(lead + r + V[nmask, nfl, nu], D[nmask, nfl, nu] + opp_var)
 
