@@ -15,7 +15,6 @@ import argparse
 import json
 import math
 import subprocess
-import sys
 import time
 
 import numpy as np
@@ -39,25 +38,30 @@ def main() -> None:
     from cubilete.win.approx import moments_of
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rules", default="yatzy")
+    ap.add_argument("--rules", default="yatzy", help="a rule set, or several separated by commas (batches alternate)")
     ap.add_argument("--deals", type=int, default=20_000)
     ap.add_argument("--seed", default="win-approx")
     ap.add_argument("--batch", type=int, default=2_000)
-    ap.add_argument("--json", default="")
+    ap.add_argument("--json", default="", help="a file name prefix for each rule set's results")
     args = ap.parse_args()
-    rules = find_rules(args.rules)
-    m = moments_of(rules)
-    sol = m.solution
-    P = build_params(rules)
+    runs = []
+    for name in args.rules.split(","):
+        rules = find_rules(name)
+        m = moments_of(rules)
+        runs.append((rules, m, build_params(rules), np.zeros((args.deals, 4), dtype=np.int64)))
     key = np.uint64(seed_key(args.seed))
-    out = np.zeros((args.deals, 4), dtype=np.int64)
     t0 = time.perf_counter()
     for start in range(0, args.deals, args.batch):
         n = min(args.batch, args.deals - start)
-        chunk = np.zeros((n, 4), dtype=np.int64)
-        play_pairs(sol.tables, sol.values, m.variance, P, key, start, chunk)
-        out[start : start + n] = chunk
-        print(f"  {start + n} deals, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+        for rules, m, P, out in runs:
+            chunk = np.zeros((n, 4), dtype=np.int64)
+            play_pairs(m.solution.tables, m.solution.values, m.variance, P, key, start, chunk)
+            out[start : start + n] = chunk
+            report(rules.name, out[: start + n], args, t0)
+
+
+def report(name: str, out: np.ndarray, args: argparse.Namespace, t0: float) -> None:
+    """Print (and save with --json) the rates so far: a long run can be stopped at any batch."""
     o0, o1, w0, w1 = (out[:, i] for i in range(4))
     rows = {
         "win bot first (vs optimal second)": outcome(w0, o1),
@@ -67,17 +71,17 @@ def main() -> None:
         "paired gain, second seat (win bot - optimal)": outcome(w1, o0) - outcome(o1, o0),
     }
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    print(f"{rules.name}: {args.deals} deals, seed {args.seed!r}, commit {commit}, "
-          f"{time.perf_counter() - t0:.0f} s; ties count half")  # fmt: skip
-    result: dict[str, object] = {"rules": rules.name, "deals": args.deals, "seed": args.seed, "commit": commit}
-    for name, x in rows.items():
+    print(f"{name}: {out.shape[0]} deals, seed {args.seed!r}, commit {commit}, "
+          f"{time.perf_counter() - t0:.0f} s; ties count half", flush=True)  # fmt: skip
+    result: dict[str, object] = {"rules": name, "deals": int(out.shape[0]), "seed": args.seed, "commit": commit}
+    for label, x in rows.items():
         mean, half = rate(x)
-        print(f"  {name:46s} {100 * mean:7.3f}% +- {100 * half:.3f}")
-        result[name] = [mean, half]
+        print(f"  {label:46s} {100 * mean:7.3f}% +- {100 * half:.3f}")
+        result[label] = [mean, half]
     print(f"  mean scores: optimal {out[:, :2].mean():.2f}, win bot {out[:, 2:].mean():.2f}")
     result["mean optimal"], result["mean win bot"] = float(out[:, :2].mean()), float(out[:, 2:].mean())
     if args.json:
-        with open(args.json, "w") as fh:
+        with open(f"{args.json}{name}.json", "w") as fh:
             json.dump(result, fh, indent=1)
 
 

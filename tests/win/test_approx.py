@@ -153,3 +153,42 @@ def test_chances_and_the_coach_say_approximate() -> None:
     assert not exact and now[game.state.current] == pytest.approx(ranked[0].win)
     advice, exact = hint(game, top=3, win=True)
     assert not exact and advice[0].win == pytest.approx(ranked[0].win)
+
+
+def test_the_compiled_chooser_plays_the_python_bots_moves() -> None:
+    """The measurement loop's chooser (benchmarks/win_approx.py) against approx_win_options, decision by decision."""
+    from cubilete.simulate.fastsim import build_params
+    from cubilete.simulate.fastsim.approx_duel import choose_approx
+    from cubilete.simulate.fastsim.kernels import SCORE_BASE
+    from cubilete.solver.advisor import sheet_state
+    from cubilete.win.approx import approx_turn_start_win
+    from cubilete.win.approx_kernels import approx_turn
+
+    rules = find_rules("yahtzee")
+    m = moments_of(rules)
+    sol, T, P = m.solution, m.solution.tables, build_params(rules)
+    d = sol.space.dice
+    checked = 0
+    for game in positions(rules, 12):
+        st, me = game.state, game.seat()
+        rival = st.seats[1 - st.current]
+        opp = sheet_moments(m, rival.card, rival.extra_bonuses, rival.turns_taken)
+        mask, fl, u = sheet_state(sol, me.card)
+        so_far = game.totals()[st.current]
+        S1, S23, E = (np.empty((d.n_hands, 1)) for _ in range(3))
+        Kw, M = np.zeros((rules.throws + 1, d.n_keeps, 1)), np.empty((d.n_keeps, 1))
+        approx_turn(T, sol.values, m.variance, mask, fl, u, so_far - opp[0], opp[1], S1, S23, E, Kw, M)
+        Ks, have = np.zeros((rules.throws + 1, d.n_keeps)), np.zeros(1, dtype=np.bool_)
+        h = d.index(tuple(sorted(st.turn.dice)))
+        c = choose_approx(
+            T, sol.values, m.variance, Ks, Kw, P.sub_ptr, P.sub_list, mask, fl, u, h, st.turn.throws, so_far,
+            so_far - opp[0], opp[1], have,
+        )  # fmt: skip
+        best = game_approx_win_options(game)[0].option
+        if c >= SCORE_BASE:
+            assert (best.kind, best.slot) == ("score", rules.slots[c - SCORE_BASE])
+        else:
+            assert (best.kind, best.keep) == ("keep", d.keeps[c])
+        checked += 1
+        assert 0.0 <= approx_turn_start_win(game) <= 1.0
+    assert checked >= 10

@@ -26,9 +26,11 @@ from cubilete.win.approx_kernels import approx_turn, end_share
 def choose_approx(
     T: KernelTables, V: np.ndarray, D: np.ndarray, Ks: np.ndarray, Kw: np.ndarray, sub_ptr: np.ndarray,
     sub_list: np.ndarray, mask: int, fl: int, u: int, h: int, throw: int, so_far: int, lead: float, opp_var: float,
+    have_ks: np.ndarray,
 ) -> int:  # fmt: skip
     """The approximate win bot's option (as :func:`cubilete.win.approx.approx_win_options` ranks them):
-    SCORE_BASE + box, or a keep number."""
+    SCORE_BASE + box, or a keep number. ``Ks`` (the keep values for points) is filled only when a keep
+    ties the best chance (``have_ks[0]`` says whether it holds this turn's): it costs a turn's pass."""
     first = 1 if throw == 1 else 0
     joker_on, extra_holds = sheet_context(T, mask, fl)
     face = T.equal_face[h]
@@ -63,10 +65,17 @@ def choose_approx(
     if throw < T.throws:
         for i in range(sub_ptr[h], sub_ptr[h + 1]):
             k = sub_list[i]
-            expected = so_far + Ks[throw + 1, k]
             w = min(1.0, max(0.0, Kw[throw + 1, k, 0]))
             key = np.floor(w * 1e12 + 0.5)
-            if key > best_key or (key == best_key and expected > best_exp):
+            if key < best_key:
+                continue
+            if key == best_key and not have_ks[0]:  # a tie: the points decide, from the keep values (once a turn)
+                turn_keeps(T, mask, fl, u, V, Ks, 2)
+                have_ks[0] = True
+                if 0 <= choice < SCORE_BASE:
+                    best_exp = so_far + Ks[throw + 1, choice]
+            expected = so_far + Ks[throw + 1, k] if have_ks[0] else -np.inf
+            if key > best_key or expected > best_exp:
                 best_key, best_exp, choice = key, expected, k
     return choice
 
@@ -98,6 +107,7 @@ def solo_game(
     S1, S23, E = np.empty((n_hands, 1)), np.empty((n_hands, 1)), np.empty((n_hands, 1))
     Kw = np.zeros((T.throws + 1, P.n_keeps, 1))
     M = np.empty((P.n_keeps, 1))
+    have_ks = np.zeros(1, dtype=np.bool_)
     m = 0
     f0 = 0
     last = opp.shape[0] - 1
@@ -107,7 +117,8 @@ def solo_game(
         so_far = seat_total(T, P, card, upraw, extras, 0)
         mom[t, 0] = so_far + V[m, f0, u]
         mom[t, 1] = D[m, f0, u]
-        if T.throws > 1:
+        have_ks[0] = False
+        if T.throws > 1 and not approx:
             turn_keeps(T, m, f0, u, V, Ks, 2)
         lead = 0.0
         ov = 0.0
@@ -123,7 +134,9 @@ def solo_game(
         throw: int = np.int64(1)  # type: ignore[assignment]  # int64 to numba: one compilation of the callees
         while True:
             if approx:
-                c = choose_approx(T, V, D, Ks, Kw, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far, lead, ov)
+                c = choose_approx(
+                    T, V, D, Ks, Kw, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far, lead, ov, have_ks
+                )  # fmt: skip
             else:
                 c = choose_optimal(T, V, Ks, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far)
             if c >= SCORE_BASE:
