@@ -86,9 +86,11 @@ class WinBot:
             return self._fallback(game, "alone at the table")
         from cubilete.win.odds import chances
         from cubilete.win.play import game_win_options
-        from cubilete.win.tables import vector_table
+        from cubilete.win.tables import tables_fit, vector_table
 
         try:
+            if not tables_fit(game.rules):  # remembered: asking vector_table again would size the rules every time
+                return self._approximate(game, f"{game.rules.name}: the win tables are too large here")
             vector_table(game.rules, "target")  # raises where the rules have no exact tables
             if st.turn.throws == 0:
                 return Analysis([Option("keep", chances(game)[st.current], 0.0)], True, WIN_NOTE)
