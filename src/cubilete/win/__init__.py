@@ -14,7 +14,9 @@ Exact tables exist where states x scores fit (every Generala, General and Bozó 
 Yahtzee and Yatzy, :func:`distribution` takes a forward pass (:mod:`cubilete.win.forward`) and
 :func:`target_options` a table of the one target asked (:mod:`cubilete.win.targets`); the win
 functions raise :class:`~cubilete.solver.SolverUnsupportedError` there and :func:`chances` gives
-an estimate (``WinChances.exact`` is False), as on rules the solver cannot solve.
+an estimate (``WinChances.exact`` is False), as on rules the solver cannot solve. Heads-up there,
+:mod:`cubilete.win.approx` plays to win approximately (normal from the solver's moments): the win
+bot, the coach's "to win" advice and :mod:`cubilete.win.chance` use it, labelled approximate.
 """
 
 from cubilete.win.distribution import Distribution, distribution, forward_distribution, option_distributions

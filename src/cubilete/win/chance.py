@@ -6,6 +6,8 @@
 * Elsewhere, with win tables (:mod:`cubilete.win.play`): the player to move is valued playing this
   turn to win (at a decision: the best option's chance of :func:`option_chances`, so the hint and the
   panel agree), the others from :func:`cubilete.win.odds.chances` scaled to the rest; estimated.
+* Heads-up without win tables (Yahtzee, Yatzy): the approximate model of :mod:`cubilete.win.approx`
+  (the player to move plays this turn for a normal estimate from the solver's moments); approximate.
 * Else :func:`cubilete.win.odds.chances`' normal estimate.
 
 At a decision the position's chance IS the best option's chance: :func:`chance` takes it from
@@ -33,6 +35,10 @@ WIN_NOTE = (
     "their per-turn chance; ties split evenly"
 )
 POINTS_NOTE = "estimated: {why}"
+APPROX_NOTE = (
+    "approximate: heads-up, the player to move plays this turn to win; each final score taken as normal from "
+    "the solver's mean and variance under expected-score play; ties split evenly"
+)
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,10 @@ def option_chances(game: Game) -> tuple[list[WinOption], bool]:
     solution = _heads_up(game)
     if solution is not None:
         return _duel_options(game, solution), True
+    if not tables_fit(game.rules) and len(game.state.seats) == 2:
+        from cubilete.win.approx import game_approx_win_options
+
+        return game_approx_win_options(game), False
     return game_win_options(game), False
 
 
@@ -149,6 +159,8 @@ def _win_model(game: Game) -> Chance:
     base = chances(game)
     me = st.current
     try:
+        if st.phase is Phase.PLAY and not tables_fit(game.rules) and len(st.seats) == 2:
+            return _approx_model(game)
         if st.phase is not Phase.PLAY or not tables_fit(game.rules):
             return Chance(base.probabilities, False, POINTS_NOTE.format(why=base.note))
         p = game_win_options(game)[0].win if st.turn.throws > 0 else turn_start_win(game)
@@ -161,6 +173,18 @@ def _win_model(game: Game) -> Chance:
         for i, q in enumerate(base.probabilities)
     )  # fmt: skip
     return Chance(probs, False, WIN_NOTE)
+
+
+def _approx_model(game: Game) -> Chance:
+    """Heads-up without win tables: the player to move's approximate chance (the other has the rest)."""
+    from cubilete.win.approx import approx_turn_start_win, game_approx_win_options
+
+    st = game.state
+    me = st.current
+    p = game_approx_win_options(game)[0].win if st.turn.throws > 0 else approx_turn_start_win(game)
+    probs = [0.0, 0.0]
+    probs[me], probs[1 - me] = p, 1.0 - p
+    return Chance(tuple(probs), False, APPROX_NOTE)
 
 
 def chance(game: Game) -> Chance:

@@ -8,12 +8,16 @@ later turns valued by its target tables. Ties are split evenly (a tie-break roun
 a fair lottery); instant wins count with their per-turn chance. Among options that win
 equally often (a lost or won game) it plays for points.
 
-Where the rules have no exact tables (too large: Yahtzee, Yatzy, the 4-column sheet, carried
-throws), alone at the table, and in tie-break rounds, it plays the optimal bot's move and its
-analysis says so.
+Where the rules have no exact tables (too large: Yahtzee, Yatzy) but the solver's do, heads-up, it
+plays the approximate win model of :mod:`cubilete.win.approx` (normal from the solver's mean and
+variance) and its analysis says "approximate". Elsewhere without tables (the 4-column sheet, carried
+throws, three or more seats on Yahtzee or Yatzy), alone at the table, and in tie-break rounds, it plays
+the optimal bot's move and its analysis says so.
 """
 
 from __future__ import annotations
+
+import contextlib
 
 from cubilete.engine.actions import Action
 from cubilete.engine.errors import SolverUnsupportedError
@@ -50,11 +54,27 @@ class WinBot:
             vector_table(rules, "follow")
             vector_table(rules, "target")
         except SolverUnsupportedError:
-            pass
+            from cubilete.win.approx import moments_of
+
+            with contextlib.suppress(SolverUnsupportedError):  # no tables at all: the optimal bot's moves
+                moments_of(rules)
 
     def _fallback(self, game: Game, why: str) -> Analysis:
         base = optimal_options(game)
         return Analysis(base, base.exact, FALLBACK_NOTE.format(why=why))
+
+    def _approximate(self, game: Game, why: str) -> Analysis:
+        """Heads-up without exact win tables: the approximate win model; else the optimal bot's move."""
+        from cubilete.win.approx import APPROX_NOTE, approx_turn_start_win, game_approx_win_options
+
+        try:
+            if game.state.turn.throws == 0:
+                return Analysis([Option("keep", approx_turn_start_win(game), 0.0)], False, APPROX_NOTE)
+            ranked = game_approx_win_options(game)
+        except SolverUnsupportedError as exc:
+            return self._fallback(game, f"no exact tables ({why}); {exc}")
+        options = [Option(w.option.kind, w.win, w.loss, w.option.slot, w.option.points, w.option.keep) for w in ranked]
+        return Analysis(options, False, APPROX_NOTE)
 
     def analyse(self, game: Game) -> Analysis:
         """Every option with its probability of winning (in ``expected``; ``loss``: what it gives up), best first."""
@@ -66,15 +86,17 @@ class WinBot:
             return self._fallback(game, "alone at the table")
         from cubilete.win.odds import chances
         from cubilete.win.play import game_win_options
-        from cubilete.win.tables import vector_table
+        from cubilete.win.tables import tables_fit, vector_table
 
         try:
+            if not tables_fit(game.rules):  # remembered: asking vector_table again would size the rules every time
+                return self._approximate(game, f"{game.rules.name}: the win tables are too large here")
             vector_table(game.rules, "target")  # raises where the rules have no exact tables
             if st.turn.throws == 0:
                 return Analysis([Option("keep", chances(game)[st.current], 0.0)], True, WIN_NOTE)
             ranked = game_win_options(game)
         except SolverUnsupportedError as exc:
-            return self._fallback(game, f"no exact tables ({exc})")
+            return self._approximate(game, str(exc))
         options = [Option(w.option.kind, w.win, w.loss, w.option.slot, w.option.points, w.option.keep) for w in ranked]
         return Analysis(options, True, WIN_NOTE)
 
