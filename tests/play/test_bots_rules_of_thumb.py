@@ -192,5 +192,6 @@ class TestFactory:
             make_bot("bot:genius")
         assert str(err.value) == (
             "unknown bot level 'genius' in 'bot:genius'; "
-            "levels: random, greedy, heuristic, beginner, casual, strong, optimal, lookahead, win, exact, target:T, guide:N"
+            "levels: random, greedy, heuristic, beginner, casual, strong, optimal, lookahead, win, exact, target:T, "
+            "guide:N"
         )
