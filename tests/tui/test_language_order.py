@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.tui.pilot import SIZE, pilot_test
+from tests.tui.pilot import SIZE, pilot_test, wait_until
 from textual.widgets import Input, Select
 
 from cubilete.i18n import current_language
@@ -32,7 +32,7 @@ class TestLanguageOrder:
         async with first.run_test(size=SIZE) as pilot:
             assert current_language() == "en"
             await pilot.press(*"Ana", "enter")
-            assert isinstance(first.screen, GameScreen)
+            await wait_until(pilot, lambda: isinstance(first.screen, GameScreen))
         assert load_choice(tmp_path).lang is None  # nobody picked English: nothing to remember
         _speak(monkeypatch, "es_AR.UTF-8")
         again = make_app(bot_delay=0, data_dir=tmp_path)
@@ -47,10 +47,13 @@ class TestLanguageOrder:
         first = make_app(bot_delay=0, data_dir=tmp_path)
         async with first.run_test(size=SIZE) as pilot:
             first.screen.query_one("#lang", Select).value = "pt_BR"
-            await pilot.pause()
+            # the form is drawn again in Portuguese (its last step focuses the new language picker): typing
+            # before that went to the old form's field on a loaded machine
+            await wait_until(pilot, lambda: current_language() == "pt_BR" and first.focused is not None
+                             and first.focused.id == "lang")  # fmt: skip
             first.screen.query_one("#name-0", Input).focus()
             await pilot.press(*"Ana", "enter")
-            assert isinstance(first.screen, GameScreen)
+            await wait_until(pilot, lambda: isinstance(first.screen, GameScreen))
         again = make_app(bot_delay=0, data_dir=tmp_path)
         async with again.run_test(size=SIZE):
             assert current_language() == "pt_BR"  # the player's own pick beats the environment
