@@ -7,6 +7,7 @@ a version behind)."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
@@ -42,13 +43,18 @@ def test_the_last_move_sent_just_before_leaving_is_written_and_counted(db_url: s
                 (ana, bea)[state["current"]].send_json({"type": "act", "version": state["version"], "action": action})
                 state = state_at_least(ana, state["version"] + 1)
             real = hub.store.writer.run
+            writing = threading.Event()
 
             async def slow(write: Any, *args: Any) -> None:  # a database slow to commit the last move
+                writing.set()
                 await asyncio.sleep(0.5)
                 await real(write, *args)
 
             monkeypatch.setattr(hub.store.writer, "run", slow)
             (ana, bea)[state["current"]].send_json({"type": "act", "version": state["version"], "action": action})
+            # the tabs close while the move is being written (closing before the server has read the frame
+            # would cancel the connection before the move exists: on a loaded machine that happened)
+            assert writing.wait(120), "the last move was never written"
         # both tabs closed while the last move was being written
         end = time.monotonic() + 120  # a bound for a hang on a loaded machine; never a speed check
         while len(client.get("/api/ratings?preset=generala-sin-gana").json()) < 2:
