@@ -1,14 +1,14 @@
 """Write the section "Exact two-player solution" of docs/WINNING.md (between its markers).
 
     python tools/winning_duel.py                      # reduced Generalas solved, every preset sized
-    python tools/winning_duel.py --measure-generala   # also time part of Generala's biggest level
     python tools/winning_duel.py --solve-presets      # also solve the presets within the CLI's limit (long)
 
 Reduced Generalas (the lower boxes of Generala and a few upper ones, 5 dice, 3 throws, servida
 values, instant win, tie-break rounds) are solved exactly (or loaded from the cache); presets are
 listed if their table is in the cache ($CUBILETE_CACHE_DIR; solve Generala first with
 `cubilete solve --rules generala --players 2`) or, for the smaller ones, with --solve-presets;
-every preset's joint table is sized.
+every preset's joint table is sized. The solved games' own sections (Generala, Bozó, Brazilian General:
+their values, times and hashes written by hand from their solves) follow the end marker and are kept.
 The numbers of a solve (P, positions, SHA-256) are the same on every run; seconds and memory
 are this machine's.
 """
@@ -17,15 +17,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
-import time
 from pathlib import Path
 
-import numpy as np
-
-from cubilete.duel import cache, kernels
-from cubilete.duel.solve import duel_tables
+from cubilete.duel import cache
 from cubilete.duel.space import (
     F64_CELLS,
     MAX_CELLS,
@@ -39,7 +34,6 @@ from cubilete.engine.errors import SolverUnsupportedError
 from cubilete.engine.rules import all_presets, find_rules, load_rules
 from cubilete.engine.rules.model import Rules
 from cubilete.simulate.pool import simulate
-from cubilete.solver.tables import kernel_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 BEGIN, END = "<!-- duel:begin -->", "<!-- duel:end -->"
@@ -56,29 +50,7 @@ def reduced() -> list[tuple[str, Rules]]:
     return out
 
 
-def measure_generala(cells: int = 3_000_000) -> tuple[float, float, int, int]:
-    """Wall and CPU seconds to solve about ``cells`` values of Generala's biggest level, those values, all values.
-
-    The levels it reads hold zeros: the work per value does not depend on them."""
-    joint = build_joint(find_rules("generala"))
-    T = kernel_tables(joint.space)
-    D = duel_tables(joint, 0.5)
-    moves = kernels.sheet_moves(T, D)
-    lc = joint.row_off[joint.level_ptr]
-    sizes = np.diff(lc)
-    i = int(np.argmax(sizes))
-    voff = int(lc[max(0, i - joint.span)])
-    buf = np.zeros(int(lc[i + 1]) - voff)
-    lo = int(joint.level_ptr[i])
-    hi = lo + int(np.searchsorted(joint.row_off[lo:] - joint.row_off[lo], cells))
-    kernels.solve_level_blocked(T, D, *moves, buf, voff, buf, voff, lo, lo + 2, 2)  # compile outside the clock
-    start, cpu = time.perf_counter(), time.process_time()
-    kernels.solve_level_blocked(T, D, *moves, buf, voff, buf, voff, lo, hi, 8)
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    return wall, cpu, int(joint.row_off[hi] - joint.row_off[lo]), joint.n_cells
-
-
-def section(measure: bool, solve_presets: bool, games: int, preset_games: int, seed: str) -> str:
+def section(solve_presets: bool, games: int, preset_games: int, seed: str) -> str:
     """The markdown of the section."""
     lines = [BEGIN, "## Exact two-player solution", ""]
     lines += [
@@ -212,35 +184,6 @@ def section(measure: bool, solve_presets: bool, games: int, preset_games: int, s
             f"| {rules.name} | {len(joint.sheet_mask):,} | {joint.n_rows:,} | {n:,} | {table_bytes(n) / 1e9:.1f} "
             f"| {work / 1e9:.1f} | {verdict} |"
         )
-    lines += ["", "### Generala", ""]
-    g = find_rules("generala")
-    solved = cache.load(g)
-    if solved is not None:
-        lines += [
-            f"Solved: P(first player wins) = **{solved.first_player_wins:.6f}** (f64), {solved.joint.n_rows:,} joint",
-            f"positions, {solved.joint.n_cells:,} values, in {solved.seconds:.0f} s on this 2-core machine shared with",
-            "other jobs (see the table above for the peak memory and the SHA-256 of the f32 table).",
-        ]
-    if measure:
-        wall, cpu, cells, total = measure_generala()
-        rate = cells / cpu
-        lines += [
-            *(
-                [""]
-                if solved is not None
-                else [
-                    "**Not solved here yet** (no table in the cache): `cubilete solve --rules generala --players 2`",
-                    "solves it (a stopped solve continues from its last finished level).",
-                    "",
-                ]
-            ),
-            f"Measured: {cells:,} values of Generala's largest level in {cpu:.1f} CPU seconds ({wall:.1f} s wall, load",
-            f"average {os.getloadavg()[0]:.0f} on 2 cores at the end), {rate:,.0f} values per CPU second; the",
-            f"{total:,} values need about {total / rate / 60:.0f} CPU minutes, {total / rate / 120:.0f} minutes on two",
-            "idle cores (the goal: 10 minutes, 8 GB).",
-        ]
-    elif solved is None:
-        lines += ["(run with `--measure-generala` to time it)"]
     lines += ["", END]
     return "\n".join(lines) + "\n"
 
@@ -249,13 +192,12 @@ def main(argv: list[str] | None = None) -> int:
     """Write the section into docs/WINNING.md (created if missing; the rest of the file is kept)."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", type=Path, default=ROOT / "docs" / "WINNING.md")
-    p.add_argument("--measure-generala", action="store_true", help="time part of Generala's largest level")
     p.add_argument("--solve-presets", action="store_true", help="solve the presets with f64 tables (up to 200M values)")
     p.add_argument("--games", type=int, default=2000, help="paired deals on the pocket Generala (default 2000)")
     p.add_argument("--preset-games", type=int, default=200, help="paired deals on each solved preset (default 200)")
     p.add_argument("--seed", default="winning-duel-1", help="seed of the paired simulations")
     args = p.parse_args(argv)
-    text = section(args.measure_generala, args.solve_presets, args.games, args.preset_games, args.seed)
+    text = section(args.solve_presets, args.games, args.preset_games, args.seed)
     old = args.out.read_text(encoding="utf-8") if args.out.is_file() else "# Playing to win\n\n"
     if BEGIN in old and END in old:
         new = old[: old.index(BEGIN)] + text + old[old.index(END) + len(END) + 1 :]
