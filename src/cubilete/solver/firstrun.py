@@ -56,7 +56,7 @@ def compiled(what: str) -> bool:
         if what == "solve":
             ready = on_disk(kernels.solve_layer)
         else:
-            ready = on_disk(query.options) and on_disk(query.sub_keeps) and on_disk(query.judge)
+            ready = all(on_disk(k) for k in (query.options_packed, query.sub_keeps, query.judge))
         _READY[what] = ready
         return ready
 
