@@ -1,6 +1,6 @@
 """The first hint without compiling: which backend answers now, numba's compiled kernels or their numpy twin.
 
-Compiling :func:`cubilete.solver.kernels.solve_layer` and :func:`cubilete.solver.query.options` (and
+Compiling :func:`cubilete.solver.kernels.solve_layer` and :func:`cubilete.solver.query.options_packed` (and
 :func:`~cubilete.solver.query.judge`, the review's batched query) takes about 35 s of CPU; solving Generala
 (4,096 sheet states) in numpy takes about a second, and one query a few milliseconds. So on first use, for small
 rule sets, the solve and the queries run in :mod:`~cubilete.solver.numpy_twin` while one niced process

@@ -90,7 +90,8 @@ class PackedTables(NamedTuple):
 
 
 def pack(T: KernelTables) -> PackedTables:
-    """Copy the tables the advice query reads (all but ``reach``) into one int and one float array."""
+    """Copy the tables the advice query reads (all but ``reach``) into one int and one float array (0.56 MB for
+    Yahtzee, 1.95 MB for Yatzy: mostly ``usable``)."""
     tables = [np.ascontiguousarray(getattr(T, name)) for name in INT_TABLES + FLOAT_TABLES]
     head = [int(T.throws), int(T.rounds), int(T.n_flags), int(T.servida), int(T.locked), int(T.joker),
             int(T.threshold), int(T.upper_bonus), int(T.extra_slot), int(T.extra_bonus), int(T.max_points)]  # fmt: skip
