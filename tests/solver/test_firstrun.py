@@ -155,7 +155,7 @@ rules = find_rules("generala")
 sol = load_or_solve(rules, moments=False)
 best = advise(sol, (None,) * len(rules.slots), (1, 1, 3, 4, 5), 2)[0]
 judged = judge(sol, [((None,) * len(rules.slots), (1, 1, 3, 4, 5), 2, 0, "keep", (1, 1))]).tolist()
-compiled = [len(k.overloads) for k in (kernels.solve_layer, query.options, query.sub_keeps, query.judge)]
+compiled = [len(k.overloads) for k in (kernels.solve_layer, query.options_packed, query.sub_keeps, query.judge)]
 child = compile_cache.background_process()
 print(json.dumps({"expected": best.expected, "keep": best.keep, "compiled": compiled, "child": child is not None,
                   "judged": judged}))

@@ -30,6 +30,7 @@ from cubilete.solver import firstrun, numpy_twin, query
 from cubilete.solver.combinatorics import FloatArray
 from cubilete.solver.kernels import turn_values
 from cubilete.solver.solve import Solution
+from cubilete.solver.tables import pack
 
 
 class Option(NamedTuple):
@@ -131,16 +132,20 @@ class _Query:
         self.no_keep_list = np.zeros(0, dtype=np.int64)
         self.memo: dict[tuple[int, int, int], tuple[np.ndarray, int]] = {}
         T, V = solution.tables, solution.values
+        self.ints, self.floats = pack(T)  # what the compiled query reads: two arrays, not KernelTables' 19
         Ks = np.zeros((rules.throws + 1, d.n_keeps))
         out = np.empty((space.n_slots, 4))
         last = rules.throws
-        args = (T, V, 0, 0, 0, 0, last, 0, Ks, last, self.no_keep_list, out)
+        args = (self.ints, self.floats, V, 0, 0, 0, 0, last, 0, Ks, last, self.no_keep_list, out)
         # numpy until the kernels are compiled (a fresh install), then the compiled query
-        self.options = firstrun.query_entry(T, space.n_states, lambda: _entry(query.options, *args))
+        self.options = firstrun.query_entry(
+            T, space.n_states, lambda: _entry(query.options_packed, *args),
+            lambda _ints, _floats, *rest: numpy_twin.options(T, *rest),
+        )  # fmt: skip
         self.slot_number = {slot: i for i, slot in enumerate(rules.slots)}
         self._judge: Callable[..., None] | None = None
         self._tables = (T, V, space.n_states)
-        self.tables, self.values = T, V  # what the query reads (the solution's own)
+        self.values = V  # what the query reads with the packed tables (the solution's own)
         self._rows = threading.local()  # top_rows' buffer, one per thread (its rows are copied out at once)
 
     def top_rows(
@@ -439,7 +444,7 @@ def _table(
     else:
         Ks, keeps, fill = q.no_keeps, q.no_keep_list, 0
         out = np.empty((q.n_slots, 4)) if buffer is None else buffer
-    n = q.options(q.tables, q.values, mask, flags, capped, h, throw, total, Ks, fill, keeps, out)
+    n = q.options(q.ints, q.floats, q.values, mask, flags, capped, h, throw, total, Ks, fill, keeps, out)
     if fill:
         memo[key] = (Ks, fill)
     return out, n

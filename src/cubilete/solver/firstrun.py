@@ -1,6 +1,6 @@
 """The first hint without compiling: which backend answers now, numba's compiled kernels or their numpy twin.
 
-Compiling :func:`cubilete.solver.kernels.solve_layer` and :func:`cubilete.solver.query.options` (and
+Compiling :func:`cubilete.solver.kernels.solve_layer` and :func:`cubilete.solver.query.options_packed` (and
 :func:`~cubilete.solver.query.judge`, the review's batched query) takes about 35 s of CPU; solving Generala
 (4,096 sheet states) in numpy takes about a second, and one query a few milliseconds. So on first use, for small
 rule sets, the solve and the queries run in :mod:`~cubilete.solver.numpy_twin` while one niced process
@@ -56,7 +56,7 @@ def compiled(what: str) -> bool:
         if what == "solve":
             ready = on_disk(kernels.solve_layer)
         else:
-            ready = on_disk(query.options) and on_disk(query.sub_keeps) and on_disk(query.judge)
+            ready = all(on_disk(k) for k in (query.options_packed, query.sub_keeps, query.judge))
         _READY[what] = ready
         return ready
 
