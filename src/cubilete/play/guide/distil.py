@@ -198,7 +198,7 @@ def distil(
     (itself or another) back at the best place; that moves and replaces rules.
 
     Each round re-samples the positions with the guide so far; a rule comes in only when it saves points,
-    a rule goes when dropping it loses nothing (it decides nothing on the sample, or only worse), and a
+    a rule goes when dropping it saves points (or, the list full, loses nothing: it decides nothing), and a
     move is made only when it saves at least ``MIN_GAIN`` points per game (at most ``moves`` a round).
     After the list is full, ``polish`` more rounds (default: count // 2) only search around it.
     The guide is returned in its final order; ``saved`` is what each rule saved in the round it came in.
@@ -377,11 +377,14 @@ class Search:
         self.changed = True
 
     def drop_idle(self) -> None:
-        """Drop the rules whose removal loses nothing on the sample (they decide nothing, or only badly)."""
+        """Drop the rules whose removal saves points on the sample (they decide only badly) and, once the list
+        is full, those whose removal loses nothing (they decide nothing here): the slot goes to a rule that
+        saves points. A short list keeps its idle rules (a rare position may need them)."""
         now = self.table.total(self.order)
         for i in range(len(self.order) - 1, -1, -1):
             shorter = self.order[:i] + self.order[i + 1 :]
-            if self.table.total(shorter) <= now + 1e-9:
+            slack = 1e-9 if len(self.order) >= self.count else -1e-9
+            if self.table.total(shorter) <= now + slack:
                 self.order, now, self.changed = shorter, self.table.total(shorter), True
 
     def improve(self) -> bool:
