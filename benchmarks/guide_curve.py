@@ -63,7 +63,8 @@ def main() -> None:
         rounds = []
 
         def report(done: int, total: int) -> None:  # after each round: how far, and the guides so far saved
-            print(f"# round {done}/{total} at {time.monotonic() - start:.0f} s", flush=True)
+            size = len(rounds[-1]) if rounds else 0
+            print(f"# round {done} ({size} of {total} rules) at {time.monotonic() - start:.0f} s", flush=True)
             if args.save:
                 data = {"rules": args.rules, "distil_games": args.distil_games, "rounds": [to_json(g) for g in rounds]}
                 args.save.write_text(json.dumps(data) + "\n")
@@ -76,7 +77,7 @@ def main() -> None:
     exact = optimal_expectation(rules)
     print(f"rules\tmean\tse\tlost_vs_optimal   (optimal play expects {exact:.2f}, from the solved table)", flush=True)
     for count in counts:
-        guide = rounds[min(count, len(rounds)) - 1]  # the guide distilled at that many rules
+        guide = at_most(rounds, count)  # the last guide the distillation had with at most that many rules
         start = time.monotonic()
         scores = play(args.rules, GuideBot(guide), args.games, "curve")
         mean = statistics.fmean(scores)
@@ -88,6 +89,11 @@ def main() -> None:
     optimal = play(args.rules, OptimalBot(), args.games, "curve")  # the named peer, on the same deals
     mean, se = statistics.fmean(optimal), statistics.stdev(optimal) / len(optimal) ** 0.5
     print(f"optimal\t{mean:.2f}\t{se:.2f}\t{exact - mean:.2f}", flush=True)
+
+
+def at_most(rounds: list[tuple[Rule, ...]], count: int) -> tuple[Rule, ...]:
+    """The last guide of the rounds with at most ``count`` rules (a round may drop rules as well as add)."""
+    return next((guide for guide in reversed(rounds) if len(guide) <= count), rounds[0])
 
 
 def optimal_expectation(rules: Rules) -> float:

@@ -36,6 +36,11 @@ class When(StrEnum):
     FOUR_KIND = "four-kind"  # (the box is open and) you have 4 or more of a kind
     FOUR_RUN = "four-run"  # (the box is open and) you have 4 in a row
     TWO_PAIRS = "two-pairs"  # (the box is open and) you have two pairs (or a full house)
+    ON_PACE = "on-pace"  # (the box is open and) the upper total is at least 3 of each upper face written
+    BEHIND_PACE = "behind-pace"  # (...) below that pace, and the upper bonus still in reach
+    BONUS_SETTLED = "bonus-settled"  # (...) the upper bonus is already made or out of reach
+    OPEN_AT_LEAST = "open-at-least"  # (...) at least n boxes are open (early in the game)
+    OPEN_AT_MOST = "open-at-most"  # (...) at most n boxes are open (late in the game)
 
 
 class Do(StrEnum):
@@ -49,6 +54,10 @@ class Do(StrEnum):
     KEEP_PAIRS = "keep-pairs"  # keep every pair (the two highest), throw the rest
     KEEP_MOST_OPEN = "keep-most-open"  # keep the commonest face whose upper box is open (else the commonest)
 
+
+STAGES = (When.ON_PACE, When.BEHIND_PACE, When.BONUS_SETTLED, When.OPEN_AT_LEAST, When.OPEN_AT_MOST)
+BONUS_STAGES = (When.ON_PACE, When.BEHIND_PACE, When.BONUS_SETTLED)
+PACE = 3  # "3 of each face": the pace the bonus words name
 
 KEEPS = (Do.KEEP_FOR, Do.KEEP_MOST, Do.KEEP_RUN, Do.KEEP_PAIRS, Do.KEEP_MOST_OPEN)
 
@@ -99,6 +108,17 @@ def _condition_words(when: When, about_box: bool) -> str:
             When.FOUR_KIND: _("If {box} is open and you have 4 of a kind or better"),
             When.FOUR_RUN: _("If {box} is open and you have 4 in a row"),
             When.TWO_PAIRS: _("If {box} is open and you have two pairs"),
+            When.ON_PACE: _(
+                "If {box} is open and your upper total is at least 3 of each upper face you have written (on pace "
+                "for the bonus)"
+            ),
+            When.BEHIND_PACE: _(
+                "If {box} is open and your upper total is below 3 of each upper face you have written, but the "
+                "bonus can still be made"
+            ),
+            When.BONUS_SETTLED: _("If {box} is open and the upper bonus is already made or out of reach"),
+            When.OPEN_AT_LEAST: _("If {box} is open and at least {n} boxes are open (this one included)"),
+            When.OPEN_AT_MOST: _("If {box} is open and at most {n} boxes are open (this one included)"),
         }
         if when in with_box:
             return with_box[when]
@@ -111,6 +131,15 @@ def _condition_words(when: When, about_box: bool) -> str:
         When.FOUR_KIND: _("If you have 4 of a kind or better"),
         When.FOUR_RUN: _("If you have 4 in a row"),
         When.TWO_PAIRS: _("If you have two pairs"),
+        When.ON_PACE: _(
+            "If your upper total is at least 3 of each upper face you have written (on pace for the bonus)"
+        ),
+        When.BEHIND_PACE: _(
+            "If your upper total is below 3 of each upper face you have written, but the bonus can still be made"
+        ),
+        When.BONUS_SETTLED: _("If the upper bonus is already made or out of reach"),
+        When.OPEN_AT_LEAST: _("If at least {n} boxes are open"),
+        When.OPEN_AT_MOST: _("If at most {n} boxes are open"),
     }[when]
 
 
@@ -145,6 +174,29 @@ PATTERNS: dict[When, Callable[[tuple[int, ...]], bool]] = {
 }
 
 
+def has_paced_bonus(rules: Rules) -> bool:
+    """Whether the bonus words fit the rules: one column whose upper bonus needs 3 of each upper face."""
+    faces = [box.face for box in rules.boxes if box.kind is Kind.UPPER]
+    return len(rules.columns) == 1 and rules.upper_bonus > 0 and rules.upper_bonus_threshold == PACE * sum(faces)
+
+
+def bonus_stage(rules: Rules, card: Sequence[int | None]) -> When | None:
+    """ON_PACE, BEHIND_PACE or BONUS_SETTLED for the card (None where the bonus words do not fit the rules).
+
+    On pace: the upper boxes written hold at least 3 of each of their faces (then the bonus is in reach: 3 of
+    each face still to write makes it). Settled: the bonus is made, or even 5 of each open face would miss it.
+    """
+    if not has_paced_bonus(rules):
+        return None
+    upper = [(rules.slot_box(j).face, filled) for j, filled in enumerate(card) if rules.slot_box(j).kind is Kind.UPPER]
+    total = sum(filled or 0 for _, filled in upper)
+    best_left = sum(rules.dice * face for face, filled in upper if filled is None)
+    if total >= rules.upper_bonus_threshold or total + best_left < rules.upper_bonus_threshold:
+        return When.BONUS_SETTLED
+    written = sum(face for face, filled in upper if filled is not None)
+    return When.ON_PACE if total >= PACE * written else When.BEHIND_PACE
+
+
 class View:
     """What a person sees at the table, counted once per decision so that many rules check it fast."""
 
@@ -159,6 +211,8 @@ class View:
         self.points = {j: scoring.slot_points(rules, card, j, turn.dice, turn.first_throw) for j in usable}
         self.best = usable_maxima(rules, card)  # slot -> the most it can pay on this card
         self.shapes = frozenset(when for when, shape in PATTERNS.items() if shape(turn.dice))
+        self.stage = bonus_stage(rules, card)
+        self.open_boxes = sum(1 for filled in card if filled is None)
         self._serving: dict[int, int] = {}
 
     def serving(self, slot: int) -> int:
@@ -183,11 +237,13 @@ def holds(rule: Rule, seen: View, slot: int | None) -> bool:
         return not seen.can_keep
     if rule.when is When.FIRST_ROLL:
         return seen.throws == 1
+    if rule.when in STAGES and not _stage_holds(rule, seen):
+        return False
     if slot is None:
-        return rule.when in seen.shapes
+        return rule.when in STAGES or rule.when in seen.shapes
     if slot not in seen.usable:
         return False
-    if rule.when is When.OPEN:
+    if rule.when is When.OPEN or rule.when in STAGES:
         return True
     if rule.when in PATTERNS:
         return rule.when in seen.shapes
@@ -199,6 +255,14 @@ def holds(rule: Rule, seen: View, slot: int | None) -> bool:
     if rule.when is When.PAYS_FULL:
         return points > 0 and points >= seen.best[slot]
     return points > 0 and 2 * points >= seen.best[slot]
+
+
+def _stage_holds(rule: Rule, seen: View) -> bool:
+    if rule.when is When.OPEN_AT_LEAST:
+        return seen.open_boxes >= rule.n
+    if rule.when is When.OPEN_AT_MOST:
+        return seen.open_boxes <= rule.n
+    return seen.stage is rule.when
 
 
 def matches(rule: Rule, game: Game) -> bool:
