@@ -1,7 +1,7 @@
 """The guide's loss curve: distil a guide of up to 30 rules, then play the guide of each size for many games.
 
     PYTHONPATH=src nice -n 19 python benchmarks/guide_curve.py --rules yatzy --games 20000 --counts 5,10,20,30 \
-        --save docs/generated/guide_yatzy.json
+        --save src/cubilete/play/guide/shipped/yatzy.json
 
 Prints, per number of rules, the mean final score, its standard error and the points lost against the
 optimal bot's mean on the same deals (the named peer, played side by side on the same seeds). ``--save``
@@ -22,7 +22,7 @@ from cubilete.engine.rules.model import Rules
 from cubilete.play.bots import OptimalBot, Strategy
 from cubilete.play.guide.bot import GuideBot
 from cubilete.play.guide.distil import distil
-from cubilete.play.guide.rules import Do, Rule, When
+from cubilete.play.guide.shipped import at_most, from_json, to_json
 
 
 def play(rules_name: str, bot: Strategy, games: int, seed: str) -> list[int]:
@@ -34,14 +34,6 @@ def play(rules_name: str, bot: Strategy, games: int, seed: str) -> list[int]:
             game.apply(bot.choose(game))
         scores.append(game.totals()[0])
     return scores
-
-
-def to_json(guide: tuple[Rule, ...]) -> list[list[object]]:
-    return [[r.when.value, r.do.value, r.box, r.n] for r in guide]
-
-
-def from_json(rows: list[list[object]]) -> tuple[Rule, ...]:
-    return tuple(Rule(When(str(w)), Do(str(d)), None if b is None else str(b), int(str(n))) for w, d, b, n in rows)
 
 
 def main() -> None:
@@ -89,11 +81,6 @@ def main() -> None:
     optimal = play(args.rules, OptimalBot(), args.games, "curve")  # the named peer, on the same deals
     mean, se = statistics.fmean(optimal), statistics.stdev(optimal) / len(optimal) ** 0.5
     print(f"optimal\t{mean:.2f}\t{se:.2f}\t{exact - mean:.2f}", flush=True)
-
-
-def at_most(rounds: list[tuple[Rule, ...]], count: int) -> tuple[Rule, ...]:
-    """The last guide of the rounds with at most ``count`` rules (a round may drop rules as well as add)."""
-    return next((guide for guide in reversed(rounds) if len(guide) <= count), rounds[0])
 
 
 def optimal_expectation(rules: Rules) -> float:

@@ -63,3 +63,30 @@ def test_each_rule_says_what_it_still_loses_and_the_losses_add_up(capsys: pytest
     total = float(re.search(r"loses about ([0-9.]+) points per game", out).group(1))  # type: ignore[union-attr]
     numbered = [line for line in out.splitlines() if line[:1].isdigit()]
     assert 2 <= len(still) == len(numbered) and abs(sum(still) - total) < 0.06
+
+
+def test_a_preset_with_a_shipped_guide_prints_it_and_distil_makes_a_new_one(capsys: pytest.CaptureFixture[str]) -> None:
+    from cubilete.engine.rules import find_rules
+    from cubilete.play.guide.distil import prune
+    from cubilete.play.guide.rules import DEFAULT
+    from cubilete.play.guide.shipped import shipped_guide
+
+    yatzy = find_rules("yatzy")
+    guide = shipped_guide(yatzy, 30)
+    assert guide is not None and len(guide) <= 30
+    assert main(["guide", "--rules", "yatzy", "-n", "30", "--games", "5"]) == 0
+    lines = [line.split(". ", 1)[1] for line in capsys.readouterr().out.splitlines() if line[:1].isdigit()]
+    # the printed lines are the shipped guide's (what each saved was measured when it came in: not printed)
+    assert [line.rsplit(" (", 1)[0] for line in lines] == [r.words(yatzy) for r in (*prune(guide), DEFAULT)]
+    assert all("still loses" in line or "(loses" in line for line in lines) and not any("saves" in x for x in lines)
+    assert main(["guide", "--rules", "generala", "-n", "1", "--games", "5", "--distil"]) == 0
+    assert "saves" in capsys.readouterr().out  # distilled here: each rule's saving on its round
+
+
+def test_house_rules_named_like_a_preset_do_not_get_its_guide() -> None:
+    from cubilete.engine.rules import find_rules
+    from cubilete.play.guide.shipped import shipped_guide
+
+    yatzy = find_rules("yatzy")
+    assert shipped_guide(yatzy.replace(upper_bonus=yatzy.upper_bonus + 1), 10) is None
+    assert shipped_guide(find_rules("generala-sin-doble"), 10) is None

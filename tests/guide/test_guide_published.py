@@ -13,10 +13,11 @@ from cubilete.play.guide.distil import prune
 from cubilete.play.guide.rules import DEFAULT, Do, Rule, When, act
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
+SHIPPED = Path(__file__).resolve().parents[2] / "src" / "cubilete" / "play" / "guide" / "shipped"
 
 
 def saved_guide() -> tuple[Rule, ...]:
-    rounds = json.loads((DOCS / "generated" / "guide_yatzy.json").read_text())["rounds"]
+    rounds = json.loads((SHIPPED / "yatzy.json").read_text())["rounds"]
     return tuple(Rule(When(w), Do(d), b, int(n)) for w, d, b, n in rounds[-1])
 
 

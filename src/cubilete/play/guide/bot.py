@@ -10,6 +10,7 @@ from cubilete.engine.rules.model import Rules
 from cubilete.play.bots.approx import forced_move
 from cubilete.play.bots.base import Analysis, bot_seed, check_playable
 from cubilete.play.guide.rules import DEFAULT, Rule, act, holds, view
+from cubilete.play.guide.shipped import shipped_guide
 
 
 def first_match(guide: Sequence[Rule], game: Game) -> Rule:
@@ -52,12 +53,14 @@ DEFAULT_COUNT = 10  # rules in ``bot:guide``
 
 
 def distilled_guide(rules: Rules, count: int) -> tuple[Rule, ...]:
-    """The guide of ``count`` rules for the rules, distilled once per process."""
+    """The guide of ``count`` rules for the rules: the shipped one for a preset that has one, else distilled
+    once per process."""
     from cubilete.play.guide.distil import distil  # distil imports this module
 
     key = (rules, count)
     if key not in _DISTILLED:
-        _DISTILLED[key] = tuple(step.rule for step in distil(rules, count))
+        shipped = shipped_guide(rules, count)  # the presets' measured guides: no minutes of distilling
+        _DISTILLED[key] = shipped if shipped is not None else tuple(step.rule for step in distil(rules, count))
     return _DISTILLED[key]
 
 

@@ -156,11 +156,14 @@ def _loss_table(game: Game) -> dict[tuple[str, object], float] | None:
     return {(o.kind, o.slot if o.kind == "score" else o.keep): o.loss for o in options}
 
 
-def sample(rules: Rules, guide: tuple[Rule, ...], games: int, seed: str) -> list[Position]:
+def sample(rules: Rules, guide: tuple[Rule, ...], games: int, seed: str,
+           progress: Progress | None = None) -> list[Position]:
     """The positions the guide bot reaches in ``games`` one-player games (after the first throw)."""
     bot = GuideBot(guide)
     found: list[Position] = []
     for index in range(games):
+        if progress is not None:
+            progress(index, games)
         game = Game(rules, ["guide"], seed=f"{seed}-{index}")
         while not game.is_over:
             if game.state.turn.throws > 0 and in_play(game):
