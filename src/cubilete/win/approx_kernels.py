@@ -88,7 +88,8 @@ def end_share(
     n = G.shape[0]
     base = so_far + int(r + 0.5)
     if filled >= T.rounds:
-        return G[min(n - 1, base)]
+        out: float = G[min(n - 1, base)]
+        return out
     if opp_var == 0.0 and lead + r > 0.5:  # a finished opponent passed: points never fall
         return 1.0
     ci = idx[nmask]
