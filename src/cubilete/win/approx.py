@@ -10,9 +10,13 @@ Heads-up only (two seats).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -105,7 +109,37 @@ def moments_of(rules: Rules) -> Moments:
     if solution is None or solution.second_moments is None:
         raise SolverUnsupportedError(f"{rules.name}: no moments tables on this server (yet)")
     variance = np.maximum(solution.second_moments - solution.values * solution.values, 0.0)
-    return Moments(solution, variance, *build_tail(solution))
+    return Moments(solution, variance, *tail_of(solution))
+
+
+def tail_path(rules: Rules, turns: int) -> Path:
+    """Where the tail of ``rules`` is cached (the name holds only a hash of the rules and the depth)."""
+    from cubilete.engine.rules.codec import rules_hash
+    from cubilete.solver.cache import cache_dir
+
+    key = hashlib.sha256(f"approx-tail1:{turns}:{rules_hash(rules)}".encode()).hexdigest()[:24]
+    return cache_dir() / f"approx-tail-{key}.npz"
+
+
+def tail_of(solution: Solution, turns: int = TAIL_TURNS) -> tuple[IntArray, FloatArray]:
+    """:func:`build_tail`, from the cache when there (a Yatzy tail takes about a minute of CPU, Yahtzee's a few;
+    saved where the cache can be written)."""
+    path = tail_path(solution.rules, turns)
+    T = solution.tables
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            idx, tail = data["idx"], data["tail"]
+        if idx.shape == (1 << T.req.shape[0],) and tail.shape[1:3] == solution.values.shape[1:]:
+            return idx, tail
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+        pass
+    idx, tail = build_tail(solution, turns)
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez(tmp, idx=idx, tail=tail)
+        tmp.replace(path)
+    return idx, tail
 
 
 def heads_up_check(game: Game) -> None:
