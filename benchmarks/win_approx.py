@@ -6,6 +6,8 @@ counted half) with a 95% interval, the control's, and the paired gain over the c
 
     nice -n 19 python benchmarks/win_approx.py --rules yatzy --deals 200000 --seed win-approx
 
+``--tail N``: the exact tail N turns deep instead of the bot's (``TAIL_TURNS``; 0: the normal everywhere).
+
 Peer anchor: dlangk/yatzy's adaptive player moving second wins 50.86% against the optimum in Yatzy.
 """
 

@@ -27,7 +27,8 @@ from cubilete.win.play import win_options
 # The model's stated error against the exact win values (Generala and a reduced Yahtzee, heads-up, no
 # instant wins on either side): each option's chance within MAX_ERROR, on average within MEAN_ERROR, and the
 # options it picks give up on average at most MEAN_REGRET of exact chance against the exact best (at most
-# MAX_REGRET). A normal is coarse on a three-box sheet (its scores take a few values): the bounds are loose.
+# MAX_REGRET). Bounds set for the normal-only model (before the exact tail), which the tail meets with room
+# (benchmarks/win_approx_accuracy.py).
 MAX_ERROR = 0.35
 MEAN_ERROR = 0.08
 MAX_REGRET = 0.15
