@@ -6,6 +6,8 @@ counted half) with a 95% interval, the control's, and the paired gain over the c
 
     nice -n 19 python benchmarks/win_approx.py --rules yatzy --deals 200000 --seed win-approx
 
+``--tail N``: the exact tail N turns deep instead of the bot's (``TAIL_TURNS``; 0: the normal everywhere).
+
 Peer anchor: dlangk/yatzy's adaptive player moving second wins 50.86% against the optimum in Yatzy.
 """
 
@@ -35,7 +37,7 @@ def main() -> None:
     from cubilete.simulate.fastsim import build_params
     from cubilete.simulate.fastsim.approx_duel import play_pairs
     from cubilete.simulate.fastsim.dice import seed_key
-    from cubilete.win.approx import moments_of
+    from cubilete.win.approx import Moments, build_tail, moments_of
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rules", default="yatzy", help="a rule set, or several separated by commas (batches alternate)")
@@ -43,11 +45,14 @@ def main() -> None:
     ap.add_argument("--seed", default="win-approx")
     ap.add_argument("--batch", type=int, default=2_000)
     ap.add_argument("--json", default="", help="a file name prefix for each rule set's results")
+    ap.add_argument("--tail", type=int, default=-1, help="turns left in the exact tail (default: the bot's)")
     args = ap.parse_args()
     runs = []
     for name in args.rules.split(","):
         rules = find_rules(name)
         m = moments_of(rules)
+        if args.tail >= 0:
+            m = Moments(m.solution, m.variance, *build_tail(m.solution, args.tail))
         runs.append((rules, m, build_params(rules), np.zeros((args.deals, 4), dtype=np.int64)))
     key = np.uint64(seed_key(args.seed))
     t0 = time.perf_counter()
@@ -55,7 +60,7 @@ def main() -> None:
         n = min(args.batch, args.deals - start)
         for rules, m, P, out in runs:
             chunk = np.zeros((n, 4), dtype=np.int64)
-            play_pairs(m.solution.tables, m.solution.values, m.variance, P, key, start, chunk)
+            play_pairs(m.solution.tables, m.solution.values, m.variance, m.idx, m.tail, P, key, start, chunk)
             out[start : start + n] = chunk
             report(rules.name, out[: start + n], args, t0)
 

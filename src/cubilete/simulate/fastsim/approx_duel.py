@@ -19,14 +19,14 @@ from cubilete.simulate.fastsim.win_kernels import seat_total
 from cubilete.solver.kernels import sheet_context, slot_outcome
 from cubilete.solver.query import turn_keeps
 from cubilete.solver.tables import KernelTables
-from cubilete.win.approx_kernels import approx_turn, end_share
+from cubilete.win.approx_kernels import approx_turn, end_share, share_table
 
 
 @njit(cache=True)
 def choose_approx(
     T: KernelTables, V: np.ndarray, D: np.ndarray, Ks: np.ndarray, Kw: np.ndarray, sub_ptr: np.ndarray,
     sub_list: np.ndarray, mask: int, fl: int, u: int, h: int, throw: int, so_far: int, lead: float, opp_var: float,
-    have_ks: np.ndarray,
+    idx: np.ndarray, Wc: np.ndarray, G: np.ndarray, have_ks: np.ndarray,
 ) -> int:  # fmt: skip
     """The approximate win bot's option (as :func:`cubilete.win.approx.approx_win_options` ranks them):
     SCORE_BASE + box, or a keep number. ``Ks`` (the keep values for points) is filled only when a keep
@@ -57,7 +57,9 @@ def choose_approx(
         for i in range(n_slots):
             filled += (nmask >> i) & 1
         expected = so_far + r + (V[nmask, nfl, nu] if filled < T.rounds else 0.0)
-        w = end_share(T, V, D, mask, fl, u, h, face, j, first, joker_on, extra_holds, lead, opp_var)
+        w = end_share(
+            T, V, D, mask, fl, u, h, face, j, first, joker_on, extra_holds, lead, opp_var, so_far, idx, Wc, G
+        )  # fmt: skip
         w = min(1.0, max(0.0, w))
         key = np.floor(w * 1e12 + 0.5)
         if key > best_key or (key == best_key and expected > best_exp):
@@ -89,11 +91,11 @@ def dice_index(seat: int, turn: int, throw: int) -> int:
 @njit(cache=True)
 def solo_game(
     T: KernelTables, V: np.ndarray, D: np.ndarray, P: Params, key: np.uint64, deal: int, seat: int,
-    approx: bool, opp: np.ndarray, mom: np.ndarray,
+    approx: bool, idx: np.ndarray, Wc: np.ndarray, opp: np.ndarray, mom: np.ndarray,
 ) -> int:  # fmt: skip
     """One seat's whole game on its dice; returns its final score. Optimal (``approx`` False), or the
-    approximate win bot against ``opp[k]`` = the opponent's (final mean, variance) after k of its turns
-    (seat 0 moves first). ``mom[k]`` receives this seat's own (final mean, variance) after k turns."""
+    approximate win bot against ``opp[k]`` = the opponent's sheet after k of its turns (seat 0 moves first):
+    (final mean, variance, points so far, mask, flags, upper, done). ``mom[k]`` receives this seat's own."""
     n = P.n_dice
     n_slots = T.req.shape[0]
     n_upper = V.shape[2]
@@ -108,6 +110,7 @@ def solo_game(
     Kw = np.zeros((T.throws + 1, P.n_keeps, 1))
     M = np.empty((P.n_keeps, 1))
     have_ks = np.zeros(1, dtype=np.bool_)
+    G = np.empty(T.rounds * (T.max_points + T.extra_bonus) + T.upper_bonus + Wc.shape[3] + 1)
     m = 0
     f0 = 0
     last = opp.shape[0] - 1
@@ -117,6 +120,7 @@ def solo_game(
         so_far = seat_total(T, P, card, upraw, extras, 0)
         mom[t, 0] = so_far + V[m, f0, u]
         mom[t, 1] = D[m, f0, u]
+        mom[t, 2], mom[t, 3], mom[t, 4], mom[t, 5], mom[t, 6] = so_far, m, f0, u, 0.0
         have_ks[0] = False
         if T.throws > 1 and not approx:
             turn_keeps(T, m, f0, u, V, Ks, 2)
@@ -126,7 +130,9 @@ def solo_game(
             k = min(last, t if seat == 0 else t + 1)
             lead = so_far - opp[k, 0]
             ov = opp[k, 1]
-            approx_turn(T, V, D, m, f0, u, lead, ov, S1, S23, E, Kw, M)
+            o = opp[k]
+            share_table(idx, Wc, int(o[3]), int(o[4]), int(o[5]), int(o[2]), o[0], o[1], o[6] == 1.0, G)
+            approx_turn(T, V, D, m, f0, u, lead, ov, so_far, idx, Wc, G, S1, S23, E, Kw, M)
         for j in range(n):
             hand[j] = die(key, deal, dice_index(seat, t, 0), j)
         sort_faces(hand, n)
@@ -135,7 +141,7 @@ def solo_game(
         while True:
             if approx:
                 c = choose_approx(
-                    T, V, D, Ks, Kw, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far, lead, ov, have_ks
+                    T, V, D, Ks, Kw, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far, lead, ov, idx, Wc, G, have_ks
                 )  # fmt: skip
             else:
                 c = choose_optimal(T, V, Ks, P.sub_ptr, P.sub_list, m, f0, u, h, throw, so_far)
@@ -170,21 +176,23 @@ def solo_game(
     for k in range(t, mom.shape[0]):
         mom[k, 0] = final
         mom[k, 1] = 0.0
+        mom[k, 2], mom[k, 3], mom[k, 4], mom[k, 5], mom[k, 6] = final, m, f0, 0.0, 1.0
     return final
 
 
 @njit(cache=True, parallel=True)
 def play_pairs(
-    T: KernelTables, V: np.ndarray, D: np.ndarray, P: Params, key: np.uint64, start: int, out: np.ndarray
-) -> None:
+    T: KernelTables, V: np.ndarray, D: np.ndarray, idx: np.ndarray, Wc: np.ndarray, P: Params, key: np.uint64,
+    start: int, out: np.ndarray,
+) -> None:  # fmt: skip
     """out[i] = final scores of deal start + i: (optimal seat 0, optimal seat 1, win bot seat 0 against the
     optimal seat 1, win bot seat 1 against the optimal seat 0)."""
     for i in prange(out.shape[0]):
         deal = start + i
-        mom0 = np.zeros((P.turns + 1, 2))
-        mom1 = np.zeros((P.turns + 1, 2))
-        scratch = np.zeros((P.turns + 1, 2))
-        out[i, 0] = solo_game(T, V, D, P, key, deal, 0, False, mom1, mom0)
-        out[i, 1] = solo_game(T, V, D, P, key, deal, 1, False, mom0, mom1)
-        out[i, 2] = solo_game(T, V, D, P, key, deal, 0, True, mom1, scratch)
-        out[i, 3] = solo_game(T, V, D, P, key, deal, 1, True, mom0, scratch)
+        mom0 = np.zeros((P.turns + 1, 7))
+        mom1 = np.zeros((P.turns + 1, 7))
+        scratch = np.zeros((P.turns + 1, 7))
+        out[i, 0] = solo_game(T, V, D, P, key, deal, 0, False, idx, Wc, mom1, mom0)
+        out[i, 1] = solo_game(T, V, D, P, key, deal, 1, False, idx, Wc, mom0, mom1)
+        out[i, 2] = solo_game(T, V, D, P, key, deal, 0, True, idx, Wc, mom1, scratch)
+        out[i, 3] = solo_game(T, V, D, P, key, deal, 1, True, idx, Wc, mom0, scratch)
