@@ -4,6 +4,7 @@ exist, decided games played for points, the win bot, chances and coach on Yahtze
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -153,6 +154,21 @@ def test_the_opponents_share_table_is_exact_in_the_tail_and_normal_before() -> N
     done_card = [5] * len(rules.slots)
     G = m.share_table(done_card)
     assert (G[74], G[75], G[76]) == (0.0, 0.5, 1.0)
+
+
+def test_a_server_never_builds_the_tail_on_a_requests_behalf(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside ``tables_only`` (a server answering) a missing tail is not built (minutes of CPU): every sheet
+    is valued by the normal, and nothing is written; outside it the same call builds and caches the tail."""
+    from cubilete.solver.cache import tables_only
+    from cubilete.win.approx import TAIL_TURNS, tail_of, tail_path
+
+    solution = moments_of(YAHTZEE_SMALL).solution
+    monkeypatch.setenv("CUBILETE_CACHE_DIR", str(tmp_path))  # an empty cache: no tail on disk
+    with tables_only():
+        idx, tail = tail_of(solution)
+    assert (idx == -1).all() and tail.shape[0] == 0 and not tail_path(YAHTZEE_SMALL, TAIL_TURNS).exists()
+    idx, tail = tail_of(solution)
+    assert (idx >= 0).any() and tail.shape[0] > 0 and tail_path(YAHTZEE_SMALL, TAIL_TURNS).exists()
 
 
 def heads_up_yahtzee(seats: int = 2) -> Game:

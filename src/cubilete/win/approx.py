@@ -123,7 +123,10 @@ def tail_path(rules: Rules, turns: int) -> Path:
 
 def tail_of(solution: Solution, turns: int = TAIL_TURNS) -> tuple[IntArray, FloatArray]:
     """:func:`build_tail`, from the cache when there (a Yatzy tail takes about a minute of CPU, Yahtzee's a few;
-    saved where the cache can be written)."""
+    saved where the cache can be written). Inside ``tables_only`` (a server answering a request) it is never
+    built: without the cached tail every sheet is valued by the normal (no rows)."""
+    from cubilete.solver.cache import solving_here
+
     path = tail_path(solution.rules, turns)
     T = solution.tables
     try:
@@ -133,6 +136,8 @@ def tail_of(solution: Solution, turns: int = TAIL_TURNS) -> tuple[IntArray, Floa
             return idx, tail
     except (OSError, ValueError, KeyError, zipfile.BadZipFile):
         pass
+    if not solving_here():  # minutes of CPU: never on a request's behalf
+        return np.full(1 << T.req.shape[0], -1, dtype=np.int64), np.zeros((0, *solution.values.shape[1:], 1))
     idx, tail = build_tail(solution, turns)
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
