@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     costs: dict[Rule, float] = {}
     shipped = None if args.distil else shipped_guide(rules, count)
     if shipped is not None:  # measured over 20,000 games in docs/GUIDE.md; its costs on a fresh sample here
-        steps = [Step(rule, float("nan")) for rule in prune(shipped)]
+        steps = [Step(rule, 0.0) for rule in prune(shipped)]  # what each saved: measured when it came in
         with progress_bar(_("measuring the guide")) as report:
             costs.update(rule_costs(sample(rules, shipped, games, "guide-cost", report), shipped, games))
     else:
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         lost_here = number(costs.get(step.rule, 0.0), 2)
         saved = (
             _("still loses {lost} points per game").format(lost=lost_here)
-            if step.saved != step.saved  # a shipped guide: what each rule saved was measured when it came in
+            if shipped is not None
             else _("saves {points}, still loses {lost} points per game").format(
                 points=number(step.saved, 2), lost=lost_here
             )
