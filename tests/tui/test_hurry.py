@@ -3,9 +3,14 @@ f lets the bots play their turns at once (their pause here is far longer than an
 
 from __future__ import annotations
 
+import threading
+
 from tests.tui.pilot import pilot_test, wait_until
 from textual.widgets import Static
 
+from cubilete.engine.actions import Action
+from cubilete.engine.game import Game
+from cubilete.play.bots import Strategy
 from cubilete.tui import make_app
 from cubilete.tui.screens.game import GameScreen
 from cubilete.tui.widgets.panels import MessageLine
@@ -35,6 +40,39 @@ class TestHurry:
             await wait_until(pilot, lambda: screen.session.is_decision())  # both bots played (1000 s pauses)
             assert screen.game.state.seats[0].turns_taken == turns + 1
             assert not screen.hurry  # the next bots' turns pause again, to be followed
+
+
+class SlowToThink:
+    """A real bot whose first move waits until the test lets it go (as a bot building its tables would)."""
+
+    def __init__(self, bot: Strategy) -> None:
+        self.bot, self.name, self.go = bot, bot.name, threading.Event()
+
+    def choose(self, game: Game) -> Action:
+        assert self.go.wait(300), "the test never let the bot move"
+        return self.bot.choose(game)
+
+
+class TestThinking:
+    @pilot_test
+    async def test_a_bot_that_thinks_long_says_so_and_the_line_clears_when_it_moves(self) -> None:
+        app = make_app(lang="en", bot_delay=0, players="Ana,bot:greedy", seed="11")
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            slow = SlowToThink(screen.session.bots[1])
+            screen.session.bots[1] = slow  # type: ignore[assignment]
+            line = screen.query_one(MessageLine)
+            await wait_until(pilot, lambda: screen.session.is_decision())
+            await pilot.press("r")
+            await wait_until(pilot, lambda: screen.views is not None)
+            await pilot.press("enter")
+            await pilot.press("y")  # a scratch asks first
+            await wait_until(pilot, lambda: "greedy bot is thinking" in str(line.render()))
+            assert screen.game.state.current == 1 and screen.game.state.turn.throws == 0  # it has not moved
+            slow.go.set()
+            await wait_until(pilot, lambda: screen.game.state.turn.throws > 0 or screen.game.state.current == 0)
+            await wait_until(pilot, lambda: "thinking" not in str(line.render()))
 
 
 class TestCoachPick:

@@ -66,6 +66,7 @@ class GameScreen(ChancesFeed):
     """One game in play."""
 
     DEFAULT_CSS = tcss("GameScreen") + tcss("CardAndSide")
+    THINKING_NOTICE = 1.5  # seconds a bot thinks before the screen says it is thinking
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
@@ -278,8 +279,13 @@ class GameScreen(ChancesFeed):
         while (bot := session.bot_to_move()) is not None:
             await self.bot_pause()
             game = session.game
+            thinking = asyncio.ensure_future(asyncio.to_thread(bot.choose, game))
+            slow = not (await asyncio.wait({thinking}, timeout=self.THINKING_NOTICE))[0]
+            if slow:  # a bot's first move on some rules builds its tables (a minute or more): say so
+                self.say(_("{name} is thinking (the first time on these rules it prepares its tables: "
+                           "this can take a few minutes)...").format(name=shown_name(game.players[game.state.current])))
             try:
-                action = await asyncio.to_thread(bot.choose, game)
+                action = await thinking
             except Exception as exc:  # a bot that fails must not stop the game: the random bot takes over
                 seat = game.state.current
                 self.say(_("{name} failed ({reason}); the random bot plays that seat.").format(
@@ -288,6 +294,8 @@ class GameScreen(ChancesFeed):
                 session.bots[seat] = make_bot("bot:random", f"{game.seed}:seat{seat}")
                 continue
             before = game.state
+            if slow:
+                self.say("")
             try:
                 session.apply(action)
             except OSError as exc:
