@@ -336,3 +336,38 @@ class TestSameWordsAsTheTerminalGame:
         _, out, _ = play(monkeypatch, capsys, "s\nq\n", "--players", "Ana", "--seed", "7")
         saved = list((tmp_path / "saves").glob("*.json"))
         assert len(saved) == 1 and f"Saved in {saved[0]}" in out
+
+
+class TestThinkingBot:
+    def test_a_bot_that_thinks_long_says_so_then_moves(
+        self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        import threading
+
+        from cubilete.cli import play_line
+        from cubilete.play.bots import make_bot
+
+        class SlowToThink:  # a real bot whose move waits until the line mode has said it is thinking
+            name = "greedy"
+
+            def __init__(self) -> None:
+                self.bot, self.said = make_bot("bot:greedy", 1), threading.Event()
+
+            def choose(self, game: Game) -> Roll:
+                assert self.said.wait(300), "line mode never said the bot was thinking"
+                return self.bot.choose(game)
+
+        slow = SlowToThink()
+        said = []
+
+        def spy(*args: object, **kwargs: object) -> None:
+            said.append(" ".join(map(str, args)))
+            if "is thinking" in said[-1]:
+                slow.said.set()
+
+        monkeypatch.setattr(play_line, "print", spy, raising=False)
+        game = Game(find_rules("generala"), ["bot"], seed=3)
+        session = LineSession(game, {0: slow}, None, io.StringIO(""))  # type: ignore[dict-item]
+        action = session.bot_move(slow)  # type: ignore[arg-type]
+        assert "bot is thinking (the first time on these rules it prepares its tables" in said[0]
+        assert action in game.legal_actions() and game.history == []  # chosen, not yet played

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
@@ -22,6 +23,7 @@ from cubilete.present.narrate import describe_step
 from cubilete.present.render import final_table, score_sheet, start_lines, turn_header
 
 INTERRUPTED = 130
+THINKING_NOTICE = 1.5  # seconds a bot thinks before line mode says it is thinking (as the TUI)
 COACH_THRESHOLD = 2.0  # coach mode warns about a decision that loses more than this many points (as the TUI)
 
 
@@ -132,12 +134,36 @@ class LineSession:
             print(turn_header(g, st))
         bot = self.bots.get(st.current)
         if bot is not None:
-            self.apply(bot.choose(g))
+            self.apply(self.bot_move(bot))
             return None
         if auto_first_throw(g):
             self.apply(Roll())
             return None
         return self.decide()
+
+    def bot_move(self, bot: Strategy) -> Action:
+        """The bot's move; if it thinks long (its first move on some rules builds its tables), say so."""
+        g = self.game
+        moved: list[Action] = []
+        failed: list[BaseException] = []
+
+        def think() -> None:
+            try:
+                moved.append(bot.choose(g))
+            except BaseException as exc:  # raised again in this thread
+                failed.append(exc)
+
+        thread = threading.Thread(target=think, name="bot-move", daemon=True)
+        thread.start()
+        thread.join(THINKING_NOTICE)
+        if thread.is_alive():
+            name = g.players[g.state.current]  # as the rest of line mode names the seats
+            print(_("{name} is thinking (the first time on these rules it prepares its tables: "
+                    "this can take a few minutes)...").format(name=name), flush=True)  # fmt: skip
+            thread.join()
+        if failed:
+            raise failed[0]
+        return moved[0]
 
     def decide(self) -> int | None:
         """Show the table and read commands until one changes the game (None) or ends the session."""
